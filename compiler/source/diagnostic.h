@@ -1,0 +1,71 @@
+// The one diagnostic type for user mistakes (definition files, jq expressions, schemas), and the
+// source map that turns a byte offset inside a jq expression embedded in a YAML scalar into
+// file:line:col of the definition file. Rendering (text with caret, json, sarif, github) lives in
+// diagnostic_render.h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wm {
+
+enum class Severity : uint8_t { Note, Warning, Error };
+
+// A point in a file; line and column are 1-based, column counts bytes.
+struct Location {
+  std::string file;   // as given on the command line, or "<expr>" for `wmc eval`/`wmc parse`
+  uint32_t line = 0;  // 0 = unknown (whole file)
+  uint32_t column = 0;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string rule;          // stable id "WM001" ...; documented in docs/rules.md
+  Location location;
+  uint32_t length = 1;       // how many bytes the caret underlines on that line
+  std::string message;
+  std::vector<std::string> notes;
+  std::string fixit;         // optional replacement suggestion
+};
+
+// Maps offsets of a jq expression's text to the file positions of the characters it came from.
+// For a plain scalar the mapping is a shift; for quoted scalars with escapes and block scalars
+// (`|`, `>`) each expression byte has its own position, so the map stores one per byte.
+class SourceMap {
+ public:
+  SourceMap() = default;
+  // Expression text that starts at `start` and is laid out verbatim on one line.
+  static SourceMap Contiguous(const Location& start, uint32_t length);
+  // One position per expression byte (plus one for the end).
+  static SourceMap PerByte(std::string file, std::vector<std::pair<uint32_t, uint32_t>> line_col);
+
+  Location Map(uint32_t offset) const;
+  bool empty() const { return file_.empty(); }
+
+ private:
+  std::string file_;
+  Location start_;
+  uint32_t length_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> per_byte_;
+};
+
+// Collects diagnostics with a cap; reports whether any error was seen.
+class DiagnosticSink {
+ public:
+  void Report(Diagnostic d) {
+    if (d.severity == Severity::Error) ++errors_;
+    if (d.severity == Severity::Warning) ++warnings_;
+    items_.push_back(std::move(d));
+  }
+  const std::vector<Diagnostic>& items() const { return items_; }
+  int errors() const { return errors_; }
+  int warnings() const { return warnings_; }
+
+ private:
+  std::vector<Diagnostic> items_;
+  int errors_ = 0;
+  int warnings_ = 0;
+};
+
+}  // namespace wm

@@ -1,0 +1,45 @@
+// JSON text <-> Value. Parsing goes through simdjson (with a depth limit); serialization is
+// byte-identical to `jq -c` (compact) and `jq` (indented), including jq 1.6's number formatting
+// (17 significant digits, integers without exponent up to 1e17, "1e+100"-style exponents).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/value/value.h"
+
+namespace wm {
+
+struct JsonParseOptions {
+  // Deepest nesting of arrays/objects accepted; deeper input is an error, never a stack overflow.
+  int max_depth = 512;
+};
+
+struct JsonError {
+  std::string message;  // e.g. "unexpected end of input"
+  size_t offset = 0;    // byte offset in the input where the problem was found
+};
+
+// Parses exactly one JSON value (surrounding whitespace allowed). Returns false and fills *error
+// on malformed input.
+bool ParseJson(std::string_view text, Value* out, JsonError* error,
+               const JsonParseOptions& options = {});
+
+// Parses a stream of whitespace-separated JSON values (as jq reads its input).
+bool ParseJsonStream(std::string_view text, std::vector<Value>* out, JsonError* error,
+                     const JsonParseOptions& options = {});
+
+struct JsonWriteOptions {
+  int indent = 0;           // 0 = compact (jq -c); n > 0 = jq's pretty form with n spaces
+  bool sort_keys = false;   // jq -S
+};
+
+// Appends the serialization of v to *out.
+void WriteJson(const Value& v, std::string* out, const JsonWriteOptions& options = {});
+std::string ToJson(const Value& v, const JsonWriteOptions& options = {});
+
+// jq's number formatting on its own (used by tostring, @text, and string interpolation).
+void FormatNumber(double d, std::string* out);
+
+}  // namespace wm

@@ -1,0 +1,94 @@
+// The JSON value model shared by every engine (interpreter, JIT, AOT) and the workload runtime.
+// A Value is 16 bytes: a kind tag and either an IEEE double or a pointer to a reference-counted,
+// immutable heap cell (string, array, object). Copies share the cell; "mutating" operations build
+// a new cell unless the value holds the only reference (copy-on-write).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace wm {
+
+// Declared in jq's sort order: null < false < true < numbers < strings < arrays < objects.
+enum class Kind : uint8_t { Null = 0, False = 1, True = 2, Number = 3, String = 4, Array = 5, Object = 6 };
+
+// jq's name for a kind: "null", "boolean", "number", "string", "array", "object".
+const char* KindName(Kind kind);
+
+namespace detail {
+struct HeapCell;  // refcount header shared by StringCell, ArrayCell, ObjectCell (value.cpp)
+}
+
+class Value;
+using Array = std::vector<Value>;
+// Object members in insertion order; keys are unique. Lookup helpers live on Value.
+using Member = std::pair<Value, Value>;  // first is always a String value
+
+class Value {
+ public:
+  Value() noexcept : kind_(Kind::Null), number_(0) {}
+  Value(const Value& other) noexcept;
+  Value(Value&& other) noexcept;
+  Value& operator=(const Value& other) noexcept;
+  Value& operator=(Value&& other) noexcept;
+  ~Value();
+
+  static Value Null() { return Value(); }
+  static Value Bool(bool b);
+  static Value Number(double d);
+  static Value String(std::string_view utf8);
+  static Value MakeArray(Array elements);
+  static Value MakeObject(std::vector<Member> members);  // later duplicate keys overwrite earlier
+  static Value EmptyArray();
+  static Value EmptyObject();
+
+  Kind kind() const { return kind_; }
+  bool IsNull() const { return kind_ == Kind::Null; }
+  bool IsBool() const { return kind_ == Kind::False || kind_ == Kind::True; }
+  bool IsNumber() const { return kind_ == Kind::Number; }
+  bool IsString() const { return kind_ == Kind::String; }
+  bool IsArray() const { return kind_ == Kind::Array; }
+  bool IsObject() const { return kind_ == Kind::Object; }
+  // jq truthiness: everything except null and false.
+  bool Truthy() const { return kind_ != Kind::Null && kind_ != Kind::False; }
+
+  double AsNumber() const { return number_; }  // precondition: IsNumber()
+  std::string_view AsString() const;            // precondition: IsString()
+  const Array& AsArray() const;                 // precondition: IsArray()
+  const std::vector<Member>& AsObject() const;  // precondition: IsObject()
+
+  // Object lookup; nullptr when absent. Precondition: IsObject().
+  const Value* Find(std::string_view key) const;
+  // Array element with jq's negative-index rule; nullptr when out of range. Precondition: IsArray().
+  const Value* At(int64_t index) const;
+
+  // Copy-on-write builders: modify in place when this is the only reference, else copy first.
+  Array& MutableArray();                 // precondition: IsArray()
+  void Set(std::string_view key, Value v);  // object insert-or-replace (keeps position). IsObject()
+  bool Erase(std::string_view key);         // object delete; true if present. IsObject()
+
+  // jq's total order (sort, <, ==) and equality.
+  friend int Compare(const Value& a, const Value& b);
+  friend bool operator==(const Value& a, const Value& b) { return Compare(a, b) == 0; }
+  friend bool operator!=(const Value& a, const Value& b) { return Compare(a, b) != 0; }
+
+  // Raw access for native code (see runtime/eval/native_abi.h); not for general use.
+  detail::HeapCell* heap_cell() const { return heap_; }
+
+ private:
+  Kind kind_;
+  // 7 bytes of padding: keeps the layout {uint8 kind; double|pointer payload} stable for native code.
+  union {
+    double number_;
+    detail::HeapCell* heap_;
+  };
+  friend class ValueAccess;
+};
+
+static_assert(sizeof(Value) == 16, "Value must stay 16 bytes: native code relies on the layout");
+
+}  // namespace wm

@@ -1,0 +1,20 @@
+# lit configuration for wmc's CLI tests: each test is a file with RUN lines piping the output of
+# build/bin/wmc into FileCheck. %wmc, %src (source tree), %build and FileCheck are substituted.
+import os
+import lit.formats
+
+config.name = "wmc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".yaml", ".jq"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+
+bin_dir = lit_config.params.get("wmc_bin_dir", "")
+src_dir = lit_config.params.get("wmc_source_dir", "")
+build_dir = lit_config.params.get("wmc_build_dir", "")
+config.environment["PATH"] = os.pathsep.join(
+    ["/usr/lib/llvm-19/bin", bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.substitutions.append(("%wmc", os.path.join(bin_dir, "wmc")))
+config.substitutions.append(("%src", src_dir))
+config.substitutions.append(("%build", build_dir))
+config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "Inputs")))

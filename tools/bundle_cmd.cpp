@@ -1,0 +1,19 @@
+// `wmc bundle`: placeholder registration until the stage lands.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "tools/commands.h"
+
+namespace wm::tools {
+
+void AddBundleCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("bundle", "not built yet");
+  cmd->allow_extras();
+  cmd->callback([exit_code] {
+    std::fprintf(stderr, "wmc bundle: not built yet\n");
+    *exit_code = 2;
+  });
+}
+
+}  // namespace wm::tools

@@ -1,0 +1,20 @@
+// The wmc subcommands. Each lives in its own file (tools/<name>_cmd.cpp) and registers itself on
+// the CLI11 app; its callback stores the process exit code in *exit_code.
+// Exit codes shared by all commands: 0 success/clean, 1 findings (or a failed lookup),
+// 2 usage or I/O error; `eval` follows jq: 3 the expression does not compile, 5 runtime error.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace wm::tools {
+
+void AddParseCommand(CLI::App& app, int* exit_code);    // parse_cmd.cpp
+void AddEvalCommand(CLI::App& app, int* exit_code);     // eval_cmd.cpp
+void AddCheckCommand(CLI::App& app, int* exit_code);    // check_cmd.cpp
+void AddCompileCommand(CLI::App& app, int* exit_code);  // compile_cmd.cpp
+void AddInspectCommand(CLI::App& app, int* exit_code);  // inspect_cmd.cpp
+void AddBundleCommand(CLI::App& app, int* exit_code);   // bundle_cmd.cpp (`wmc bundle info`)
+
+}  // namespace wm::tools

@@ -1,0 +1,19 @@
+// `wmc compile`: placeholder registration until the stage lands.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "tools/commands.h"
+
+namespace wm::tools {
+
+void AddCompileCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("compile", "not built yet");
+  cmd->allow_extras();
+  cmd->callback([exit_code] {
+    std::fprintf(stderr, "wmc compile: not built yet\n");
+    *exit_code = 2;
+  });
+}
+
+}  // namespace wm::tools
