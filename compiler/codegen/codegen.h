@@ -1,0 +1,42 @@
+// Native backends over the resolver IR: LLVM ORC JIT (compile in-process now) and AOT (emit an
+// object file for many programs and link it into a self-contained shared object that
+// runtime/bundle/native_module.h loads). This header is LLVM-free so that tools and tests can
+// include it cheaply; LLVM types stay inside compiler/codegen/*.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/eval/eval.h"
+#include "runtime/ir/ir.h"
+
+namespace wm::codegen {
+
+struct CodegenOptions {
+  int opt_level = 2;  // LLVM optimisation level 0..3 (default 2)
+};
+
+// True when the native backends can compile every node of `program`; otherwise false with the
+// unsupported construct named in *why (callers then use the interpreter for that program).
+bool Supports(const ir::Program& program, std::string* why);
+
+struct JitResult {
+  std::unique_ptr<Filter> filter;  // null on failure
+  std::string error;
+};
+// Compiles `program` with ORC LLJIT; the returned Filter owns its JIT session.
+JitResult CompileJit(std::shared_ptr<const ir::Program> program, const CodegenOptions& options = {});
+
+struct AotUnit {
+  std::string symbol;  // exported entry point name, unique within the object
+  std::shared_ptr<const ir::Program> program;
+};
+struct AotResult {
+  std::string shared_object;  // bytes of the linked .so; empty on failure
+  std::string error;
+};
+// Emits one object file with an entry point per unit and links it into a shared object.
+AotResult CompileAot(const std::vector<AotUnit>& units, const CodegenOptions& options = {});
+
+}  // namespace wm::codegen
