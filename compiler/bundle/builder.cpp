@@ -1,0 +1,325 @@
+// Catalog building and bundle serialization (see builder.h). The walk over the definition model is
+// explicit rather than through ForEachJqField because the runtime model needs to know where each
+// resolver belongs (which status matcher, which gang member), not only its role.
+#include "compiler/bundle/builder.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "compiler/lower/lower.h"
+#include "runtime/bundle/format.h"
+#include "runtime/ir/ir_binary.h"
+#include "runtime/value/json.h"
+
+namespace wm::bundle {
+namespace {
+
+using definition::JqField;
+using definition::JqRole;
+
+class CatalogBuilder {
+ public:
+  CatalogBuilder(Catalog* catalog, DiagnosticSink* sink) : catalog_(catalog), sink_(sink) {}
+
+  // Lowers `field` once per distinct (role, text) and returns its resolver index, or -1.
+  int32_t Intern(const std::string& definition, const std::string& component, JqRole role,
+                 const JqField& field) {
+    std::string role_name(definition::FieldName(role));
+    auto key = std::make_pair(role_name, field.text);
+    if (auto it = interned_.find(key); it != interned_.end()) return it->second;
+    if (!field.ast) {
+      ok_ = false;  // the rules already reported the syntax error
+      return -1;
+    }
+    lower::LowerOptions options;
+    options.source_map = field.map;
+    lower::LowerResult lowered = lower::Lower(*field.ast, field.text, options);
+    for (auto& d : lowered.diagnostics) {
+      if (d.severity == Severity::Error) ok_ = false;
+      sink_->Report(std::move(d));
+    }
+    if (!lowered.program) {
+      ok_ = false;
+      return -1;
+    }
+    Resolver r;
+    r.info.definition = definition;
+    r.info.component = component;
+    r.info.role = role_name;
+    r.info.source = field.text;
+    r.program = std::move(lowered.program);
+    int32_t id = static_cast<int32_t>(catalog_->resolvers.size());
+    catalog_->resolvers.push_back(std::move(r));
+    interned_.emplace(std::move(key), id);
+    return id;
+  }
+
+  int32_t Optional(const std::string& def, const std::string& comp, JqRole role,
+                   const std::optional<JqField>& field) {
+    return field ? Intern(def, comp, role, *field) : workload::kNoResolver;
+  }
+
+  workload::Definition Build(const definition::Definition& d) {
+    workload::Definition out;
+    out.name = d.name.value;
+    out.source_file = d.file;
+    for (const definition::Component* c : d.Components()) out.components.push_back(BuildComponent(d, *c));
+    for (const auto& k : d.additional_child_kinds) out.additional_child_kinds.push_back(Kind(k));
+    BuildGangGroups(d, &out);
+    return out;
+  }
+
+  bool ok() const { return ok_; }
+
+ private:
+  static workload::GroupVersionKind Kind(const definition::GroupVersionKind& k) {
+    return {k.group.value, k.version.value, k.kind.value};
+  }
+
+  workload::Component BuildComponent(const definition::Definition& d, const definition::Component& c) {
+    const std::string& def = d.name.value;
+    const std::string& name = c.name.value;
+    workload::Component out;
+    out.name = name;
+    if (c.kind) out.kind = Kind(*c.kind);
+    if (c.owner_ref) out.owner = c.owner_ref->value;
+    out.instance_id = Optional(def, name, JqRole::kInstanceId, c.instance_id_path);
+    if (c.spec) {
+      out.pod_template_spec = Optional(def, name, JqRole::kPodTemplateSpec, c.spec->pod_template_spec_path);
+      out.pod_spec = Optional(def, name, JqRole::kPodSpec, c.spec->pod_spec_path);
+      out.pod_metadata = Optional(def, name, JqRole::kMetadata, c.spec->metadata_path);
+      if (const auto& f = c.spec->fragmented) {
+        const std::pair<JqRole, const std::optional<JqField>*> fields[] = {
+            {JqRole::kSchedulerName, &f->scheduler_name_path},
+            {JqRole::kLabels, &f->labels_path},
+            {JqRole::kAnnotations, &f->annotations_path},
+            {JqRole::kResources, &f->resources_path},
+            {JqRole::kResourceClaims, &f->resource_claims_path},
+            {JqRole::kPodAffinity, &f->pod_affinity_path},
+            {JqRole::kNodeAffinity, &f->node_affinity_path},
+            {JqRole::kContainers, &f->containers_path},
+            {JqRole::kContainer, &f->container_path},
+            {JqRole::kPriorityClassName, &f->priority_class_name_path},
+            {JqRole::kImage, &f->image_path},
+        };
+        for (const auto& [role, field] : fields) {
+          if (*field) out.fragmented[std::string(definition::FieldName(role))] = Intern(def, name, role, **field);
+        }
+      }
+    }
+    if (c.scale) {
+      out.replicas = Optional(def, name, JqRole::kReplicas, c.scale->replicas_path);
+      out.min_replicas = Optional(def, name, JqRole::kMinReplicas, c.scale->min_replicas_path);
+      out.max_replicas = Optional(def, name, JqRole::kMaxReplicas, c.scale->max_replicas_path);
+    }
+    if (c.status) BuildStatus(def, name, *c.status, &out.status);
+    if (const auto& ps = c.pod_selector) {
+      if (const auto& t = ps->component_type_selector) {
+        out.type_selector_key = Optional(def, name, JqRole::kTypeSelectorKey, t->key_path);
+        if (t->value) out.type_selector_value = t->value->value;
+        if (t->match_labels) {
+          for (const auto& l : *t->match_labels) out.type_selector_labels[l.key.value] = l.value.value;
+        }
+      }
+      if (const auto& i = ps->component_instance_selector) {
+        out.instance_selector_id = Optional(def, name, JqRole::kInstanceSelectorId, i->id_path);
+      }
+      if (const auto& r = ps->replica_selector) {
+        out.replica_selector_key = Optional(def, name, JqRole::kReplicaSelectorKey, r->key_path);
+      }
+    }
+    return out;
+  }
+
+  void BuildStatus(const std::string& def, const std::string& comp,
+                   const definition::StatusDefinition& s, workload::StatusDefinition* out) {
+    if (s.phase) out->phase_path = Optional(def, comp, JqRole::kPhase, s.phase->path);
+    if (s.conditions) {
+      out->conditions_path = Optional(def, comp, JqRole::kConditions, s.conditions->path);
+      out->type_field = s.conditions->type_field_name.value;
+      out->status_field = s.conditions->status_field_name.value;
+      out->message_field = s.conditions->message_field_name.value;
+      out->reason_field = s.conditions->reason_field_name.value;
+    }
+    // Stored in upstream precedence order, so the first matched status is the effective one.
+    for (int i = 0; i < definition::kResourceStatusCount; ++i) {
+      auto status = static_cast<definition::ResourceStatus>(i);
+      const definition::StatusMapping* mapping = s.Find(status);
+      if (!mapping) continue;
+      std::vector<workload::StatusMatcher> matchers;
+      for (const auto& m : mapping->matchers) {
+        workload::StatusMatcher rm;
+        if (m.by_phase) rm.by_phase = m.by_phase->value;
+        if (m.by_conditions) {
+          for (const auto& c : *m.by_conditions) {
+            rm.by_conditions.push_back({c.type ? c.type->value : "", c.status ? c.status->value : "",
+                                        c.reason ? c.reason->value : ""});
+          }
+        }
+        if (m.by_expression) {
+          rm.by_expression = Optional(def, comp, JqRole::kStatusExpression, m.by_expression->expression);
+          if (m.by_expression->expected_result) {
+            rm.expected_result = Value::String(m.by_expression->expected_result->value);
+          }
+        }
+        matchers.push_back(std::move(rm));
+      }
+      out->mappings.emplace_back(std::string(definition::StatusDisplayName(status)), std::move(matchers));
+    }
+  }
+
+  void BuildGangGroups(const definition::Definition& d, workload::Definition* out) {
+    const auto& gang = d.instructions.gang_scheduling;
+    if (!gang) return;
+    const std::string& def = d.name.value;
+    if (gang->pod_groups) {
+      for (const auto& g : *gang->pod_groups) {
+        workload::GangGroup group;
+        group.name = g.name ? g.name->value : "";
+        for (const auto& m : g.members) {
+          workload::GangMember member;
+          member.component = m.component_name ? m.component_name->value : "";
+          for (const auto& f : m.filters) member.filters.push_back(Intern(def, member.component, JqRole::kGangFilter, f));
+          for (const auto& k : m.group_by_key_paths) {
+            member.group_by_key_paths.push_back(Intern(def, member.component, JqRole::kGangGroupByKey, k));
+          }
+          group.members.push_back(std::move(member));
+        }
+        out->gang_groups.push_back(std::move(group));
+      }
+    }
+    if (gang->pod_group) {
+      workload::GangGroup group;
+      group.name = gang->pod_group->name ? gang->pod_group->name->value : d.name.value;
+      for (const auto& sg : gang->pod_group->sub_groups) {
+        group.members.push_back({sg.component_name ? sg.component_name->value : "", {}, {}});
+      }
+      out->gang_groups.push_back(std::move(group));
+    }
+  }
+
+  Catalog* catalog_;
+  DiagnosticSink* sink_;
+  std::map<std::pair<std::string, std::string>, int32_t> interned_;
+  bool ok_ = true;
+};
+
+void PutU32(std::string* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+void PutU64(std::string* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+void SetU32(std::string* out, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) (*out)[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+std::string Manifest(const BundleContents& contents) {
+  Array resolvers, definitions;
+  for (const Resolver& r : contents.catalog->resolvers) {
+    std::vector<Member> m = {{Value::String("definition"), Value::String(r.info.definition)},
+                             {Value::String("component"), Value::String(r.info.component)},
+                             {Value::String("role"), Value::String(r.info.role)},
+                             {Value::String("source"), Value::String(r.info.source)}};
+    if (!r.info.native_symbol.empty()) {
+      m.push_back({Value::String("native"), Value::String(r.info.native_symbol)});
+    }
+    resolvers.push_back(Value::MakeObject(std::move(m)));
+  }
+  for (const auto& d : contents.catalog->definitions) definitions.push_back(workload::ToJson(d));
+  Value manifest = Value::MakeObject({
+      {Value::String("compiler"), Value::String(contents.compiler_version)},
+      {Value::String("target"), Value::String(contents.native_object.empty() ? "" : contents.target)},
+      {Value::String("resolvers"), Value::MakeArray(std::move(resolvers))},
+      {Value::String("definitions"), Value::MakeArray(std::move(definitions))},
+  });
+  return ToJson(manifest);
+}
+
+}  // namespace
+
+bool BuildCatalog(const std::vector<const definition::Definition*>& definitions, Catalog* catalog,
+                  DiagnosticSink* sink) {
+  CatalogBuilder builder(catalog, sink);
+  for (const definition::Definition* d : definitions) catalog->definitions.push_back(builder.Build(*d));
+  return builder.ok();
+}
+
+std::string SerializeBundle(const BundleContents& contents) {
+  std::string ir;
+  for (const Resolver& r : contents.catalog->resolvers) {
+    std::string bytes = ir::SerializeProgram(*r.program);
+    PutU32(&ir, static_cast<uint32_t>(bytes.size()));
+    ir += bytes;
+  }
+  std::vector<std::pair<SectionKind, std::string>> sections = {
+      {SectionKind::kManifest, Manifest(contents)}, {SectionKind::kIr, std::move(ir)}};
+  if (!contents.native_object.empty()) sections.push_back({SectionKind::kNative, contents.native_object});
+
+  std::string out(kHeaderSize, '\0');
+  std::memcpy(out.data(), kMagic, sizeof(kMagic));
+  uint64_t offset = kHeaderSize + sections.size() * kSectionEntrySize;
+  for (const auto& [kind, payload] : sections) {
+    PutU32(&out, static_cast<uint32_t>(kind));
+    PutU32(&out, 0);
+    PutU64(&out, offset);
+    PutU64(&out, payload.size());
+    offset += payload.size();
+  }
+  for (const auto& section : sections) out += section.second;
+
+  std::string header;
+  header.append(kMagic, sizeof(kMagic));
+  PutU32(&header, kFormatVersion);
+  PutU32(&header, static_cast<uint32_t>(sections.size()));
+  PutU64(&header, out.size());
+  PutU32(&header, Crc32c(std::string_view(out).substr(kHeaderSize)));
+  out.replace(0, header.size(), header);
+  SetU32(&out, 28, Crc32c(std::string_view(out).substr(0, 28)));
+  return out;
+}
+
+bool WriteFileAtomically(const std::string& path, std::string_view bytes, std::string* error) {
+  std::string temp = path + ".tmp.XXXXXX";
+  int fd = mkstemp(temp.data());
+  if (fd < 0) {
+    *error = path + ": cannot create temporary file: " + std::strerror(errno);
+    return false;
+  }
+  auto fail = [&](const char* what) {
+    *error = path + ": " + what + ": " + std::strerror(errno);
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return false;
+  };
+  size_t written = 0;
+  while (written < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("cannot write");
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::fchmod(fd, 0644) != 0) return fail("cannot set permissions");
+  if (::fsync(fd) != 0) return fail("cannot flush");
+  if (::close(fd) != 0) {
+    fd = -1;
+    *error = path + ": cannot close: " + std::strerror(errno);
+    ::unlink(temp.c_str());
+    return false;
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    *error = path + ": cannot replace: " + std::strerror(errno);
+    ::unlink(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace wm::bundle

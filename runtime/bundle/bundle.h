@@ -1,0 +1,87 @@
+// Loading a catalog bundle (.wmb): verifies the header, checksums and section table, reads the
+// manifest (definitions + resolver table) and the IR of every resolver, and maps the AOT shared
+// object when it was built for this machine. Each resolver is then available as a Filter: native
+// code when loaded, else the interpreter over the bundle's IR (the reference engine).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/eval/eval.h"
+#include "runtime/workload/definition.h"
+
+namespace wm {
+
+class NativeModule;
+
+struct BundleLoadOptions {
+  // Use the AOT shared object when present (default true). False forces the interpreter, e.g. to
+  // compare engines or when native code must not be mapped.
+  bool use_native = true;
+};
+
+// What `wmc bundle info` shows about a resolver.
+struct ResolverInfo {
+  std::string definition;  // metadata.name of its definition
+  std::string component;   // "" for definition-level resolvers (gang groups)
+  std::string role;        // "podTemplateSpecPath", "replicasPath", ...
+  std::string source;      // the jq text
+  std::string native_symbol;  // empty when compiled for the interpreter only
+};
+
+class Bundle {
+ public:
+  // Reads and verifies `path`. Null with *error ("catalog.wmb: truncated bundle: ...") on failure.
+  static std::shared_ptr<Bundle> Open(const std::string& path, std::string* error,
+                                      const BundleLoadOptions& options = {});
+  // Same from bytes already in memory; `name` is used in error messages.
+  static std::shared_ptr<Bundle> FromBytes(std::string bytes, const std::string& name,
+                                           std::string* error,
+                                           const BundleLoadOptions& options = {});
+  ~Bundle();
+
+  const std::vector<workload::Definition>& definitions() const { return definitions_; }
+  // The definition for objects with this apiVersion and kind, or null.
+  const workload::Definition* FindDefinition(std::string_view api_version,
+                                             std::string_view kind) const;
+
+  size_t resolver_count() const { return filters_.size(); }
+  const Filter& resolver(int32_t id) const { return *filters_.at(id); }
+  const ResolverInfo& resolver_info(int32_t id) const { return infos_.at(id); }
+  const ir::Program& resolver_program(int32_t id) const { return *programs_.at(id); }
+
+  std::string compiler_version() const { return compiler_version_; }
+  std::string target() const { return target_; }
+  uint32_t format_version() const { return format_version_; }
+  bool native_loaded() const { return native_ != nullptr; }
+  // Why native code is not in use (absent, other target, disabled, failed to load), or "".
+  const std::string& native_status() const { return native_status_; }
+  size_t native_resolver_count() const { return native_count_; }
+  size_t size_bytes() const { return size_bytes_; }
+
+ private:
+  Bundle() = default;
+  bool Parse(std::string bytes, const std::string& name, std::string* error,
+             const BundleLoadOptions& options);
+
+  std::vector<workload::Definition> definitions_;
+  std::vector<ResolverInfo> infos_;
+  std::vector<std::shared_ptr<const ir::Program>> programs_;
+  std::vector<std::unique_ptr<Filter>> filters_;
+  std::shared_ptr<NativeModule> native_;
+  std::string native_status_;
+  size_t native_count_ = 0;
+  std::string compiler_version_;
+  std::string target_;
+  uint32_t format_version_ = 0;
+  size_t size_bytes_ = 0;
+};
+
+// The target triple this runtime was built for, e.g. "x86_64-linux-gnu"; bundles record the
+// target of their native code and the loader maps it only on a matching machine.
+const char* HostTarget();
+
+}  // namespace wm

@@ -1,0 +1,284 @@
+// Manifest encoding of runtime definitions: a JSON object per definition. FromJson validates the
+// shape and every resolver index, because the manifest comes from a file a tool did not write.
+#include "runtime/workload/definition.h"
+
+namespace wm::workload {
+namespace {
+
+Value Str(std::string_view s) { return Value::String(s); }
+Value Int(int64_t i) { return Value::Number(static_cast<double>(i)); }
+
+Value KindToJson(const GroupVersionKind& k) {
+  return Value::MakeObject({{Str("group"), Str(k.group)},
+                            {Str("version"), Str(k.version)},
+                            {Str("kind"), Str(k.kind)}});
+}
+
+// Adds "key": id only for present resolvers, keeping manifests small and readable.
+void PutResolver(std::vector<Member>* members, const char* key, int32_t id) {
+  if (id >= 0) members->push_back({Str(key), Int(id)});
+}
+
+Value StatusToJson(const StatusDefinition& s) {
+  std::vector<Member> m;
+  PutResolver(&m, "phasePath", s.phase_path);
+  PutResolver(&m, "conditionsPath", s.conditions_path);
+  m.push_back({Str("typeField"), Str(s.type_field)});
+  m.push_back({Str("statusField"), Str(s.status_field)});
+  m.push_back({Str("messageField"), Str(s.message_field)});
+  m.push_back({Str("reasonField"), Str(s.reason_field)});
+  Array mappings;
+  for (const auto& [status, matchers] : s.mappings) {
+    Array ms;
+    for (const auto& matcher : matchers) {
+      std::vector<Member> mm;
+      if (!matcher.by_phase.empty()) mm.push_back({Str("byPhase"), Str(matcher.by_phase)});
+      if (!matcher.by_conditions.empty()) {
+        Array conds;
+        for (const auto& c : matcher.by_conditions) {
+          conds.push_back(Value::MakeObject(
+              {{Str("type"), Str(c.type)}, {Str("status"), Str(c.status)}, {Str("reason"), Str(c.reason)}}));
+        }
+        mm.push_back({Str("byConditions"), Value::MakeArray(std::move(conds))});
+      }
+      if (matcher.by_expression >= 0) {
+        mm.push_back({Str("byExpression"), Int(matcher.by_expression)});
+        mm.push_back({Str("expectedResult"), matcher.expected_result});
+      }
+      ms.push_back(Value::MakeObject(std::move(mm)));
+    }
+    mappings.push_back(Value::MakeObject(
+        {{Str("status"), Str(status)}, {Str("matchers"), Value::MakeArray(std::move(ms))}}));
+  }
+  m.push_back({Str("mappings"), Value::MakeArray(std::move(mappings))});
+  return Value::MakeObject(std::move(m));
+}
+
+Value ComponentToJson(const Component& c) {
+  std::vector<Member> m;
+  m.push_back({Str("name"), Str(c.name)});
+  m.push_back({Str("kind"), KindToJson(c.kind)});
+  if (!c.owner.empty()) m.push_back({Str("owner"), Str(c.owner)});
+  PutResolver(&m, "instanceId", c.instance_id);
+  PutResolver(&m, "podTemplateSpec", c.pod_template_spec);
+  PutResolver(&m, "podSpec", c.pod_spec);
+  PutResolver(&m, "podMetadata", c.pod_metadata);
+  if (!c.fragmented.empty()) {
+    std::vector<Member> f;
+    for (const auto& [field, id] : c.fragmented) f.push_back({Str(field), Int(id)});
+    m.push_back({Str("fragmented"), Value::MakeObject(std::move(f))});
+  }
+  PutResolver(&m, "replicas", c.replicas);
+  PutResolver(&m, "minReplicas", c.min_replicas);
+  PutResolver(&m, "maxReplicas", c.max_replicas);
+  if (!c.status.empty()) m.push_back({Str("status"), StatusToJson(c.status)});
+  PutResolver(&m, "instanceSelectorId", c.instance_selector_id);
+  PutResolver(&m, "typeSelectorKey", c.type_selector_key);
+  if (!c.type_selector_value.empty()) m.push_back({Str("typeSelectorValue"), Str(c.type_selector_value)});
+  if (!c.type_selector_labels.empty()) {
+    std::vector<Member> l;
+    for (const auto& [k, v] : c.type_selector_labels) l.push_back({Str(k), Str(v)});
+    m.push_back({Str("typeSelectorLabels"), Value::MakeObject(std::move(l))});
+  }
+  PutResolver(&m, "replicaSelectorKey", c.replica_selector_key);
+  return Value::MakeObject(std::move(m));
+}
+
+Value IdArray(const std::vector<int32_t>& ids) {
+  Array a;
+  for (int32_t id : ids) a.push_back(Int(id));
+  return Value::MakeArray(std::move(a));
+}
+
+// ---- decoding
+
+class Reader {
+ public:
+  Reader(size_t num_resolvers, std::string* error) : num_resolvers_(num_resolvers), error_(error) {}
+
+  bool Fail(const std::string& why) {
+    if (error_->empty()) *error_ = why;
+    return false;
+  }
+  std::string String(const Value& obj, std::string_view key) {
+    const Value* v = obj.Find(key);
+    if (!v) return "";
+    if (!v->IsString()) Fail("manifest field '" + std::string(key) + "' is not a string");
+    return v->IsString() ? std::string(v->AsString()) : "";
+  }
+  int32_t Resolver(const Value& obj, std::string_view key) {
+    const Value* v = obj.Find(key);
+    if (!v) return kNoResolver;
+    return ResolverValue(*v, key);
+  }
+  int32_t ResolverValue(const Value& v, std::string_view what) {
+    if (!v.IsNumber() || v.AsNumber() < 0 || v.AsNumber() >= static_cast<double>(num_resolvers_) ||
+        v.AsNumber() != static_cast<double>(static_cast<int32_t>(v.AsNumber()))) {
+      Fail("manifest field '" + std::string(what) + "' is not a valid resolver index");
+      return kNoResolver;
+    }
+    return static_cast<int32_t>(v.AsNumber());
+  }
+  const Array* ArrayField(const Value& obj, std::string_view key) {
+    const Value* v = obj.Find(key);
+    if (!v) return nullptr;
+    if (!v->IsArray()) {
+      Fail("manifest field '" + std::string(key) + "' is not an array");
+      return nullptr;
+    }
+    return &v->AsArray();
+  }
+  const Value* ObjectField(const Value& obj, std::string_view key) {
+    const Value* v = obj.Find(key);
+    if (v && !v->IsObject()) {
+      Fail("manifest field '" + std::string(key) + "' is not an object");
+      return nullptr;
+    }
+    return v;
+  }
+  GroupVersionKind Kind(const Value& obj) {
+    GroupVersionKind k;
+    if (const Value* v = ObjectField(obj, "kind")) {
+      k.group = String(*v, "group");
+      k.version = String(*v, "version");
+      k.kind = String(*v, "kind");
+    }
+    return k;
+  }
+  void Status(const Value& obj, StatusDefinition* s) {
+    s->phase_path = Resolver(obj, "phasePath");
+    s->conditions_path = Resolver(obj, "conditionsPath");
+    s->type_field = String(obj, "typeField");
+    s->status_field = String(obj, "statusField");
+    s->message_field = String(obj, "messageField");
+    s->reason_field = String(obj, "reasonField");
+    if (const Array* mappings = ArrayField(obj, "mappings")) {
+      for (const Value& mapping : *mappings) {
+        if (!mapping.IsObject()) { Fail("status mapping is not an object"); return; }
+        std::vector<StatusMatcher> matchers;
+        if (const Array* ms = ArrayField(mapping, "matchers")) {
+          for (const Value& mv : *ms) {
+            if (!mv.IsObject()) { Fail("status matcher is not an object"); return; }
+            StatusMatcher matcher;
+            matcher.by_phase = String(mv, "byPhase");
+            if (const Array* conds = ArrayField(mv, "byConditions")) {
+              for (const Value& c : *conds) {
+                if (!c.IsObject()) { Fail("condition matcher is not an object"); return; }
+                matcher.by_conditions.push_back(
+                    {String(c, "type"), String(c, "status"), String(c, "reason")});
+              }
+            }
+            matcher.by_expression = Resolver(mv, "byExpression");
+            if (const Value* e = mv.Find("expectedResult")) matcher.expected_result = *e;
+            matchers.push_back(std::move(matcher));
+          }
+        }
+        s->mappings.emplace_back(String(mapping, "status"), std::move(matchers));
+      }
+    }
+  }
+  std::vector<int32_t> Ids(const Value& obj, std::string_view key) {
+    std::vector<int32_t> ids;
+    if (const Array* a = ArrayField(obj, key)) {
+      for (const Value& v : *a) ids.push_back(ResolverValue(v, key));
+    }
+    return ids;
+  }
+
+ private:
+  size_t num_resolvers_;
+  std::string* error_;
+};
+
+}  // namespace
+
+const Component* Definition::Find(std::string_view component_name) const {
+  for (const auto& c : components) {
+    if (c.name == component_name) return &c;
+  }
+  return nullptr;
+}
+
+Value ToJson(const Definition& d) {
+  Array components, extra, gangs;
+  for (const auto& c : d.components) components.push_back(ComponentToJson(c));
+  for (const auto& k : d.additional_child_kinds) extra.push_back(KindToJson(k));
+  for (const auto& g : d.gang_groups) {
+    Array members;
+    for (const auto& m : g.members) {
+      members.push_back(Value::MakeObject({{Str("component"), Str(m.component)},
+                                           {Str("filters"), IdArray(m.filters)},
+                                           {Str("groupByKeyPaths"), IdArray(m.group_by_key_paths)}}));
+    }
+    gangs.push_back(Value::MakeObject(
+        {{Str("name"), Str(g.name)}, {Str("members"), Value::MakeArray(std::move(members))}}));
+  }
+  return Value::MakeObject({{Str("name"), Str(d.name)},
+                            {Str("sourceFile"), Str(d.source_file)},
+                            {Str("components"), Value::MakeArray(std::move(components))},
+                            {Str("additionalChildKinds"), Value::MakeArray(std::move(extra))},
+                            {Str("gangGroups"), Value::MakeArray(std::move(gangs))}});
+}
+
+bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::string* error) {
+  error->clear();
+  Reader r(num_resolvers, error);
+  if (!json.IsObject()) return r.Fail("definition entry is not an object");
+  out->name = r.String(json, "name");
+  out->source_file = r.String(json, "sourceFile");
+  const Array* components = r.ArrayField(json, "components");
+  if (!components || components->empty()) return r.Fail("definition '" + out->name + "' has no components");
+  for (const Value& cv : *components) {
+    if (!cv.IsObject()) return r.Fail("component entry is not an object");
+    Component c;
+    c.name = r.String(cv, "name");
+    c.kind = r.Kind(cv);
+    c.owner = r.String(cv, "owner");
+    c.instance_id = r.Resolver(cv, "instanceId");
+    c.pod_template_spec = r.Resolver(cv, "podTemplateSpec");
+    c.pod_spec = r.Resolver(cv, "podSpec");
+    c.pod_metadata = r.Resolver(cv, "podMetadata");
+    if (const Value* f = r.ObjectField(cv, "fragmented")) {
+      for (const auto& [k, v] : f->AsObject()) c.fragmented[std::string(k.AsString())] = r.ResolverValue(v, "fragmented");
+    }
+    c.replicas = r.Resolver(cv, "replicas");
+    c.min_replicas = r.Resolver(cv, "minReplicas");
+    c.max_replicas = r.Resolver(cv, "maxReplicas");
+    if (const Value* s = r.ObjectField(cv, "status")) r.Status(*s, &c.status);
+    c.instance_selector_id = r.Resolver(cv, "instanceSelectorId");
+    c.type_selector_key = r.Resolver(cv, "typeSelectorKey");
+    c.type_selector_value = r.String(cv, "typeSelectorValue");
+    if (const Value* l = r.ObjectField(cv, "typeSelectorLabels")) {
+      for (const auto& [k, v] : l->AsObject()) {
+        c.type_selector_labels[std::string(k.AsString())] = v.IsString() ? std::string(v.AsString()) : "";
+      }
+    }
+    c.replica_selector_key = r.Resolver(cv, "replicaSelectorKey");
+    out->components.push_back(std::move(c));
+  }
+  if (const Array* extra = r.ArrayField(json, "additionalChildKinds")) {
+    for (const Value& k : *extra) {
+      if (!k.IsObject()) return r.Fail("additionalChildKinds entry is not an object");
+      out->additional_child_kinds.push_back(
+          {r.String(k, "group"), r.String(k, "version"), r.String(k, "kind")});
+    }
+  }
+  if (const Array* gangs = r.ArrayField(json, "gangGroups")) {
+    for (const Value& g : *gangs) {
+      if (!g.IsObject()) return r.Fail("gangGroups entry is not an object");
+      GangGroup group;
+      group.name = r.String(g, "name");
+      if (const Array* members = r.ArrayField(g, "members")) {
+        for (const Value& m : *members) {
+          if (!m.IsObject()) return r.Fail("gang member is not an object");
+          group.members.push_back({r.String(m, "component"), r.Ids(m, "filters"),
+                                   r.Ids(m, "groupByKeyPaths")});
+        }
+      }
+      out->gang_groups.push_back(std::move(group));
+    }
+  }
+  return error->empty();
+}
+
+}  // namespace wm::workload

@@ -1,0 +1,110 @@
+// The runtime's view of a workload map definition: the structure of one workload type with every
+// jq field replaced by the index of a compiled resolver in the bundle. The compiler builds it from
+// the YAML model (compiler/bundle) and stores it in the bundle manifest as JSON; the runtime reads
+// it back (FromJson) without yaml-cpp or ANTLR.
+//
+// Every resolver runs on the whole workload object. In a component with several instances, the
+// instance id path and every spec and scale path iterate the same collection, so their results
+// are zipped by position: the i-th id belongs with the i-th pod template and the i-th replicas.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runtime/value/value.h"
+
+namespace wm::workload {
+
+inline constexpr int32_t kNoResolver = -1;
+
+struct GroupVersionKind {
+  std::string group;  // "" for the core group
+  std::string version;
+  std::string kind;
+  // "jobset.x-k8s.io/v1alpha2" or "v1" for core: the apiVersion field of objects of this kind.
+  std::string ApiVersion() const { return group.empty() ? version : group + "/" + version; }
+  bool empty() const { return kind.empty(); }
+};
+
+// One matcher of a status mapping: all of its present parts must hold.
+struct StatusMatcher {
+  std::string by_phase;  // empty = not used
+  struct Condition {
+    std::string type;
+    std::string status;  // empty = any
+    std::string reason;  // empty = any
+  };
+  std::vector<Condition> by_conditions;
+  int32_t by_expression = kNoResolver;
+  Value expected_result;  // compared with the expression's first result (see status.cpp)
+};
+
+struct StatusDefinition {
+  int32_t phase_path = kNoResolver;
+  int32_t conditions_path = kNoResolver;
+  std::string type_field = "type";
+  std::string status_field = "status";
+  std::string message_field = "message";
+  std::string reason_field = "reason";
+  // Status name ("running", "completed", ...) -> matchers, any of which selects that status.
+  // Kept in the definition's order so results are listed in a stable order.
+  std::vector<std::pair<std::string, std::vector<StatusMatcher>>> mappings;
+  bool empty() const { return phase_path < 0 && conditions_path < 0 && mappings.empty(); }
+};
+
+struct Component {
+  std::string name;
+  GroupVersionKind kind;
+  std::string owner;  // empty for the root
+  int32_t instance_id = kNoResolver;
+  // Pod shape: at most one of these groups is set.
+  int32_t pod_template_spec = kNoResolver;
+  int32_t pod_spec = kNoResolver;
+  int32_t pod_metadata = kNoResolver;
+  std::map<std::string, int32_t> fragmented;  // "containersPath" -> resolver, ...
+  int32_t replicas = kNoResolver;
+  int32_t min_replicas = kNoResolver;
+  int32_t max_replicas = kNoResolver;
+  StatusDefinition status;
+  // Pod selectors (resolvers here run on Pod objects).
+  int32_t instance_selector_id = kNoResolver;
+  int32_t type_selector_key = kNoResolver;
+  std::string type_selector_value;
+  std::map<std::string, std::string> type_selector_labels;
+  int32_t replica_selector_key = kNoResolver;
+
+  bool HasPods() const {
+    return pod_template_spec >= 0 || pod_spec >= 0 || !fragmented.empty();
+  }
+};
+
+struct GangMember {
+  std::string component;
+  std::vector<int32_t> filters;            // pod-side predicates
+  std::vector<int32_t> group_by_key_paths; // pod-side keys
+};
+struct GangGroup {
+  std::string name;
+  std::vector<GangMember> members;
+};
+
+struct Definition {
+  std::string name;            // metadata.name
+  std::string source_file;     // the YAML file it was compiled from
+  std::vector<Component> components;  // [0] is the root
+  std::vector<GroupVersionKind> additional_child_kinds;
+  std::vector<GangGroup> gang_groups;
+
+  const Component& root() const { return components.front(); }
+  const Component* Find(std::string_view name) const;
+};
+
+// Manifest encoding (part of the bundle format).
+Value ToJson(const Definition& definition);
+// Returns false with *error on a malformed manifest entry; resolver ids are checked against
+// num_resolvers.
+bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::string* error);
+
+}  // namespace wm::workload

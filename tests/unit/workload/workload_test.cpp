@@ -1,0 +1,52 @@
+// Workload arithmetic: Kubernetes quantities and the GPUs of one pod (requests, else limits,
+// summed over containers, init containers counted when larger).
+#include <gtest/gtest.h>
+
+#include "runtime/value/json.h"
+#include "runtime/workload/workload.h"
+
+namespace wm::workload {
+namespace {
+
+Value Json(std::string_view text) {
+  Value v;
+  JsonError e;
+  EXPECT_TRUE(ParseJson(text, &v, &e)) << e.message;
+  return v;
+}
+
+TEST(Quantity, ParsesNumbersAndSuffixes) {
+  EXPECT_EQ(ParseQuantity(Json("4")), 4.0);
+  EXPECT_EQ(ParseQuantity(Json("\"4\"")), 4.0);
+  EXPECT_EQ(ParseQuantity(Json("\"500m\"")), 0.5);
+  EXPECT_EQ(ParseQuantity(Json("\"1Ki\"")), 1024.0);
+  EXPECT_EQ(ParseQuantity(Json("\"2k\"")), 2000.0);
+  EXPECT_FALSE(ParseQuantity(Json("\"four\"")));
+  EXPECT_FALSE(ParseQuantity(Json("\"4 GPUs\"")));
+  EXPECT_FALSE(ParseQuantity(Json("null")));
+}
+
+TEST(PodGpus, RequestsWinOverLimitsAndContainersAdd) {
+  EXPECT_EQ(PodGpus(Json(R"({"containers":[
+      {"resources":{"requests":{"nvidia.com/gpu":"2"},"limits":{"nvidia.com/gpu":"8"}}},
+      {"resources":{"limits":{"nvidia.com/gpu":3}}},
+      {"resources":{"requests":{"cpu":"1"}}}]})")),
+            5.0);
+}
+
+TEST(PodGpus, InitContainerCountsWhenLarger) {
+  EXPECT_EQ(PodGpus(Json(R"({"initContainers":[{"resources":{"limits":{"nvidia.com/gpu":"6"}}}],
+      "containers":[{"resources":{"limits":{"nvidia.com/gpu":"4"}}}]})")),
+            6.0);
+  EXPECT_EQ(PodGpus(Json(R"({"initContainers":[{"resources":{"limits":{"nvidia.com/gpu":"1"}}}],
+      "containers":[{"resources":{"limits":{"nvidia.com/gpu":"4"}}}]})")),
+            4.0);
+}
+
+TEST(PodGpus, NoGpusAnywhere) {
+  EXPECT_EQ(PodGpus(Json(R"({"containers":[{"name":"x"}]})")), 0.0);
+  EXPECT_EQ(PodGpus(Json("null")), 0.0);
+}
+
+}  // namespace
+}  // namespace wm::workload

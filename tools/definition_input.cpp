@@ -1,0 +1,75 @@
+// Definition inputs for `wmc compile` (and any command that takes definition paths): directory
+// expansion, loading, and the structural rules, with every file's text kept for rendering.
+#include "tools/definition_input.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "compiler/definition/loader.h"
+#include "compiler/definition/rules.h"
+
+namespace wm::tools {
+namespace fs = std::filesystem;
+namespace {
+
+bool IsDefinitionFile(const fs::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+}  // namespace
+
+bool ExpandDefinitionPaths(const std::vector<std::string>& paths, std::vector<std::string>* files,
+                           std::string* error) {
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      *error = path + ": no such file or directory";
+      return false;
+    }
+    if (!fs::is_directory(status)) {
+      files->push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      if (it->is_directory() && it->path().filename() == "examples") {
+        it.disable_recursion_pending();  // workload objects, not definitions
+        continue;
+      }
+      if (it->is_regular_file() && IsDefinitionFile(it->path())) found.push_back(it->path().string());
+    }
+    if (ec) {
+      *error = path + ": cannot read directory: " + ec.message();
+      return false;
+    }
+    std::sort(found.begin(), found.end());
+    files->insert(files->end(), found.begin(), found.end());
+  }
+  return true;
+}
+
+bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run) {
+  std::vector<std::string> files;
+  if (!ExpandDefinitionPaths(paths, &files, &run->io_error)) return false;
+  for (const std::string& file : files) {
+    std::string text, error;
+    if (!definition::ReadFile(file, &text, &error)) {
+      run->io_error = error;
+      return false;
+    }
+    LoadedFile loaded;
+    loaded.path = file;
+    loaded.definitions =
+        definition::LoadDefinitions(file, text, definition::LoadOptions{}, run->sink).definitions;
+    for (const auto& d : loaded.definitions) definition::CheckDefinition(d, run->sink);
+    run->sources.Add(file, std::move(text));
+    run->files.push_back(std::move(loaded));
+  }
+  return true;
+}
+
+}  // namespace wm::tools

@@ -1,0 +1,17 @@
+// Reading workload objects for the CLI: a file path or "-" (stdin), JSON or YAML (the first
+// document), converted to a Value with YAML's core-schema scalar typing.
+#pragma once
+
+#include <string>
+
+#include "runtime/value/value.h"
+
+namespace wm::tools {
+
+// Reads and converts one object. False with *error ("FILE:LINE:COL: ...") on failure.
+bool ReadObject(const std::string& path, Value* out, std::string* error);
+
+// Converts YAML text (first document) to a Value; false with *error on malformed YAML.
+bool YamlToValue(const std::string& text, const std::string& name, Value* out, std::string* error);
+
+}  // namespace wm::tools
