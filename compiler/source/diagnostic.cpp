@@ -1,1 +1,49 @@
-// Placeholder until this stage lands.
+// SourceMap: turns a byte offset inside a jq expression into the file position of the character it
+// came from (a plain shift for expressions laid out verbatim on one line, a per-byte table for YAML
+// scalars with escapes or folding). An empty map stands for a bare expression: "<expr>", 1:offset+1.
+#include "compiler/source/diagnostic.h"
+
+#include <utility>
+
+namespace wm {
+
+SourceMap SourceMap::Contiguous(const Location& start, uint32_t length) {
+  SourceMap map;
+  map.file_ = start.file;
+  map.start_ = start;
+  map.length_ = length;
+  return map;
+}
+
+SourceMap SourceMap::PerByte(std::string file,
+                             std::vector<std::pair<uint32_t, uint32_t>> line_col) {
+  SourceMap map;
+  map.file_ = std::move(file);
+  map.start_.file = map.file_;
+  if (!line_col.empty()) {
+    map.start_.line = line_col.front().first;
+    map.start_.column = line_col.front().second;
+  }
+  map.length_ = line_col.empty() ? 0 : static_cast<uint32_t>(line_col.size() - 1);
+  map.per_byte_ = std::move(line_col);
+  return map;
+}
+
+Location SourceMap::Map(uint32_t offset) const {
+  if (file_.empty()) {
+    // No origin recorded: the expression itself is the file (`wmc parse`, `wmc eval`).
+    return Location{"<expr>", 1, offset + 1};
+  }
+  if (!per_byte_.empty()) {
+    // Offsets past the table (the end-of-input position of a truncated table) clamp to its end.
+    const auto& [line, column] = per_byte_[offset < per_byte_.size() ? offset : per_byte_.size() - 1];
+    return Location{file_, line, column};
+  }
+  if (start_.line == 0) return Location{file_, 0, 0};  // whole-file origin: no finer position
+  // A caret just past the last byte is legitimate (unexpected end of input); clamp beyond that.
+  // A length of 0 means the caller did not know it: no clamping then.
+  uint32_t clamped = (length_ == 0 || offset <= length_) ? offset : length_;
+  return Location{file_, start_.line, start_.column + clamped};
+}
+
+}  // namespace wm
