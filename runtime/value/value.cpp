@@ -1,1 +1,486 @@
-// Placeholder until this stage lands.
+// Value implementation: reference-counted heap cells for strings, arrays and objects, copy-on-write
+// mutation, and jq's total order (Compare). Cells are freed iteratively and Compare walks nested
+// values with an explicit stack, so arbitrarily deep values never overflow the C++ stack.
+#include "runtime/value/value.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <string>
+#include <unordered_map>
+
+namespace wm {
+
+const char* KindName(Kind kind) {
+  switch (kind) {
+    case Kind::Null: return "null";
+    case Kind::False:
+    case Kind::True: return "boolean";
+    case Kind::Number: return "number";
+    case Kind::String: return "string";
+    case Kind::Array: return "array";
+    case Kind::Object: return "object";
+  }
+  return "unknown";
+}
+
+namespace detail {
+
+// Refcount decision: values produced by one evaluation stay on one thread, but constants cached
+// in a shared Program (ir::Program::consts) are copied by every thread running the filter, so the
+// count is atomic. Increments are relaxed (the copier already holds a reference); the decrement
+// that may free the cell is acq_rel so the freeing thread sees all writes to the cell.
+struct HeapCell {
+  std::atomic<uint32_t> refcount{1};
+  Kind kind;
+  explicit HeapCell(Kind k) : kind(k) {}
+};
+
+// UTF-8 bytes stored inline after the header (NUL-terminated for the convenience of C callers).
+struct StringCell : HeapCell {
+  size_t length;
+  char* bytes() { return reinterpret_cast<char*>(this + 1); }
+  const char* bytes() const { return reinterpret_cast<const char*>(this + 1); }
+  explicit StringCell(size_t len) : HeapCell(Kind::String), length(len) {}
+};
+
+struct ArrayCell : HeapCell {
+  Array elements;
+  ArrayCell() : HeapCell(Kind::Array) {}
+};
+
+// Objects keep members in insertion order (jq prints them that way). Small objects are searched
+// linearly; from kIndexThreshold members on, a hash index (key -> position) is built on first
+// lookup. The index is published with a compare-and-swap so that concurrent readers of a shared
+// constant can race to build it safely; mutation (only ever done on a uniquely owned cell) drops it.
+struct ObjectCell : HeapCell {
+  using Index = std::unordered_map<std::string_view, uint32_t>;
+  static constexpr size_t kIndexThreshold = 16;
+  std::vector<Member> members;
+  mutable std::atomic<Index*> index{nullptr};
+  ObjectCell() : HeapCell(Kind::Object) {}
+  ~ObjectCell() { delete index.load(std::memory_order_relaxed); }
+  void DropIndex() { delete index.exchange(nullptr, std::memory_order_relaxed); }
+};
+
+}  // namespace detail
+
+// Internal access to a Value's representation, shared by this file only.
+class ValueAccess {
+ public:
+  static Value FromCell(detail::HeapCell* cell) {
+    Value v;
+    v.kind_ = cell->kind;
+    v.heap_ = cell;
+    return v;
+  }
+  static bool HasCell(const Value& v) { return v.kind_ >= Kind::String; }
+  static detail::HeapCell* Cell(const Value& v) { return v.heap_; }
+  // Detaches the cell pointer from v without releasing it (v becomes null).
+  static detail::HeapCell* Release(Value& v) {
+    detail::HeapCell* cell = v.heap_;
+    v.kind_ = Kind::Null;
+    v.number_ = 0;
+    return cell;
+  }
+};
+
+namespace {
+
+using detail::ArrayCell;
+using detail::HeapCell;
+using detail::ObjectCell;
+using detail::StringCell;
+
+const StringCell* AsStringCell(const Value& v) {
+  return static_cast<const StringCell*>(ValueAccess::Cell(v));
+}
+ArrayCell* AsArrayCell(const Value& v) { return static_cast<ArrayCell*>(ValueAccess::Cell(v)); }
+ObjectCell* AsObjectCell(const Value& v) { return static_cast<ObjectCell*>(ValueAccess::Cell(v)); }
+
+void Retain(HeapCell* cell) { cell->refcount.fetch_add(1, std::memory_order_relaxed); }
+
+void DestroyCell(HeapCell* cell);
+
+// Freeing a container frees its children, which may free their children... To keep the C++ stack
+// flat for deep values, cells whose count drops to zero while another cell is being destroyed on
+// this thread are queued and destroyed by the outermost call.
+thread_local bool t_destroying = false;
+thread_local std::vector<HeapCell*>* t_pending = nullptr;
+
+void ReleaseCell(HeapCell* cell) {
+  if (cell->refcount.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (cell->kind == Kind::String) {
+    // Strings own no values: free directly.
+    StringCell* s = static_cast<StringCell*>(cell);
+    s->~StringCell();
+    ::operator delete(s);
+    return;
+  }
+  if (t_destroying) {
+    if (t_pending == nullptr) t_pending = new std::vector<HeapCell*>();
+    t_pending->push_back(cell);
+    return;
+  }
+  t_destroying = true;
+  DestroyCell(cell);
+  while (t_pending != nullptr && !t_pending->empty()) {
+    HeapCell* next = t_pending->back();
+    t_pending->pop_back();
+    DestroyCell(next);
+  }
+  t_destroying = false;
+}
+
+void DestroyCell(HeapCell* cell) {
+  if (cell->kind == Kind::Array) {
+    delete static_cast<ArrayCell*>(cell);
+  } else {
+    delete static_cast<ObjectCell*>(cell);
+  }
+}
+
+bool IsUnique(const HeapCell* cell) { return cell->refcount.load(std::memory_order_acquire) == 1; }
+
+int CompareBytes(std::string_view a, std::string_view b) {
+  int r = a.compare(b);  // char_traits<char>::compare uses memcmp: unsigned bytewise, as jq
+  return r < 0 ? -1 : (r > 0 ? 1 : 0);
+}
+
+// jq 1.6/1.7 order for numbers: NaN sorts below every number (including another NaN, so
+// `nan < nan` is true and `nan == nan` is false); otherwise numeric order, with -0 == 0.
+int CompareNumbers(double a, double b) {
+  if (std::isnan(a)) return -1;
+  if (std::isnan(b)) return 1;
+  return a < b ? -1 : (a == b ? 0 : 1);
+}
+
+// Members of an object in ascending key order (pointers into the object's member vector).
+std::vector<const Member*> SortedMembers(const std::vector<Member>& members) {
+  std::vector<const Member*> sorted;
+  sorted.reserve(members.size());
+  for (const Member& m : members) sorted.push_back(&m);
+  std::sort(sorted.begin(), sorted.end(), [](const Member* x, const Member* y) {
+    return x->first.AsString() < y->first.AsString();
+  });
+  return sorted;
+}
+
+}  // namespace
+
+// ---- lifetime
+
+Value::Value(const Value& other) noexcept : kind_(other.kind_) {
+  if (ValueAccess::HasCell(other)) {
+    heap_ = other.heap_;
+    Retain(heap_);
+  } else {
+    number_ = other.number_;
+  }
+}
+
+Value::Value(Value&& other) noexcept : kind_(other.kind_) {
+  if (ValueAccess::HasCell(other)) {
+    heap_ = other.heap_;
+  } else {
+    number_ = other.number_;
+  }
+  other.kind_ = Kind::Null;
+  other.number_ = 0;
+}
+
+Value& Value::operator=(const Value& other) noexcept {
+  if (this == &other) return *this;
+  if (ValueAccess::HasCell(other)) Retain(other.heap_);
+  if (ValueAccess::HasCell(*this)) ReleaseCell(heap_);
+  kind_ = other.kind_;
+  if (ValueAccess::HasCell(other)) {
+    heap_ = other.heap_;
+  } else {
+    number_ = other.number_;
+  }
+  return *this;
+}
+
+Value& Value::operator=(Value&& other) noexcept {
+  if (this == &other) return *this;
+  HeapCell* old = ValueAccess::HasCell(*this) ? heap_ : nullptr;
+  kind_ = other.kind_;
+  if (ValueAccess::HasCell(other)) {
+    heap_ = other.heap_;
+  } else {
+    number_ = other.number_;
+  }
+  other.kind_ = Kind::Null;
+  other.number_ = 0;
+  if (old != nullptr) ReleaseCell(old);  // last: `old` may own `other`
+  return *this;
+}
+
+Value::~Value() {
+  if (ValueAccess::HasCell(*this)) ReleaseCell(heap_);
+}
+
+// ---- constructors
+
+Value Value::Bool(bool b) {
+  Value v;
+  v.kind_ = b ? Kind::True : Kind::False;
+  return v;
+}
+
+Value Value::Number(double d) {
+  Value v;
+  v.kind_ = Kind::Number;
+  v.number_ = d;
+  return v;
+}
+
+Value Value::String(std::string_view utf8) {
+  void* memory = ::operator new(sizeof(StringCell) + utf8.size() + 1);
+  StringCell* cell = new (memory) StringCell(utf8.size());
+  if (!utf8.empty()) std::memcpy(cell->bytes(), utf8.data(), utf8.size());
+  cell->bytes()[utf8.size()] = '\0';
+  return ValueAccess::FromCell(cell);
+}
+
+Value Value::MakeArray(Array elements) {
+  ArrayCell* cell = new ArrayCell();
+  cell->elements = std::move(elements);
+  return ValueAccess::FromCell(cell);
+}
+
+Value Value::MakeObject(std::vector<Member> members) {
+  Value v = EmptyObject();
+  ObjectCell* cell = AsObjectCell(v);
+  // Fast path: no duplicate keys (the common case) keeps the vector as is.
+  bool unique = true;
+  if (members.size() <= ObjectCell::kIndexThreshold) {
+    for (size_t i = 0; i < members.size() && unique; ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (members[i].first.AsString() == members[j].first.AsString()) {
+          unique = false;
+          break;
+        }
+      }
+    }
+  } else {
+    std::unordered_map<std::string_view, uint32_t> seen;
+    seen.reserve(members.size());
+    for (const Member& m : members) {
+      if (!seen.emplace(m.first.AsString(), 0).second) {
+        unique = false;
+        break;
+      }
+    }
+  }
+  if (unique) {
+    cell->members = std::move(members);
+    return v;
+  }
+  for (Member& m : members) v.Set(std::move(m.first), std::move(m.second));
+  return v;
+}
+
+Value Value::EmptyArray() { return ValueAccess::FromCell(new ArrayCell()); }
+
+Value Value::EmptyObject() { return ValueAccess::FromCell(new ObjectCell()); }
+
+// ---- accessors
+
+std::string_view Value::AsString() const {
+  const StringCell* cell = AsStringCell(*this);
+  return std::string_view(cell->bytes(), cell->length);
+}
+
+const Array& Value::AsArray() const { return AsArrayCell(*this)->elements; }
+
+const std::vector<Member>& Value::AsObject() const { return AsObjectCell(*this)->members; }
+
+const Value* Value::Find(std::string_view key) const {
+  const ObjectCell* cell = AsObjectCell(*this);
+  const std::vector<Member>& members = cell->members;
+  if (members.size() < ObjectCell::kIndexThreshold) {
+    for (const Member& m : members) {
+      if (m.first.AsString() == key) return &m.second;
+    }
+    return nullptr;
+  }
+  ObjectCell::Index* index = cell->index.load(std::memory_order_acquire);
+  if (index == nullptr) {
+    auto* built = new ObjectCell::Index();
+    built->reserve(members.size());
+    for (uint32_t i = 0; i < members.size(); ++i) built->emplace(members[i].first.AsString(), i);
+    ObjectCell::Index* expected = nullptr;
+    if (cell->index.compare_exchange_strong(expected, built, std::memory_order_acq_rel)) {
+      index = built;
+    } else {
+      delete built;  // another thread published first
+      index = expected;
+    }
+  }
+  auto it = index->find(key);
+  return it == index->end() ? nullptr : &members[it->second].second;
+}
+
+const Value* Value::At(int64_t index) const {
+  const Array& elements = AsArray();
+  int64_t size = static_cast<int64_t>(elements.size());
+  if (index < 0) index += size;
+  if (index < 0 || index >= size) return nullptr;
+  return &elements[static_cast<size_t>(index)];
+}
+
+// ---- copy-on-write
+
+Array& Value::MutableArray() {
+  ArrayCell* cell = AsArrayCell(*this);
+  if (!IsUnique(cell)) {
+    ArrayCell* copy = new ArrayCell();
+    copy->elements = cell->elements;
+    ReleaseCell(cell);
+    heap_ = copy;
+    cell = copy;
+  }
+  return cell->elements;
+}
+
+namespace {
+// Makes the object cell of *v uniquely owned (copying members if shared) and returns it.
+ObjectCell* UniqueObjectCell(detail::HeapCell** slot) {
+  ObjectCell* cell = static_cast<ObjectCell*>(*slot);
+  if (!IsUnique(cell)) {
+    ObjectCell* copy = new ObjectCell();
+    copy->members = cell->members;
+    ReleaseCell(cell);
+    *slot = copy;
+    cell = copy;
+  }
+  return cell;
+}
+}  // namespace
+
+void Value::Set(std::string_view key, Value v) { SetMember(key, nullptr, std::move(v)); }
+
+void Value::Set(Value key, Value v) {
+  std::string_view text = key.AsString();  // stays valid: the cell moves with `key`
+  SetMember(text, &key, std::move(v));
+}
+
+void Value::SetMember(std::string_view key, Value* key_value, Value v) {
+  ObjectCell* cell = UniqueObjectCell(&heap_);
+  auto& members = cell->members;
+  auto new_key = [&]() { return key_value != nullptr ? std::move(*key_value) : Value::String(key); };
+  if (members.size() < ObjectCell::kIndexThreshold) {
+    for (Member& m : members) {
+      if (m.first.AsString() == key) {
+        m.second = std::move(v);
+        return;
+      }
+    }
+    members.emplace_back(new_key(), std::move(v));
+    return;
+  }
+  if (const Value* existing = Find(key)) {  // builds the index if needed
+    *const_cast<Value*>(existing) = std::move(v);  // the cell is uniquely ours
+    return;
+  }
+  // Keep the index current: its keys view the key strings' cells, which do not move when the
+  // member vector grows, and the cell is not shared, so no reader can observe the update.
+  members.emplace_back(new_key(), std::move(v));
+  cell->index.load(std::memory_order_relaxed)
+      ->emplace(members.back().first.AsString(), static_cast<uint32_t>(members.size() - 1));
+}
+
+bool Value::Erase(std::string_view key) {
+  if (Find(key) == nullptr) return false;  // avoid copying a shared object for nothing
+  ObjectCell* cell = UniqueObjectCell(&heap_);
+  cell->DropIndex();
+  auto& members = cell->members;
+  for (auto it = members.begin(); it != members.end(); ++it) {
+    if (it->first.AsString() == key) {
+      members.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- ordering
+
+int Compare(const Value& a, const Value& b) {
+  // One frame per pair of containers being compared element by element.
+  struct Frame {
+    Frame(const Value* x, const Value* y) : a(x), b(y) {}
+    const Value* a;
+    const Value* b;
+    size_t next = 0;
+    std::vector<const Member*> keys_a;  // objects: members in key order
+    std::vector<const Member*> keys_b;
+  };
+  std::vector<Frame> stack;
+
+  // Compares x and y if that needs no descent; otherwise pushes a frame and returns 0.
+  auto step = [&stack](const Value& x, const Value& y) -> int {
+    if (x.kind() != y.kind()) return x.kind() < y.kind() ? -1 : 1;
+    switch (x.kind()) {
+      case Kind::Null:
+      case Kind::False:
+      case Kind::True: return 0;
+      case Kind::Number: return CompareNumbers(x.AsNumber(), y.AsNumber());
+      case Kind::String:
+        if (ValueAccess::Cell(x) == ValueAccess::Cell(y)) return 0;
+        return CompareBytes(x.AsString(), y.AsString());
+      case Kind::Array:
+        stack.emplace_back(&x, &y);
+        return 0;
+      case Kind::Object: {
+        // First the sorted key sets, compared as arrays of strings; then values in key order.
+        Frame frame(&x, &y);
+        frame.keys_a = SortedMembers(x.AsObject());
+        frame.keys_b = SortedMembers(y.AsObject());
+        size_t common = std::min(frame.keys_a.size(), frame.keys_b.size());
+        for (size_t i = 0; i < common; ++i) {
+          int r = CompareBytes(frame.keys_a[i]->first.AsString(), frame.keys_b[i]->first.AsString());
+          if (r != 0) return r;
+        }
+        if (frame.keys_a.size() != frame.keys_b.size()) {
+          return frame.keys_a.size() < frame.keys_b.size() ? -1 : 1;
+        }
+        stack.push_back(std::move(frame));
+        return 0;
+      }
+    }
+    return 0;
+  };
+
+  int r = step(a, b);
+  while (r == 0 && !stack.empty()) {
+    Frame& top = stack.back();
+    if (top.a->kind() == Kind::Array) {
+      const Array& xa = top.a->AsArray();
+      const Array& xb = top.b->AsArray();
+      if (top.next < xa.size() && top.next < xb.size()) {
+        size_t i = top.next++;
+        r = step(xa[i], xb[i]);  // may push: `top` is not used after this
+      } else {
+        if (xa.size() != xb.size()) r = xa.size() < xb.size() ? -1 : 1;
+        stack.pop_back();
+      }
+    } else {
+      if (top.next < top.keys_a.size()) {
+        size_t i = top.next++;
+        const Value& va = top.keys_a[i]->second;
+        const Value& vb = top.keys_b[i]->second;
+        r = step(va, vb);
+      } else {
+        stack.pop_back();
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace wm

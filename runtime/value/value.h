@@ -69,9 +69,12 @@ class Value {
   // Copy-on-write builders: modify in place when this is the only reference, else copy first.
   Array& MutableArray();                 // precondition: IsArray()
   void Set(std::string_view key, Value v);  // object insert-or-replace (keeps position). IsObject()
+  void Set(Value key, Value v);             // same, reusing a String key (no copy of its bytes)
   bool Erase(std::string_view key);         // object delete; true if present. IsObject()
 
-  // jq's total order (sort, <, ==) and equality.
+  // jq's total order (sort, <, ==) and equality. Numbers as jq: NaN is below every number,
+  // itself included (Compare(nan, nan) < 0, so nan != nan); -0 == 0. Strings bytewise.
+  // Because of NaN this is not a strict weak order: sort with std::stable_sort, not std::sort.
   friend int Compare(const Value& a, const Value& b);
   friend bool operator==(const Value& a, const Value& b) { return Compare(a, b) == 0; }
   friend bool operator!=(const Value& a, const Value& b) { return Compare(a, b) != 0; }
@@ -80,6 +83,8 @@ class Value {
   detail::HeapCell* heap_cell() const { return heap_; }
 
  private:
+  void SetMember(std::string_view key, Value* key_value, Value v);
+
   Kind kind_;
   // 7 bytes of padding: keeps the layout {uint8 kind; double|pointer payload} stable for native code.
   union {

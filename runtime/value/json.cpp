@@ -1,0 +1,584 @@
+// JSON text <-> Value (json.h). The parser is an iterative recursive-descent parser with an explicit
+// container stack (depth limit, exact byte offsets in errors, jq's handling of odd input); the
+// writer reproduces jq 1.6's `-c` and indented output byte for byte, including its number format.
+//
+// Decisions, all checked against /usr/bin/jq 1.6:
+// - Numbers are IEEE doubles, rounded correctly; magnitudes beyond DBL_MAX become +-infinity (jq
+//   then prints them as +-1.7976931348623157e+308); underflow becomes 0.
+// - Strict JSON grammar: jq 1.6's extensions (`nan`, `01`, `.5`, `1.`) are rejected.
+// - Duplicate object keys: the last value wins, at the position of the first occurrence.
+// - Invalid UTF-8 inside strings is replaced by U+FFFD with jq's rules (one replacement per bad
+//   lead byte or truncated/overlong/surrogate sequence); a lone low surrogate escape (\udc00)
+//   becomes U+FFFD, a high surrogate escape not followed by a low one is an error, as in jq.
+#include "runtime/value/json.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace wm {
+namespace {
+
+constexpr char kReplacementChar[] = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
+bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Length of the UTF-8 sequence a lead byte announces; 0 for bytes that cannot start one
+// (continuation bytes, 0xC0/0xC1 which could only encode overlong ASCII, and 0xF5..0xFF).
+int Utf8SequenceLength(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if (lead < 0xC2) return 0;
+  if (lead < 0xE0) return 2;
+  if (lead < 0xF0) return 3;
+  if (lead < 0xF5) return 4;
+  return 0;
+}
+
+// Decodes one (possibly invalid) UTF-8 sequence from [p, end): returns the number of bytes
+// consumed and sets *cp to the code point, or to -1 for an invalid sequence (which the caller
+// replaces with U+FFFD). Mirrors jq's decoder so replacements match its output.
+size_t DecodeUtf8(const unsigned char* p, const unsigned char* end, int32_t* cp) {
+  int length = Utf8SequenceLength(p[0]);
+  if (length == 1) {
+    *cp = p[0];
+    return 1;
+  }
+  if (length == 0) {
+    *cp = -1;
+    return 1;
+  }
+  if (end - p < length) {
+    *cp = -1;
+    return static_cast<size_t>(end - p);
+  }
+  int32_t value = p[0] & (0xFF >> (length + 1));
+  for (int i = 1; i < length; ++i) {
+    if ((p[i] & 0xC0) != 0x80) {
+      *cp = -1;
+      return static_cast<size_t>(i);
+    }
+    value = (value << 6) | (p[i] & 0x3F);
+  }
+  static constexpr int32_t kMinForLength[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (value < kMinForLength[length] || (value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
+    value = -1;
+  }
+  *cp = value;
+  return static_cast<size_t>(length);
+}
+
+// Parses JSON text. One instance per call; holds the cursor and the first error.
+class Parser {
+ public:
+  Parser(std::string_view text, const JsonParseOptions& options)
+      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), options_(options) {}
+
+  void SkipSpace() {
+    while (p_ < end_ && IsJsonSpace(*p_)) ++p_;
+  }
+  bool AtEnd() const { return p_ == end_; }
+  size_t offset() const { return static_cast<size_t>(p_ - begin_); }
+
+  // Parses one value starting at the cursor (after whitespace). Iterative: containers being
+  // filled live on an explicit stack.
+  bool ParseValue(Value* out, JsonError* error) {
+    struct Open {
+      Value container;   // array or object under construction
+      Value pending_key; // objects: key whose value is being parsed
+    };
+    std::vector<Open> stack;
+    Value current;
+    for (;;) {
+      // Parse one value into `current`, or open a container.
+      SkipSpace();
+      if (p_ == end_) return Fail("unexpected end of input", error);
+      char c = *p_;
+      if (c == '[' || c == '{') {
+        if (static_cast<int>(stack.size()) >= options_.max_depth) {
+          return Fail("exceeds maximum nesting depth " + std::to_string(options_.max_depth), error);
+        }
+        ++p_;
+        SkipSpace();
+        bool is_array = c == '[';
+        char close = is_array ? ']' : '}';
+        if (p_ < end_ && *p_ == close) {
+          ++p_;
+          current = is_array ? Value::EmptyArray() : Value::EmptyObject();
+        } else {
+          stack.push_back(Open{is_array ? Value::EmptyArray() : Value::EmptyObject(), Value()});
+          if (!is_array) {
+            if (!ParseKey(&stack.back().pending_key, error)) return false;
+          }
+          continue;
+        }
+      } else if (!ParseScalar(&current, error)) {
+        return false;
+      }
+      // Attach `current` to the innermost open container; close containers as they end.
+      for (;;) {
+        if (stack.empty()) {
+          *out = std::move(current);
+          return true;
+        }
+        Open& top = stack.back();
+        if (top.container.IsArray()) {
+          top.container.MutableArray().push_back(std::move(current));
+        } else {
+          // Set keeps the first position of a duplicate key and stores the last value, as jq.
+          top.container.Set(std::move(top.pending_key), std::move(current));
+        }
+        SkipSpace();
+        if (p_ == end_) return Fail("unexpected end of input", error);
+        bool is_array = top.container.IsArray();
+        if (*p_ == ',') {
+          ++p_;
+          if (!is_array && !ParseKey(&top.pending_key, error)) return false;
+          break;  // parse the next element
+        }
+        if (*p_ == (is_array ? ']' : '}')) {
+          ++p_;
+          current = std::move(top.container);
+          stack.pop_back();
+          continue;  // attach the finished container to its parent
+        }
+        return Fail(is_array ? "expected ',' or ']' after array element"
+                             : "expected ',' or '}' after object member",
+                    error);
+      }
+    }
+  }
+
+ private:
+  bool Fail(std::string message, JsonError* error) {
+    if (error != nullptr) {
+      error->message = std::move(message);
+      error->offset = offset();
+    }
+    return false;
+  }
+
+  // `"key" :` with surrounding whitespace.
+  bool ParseKey(Value* key, JsonError* error) {
+    SkipSpace();
+    if (p_ == end_) return Fail("unexpected end of input", error);
+    if (*p_ != '"') return Fail("expected a string key", error);
+    std::string text;
+    if (!ParseString(&text, error)) return false;
+    SkipSpace();
+    if (p_ == end_) return Fail("unexpected end of input", error);
+    if (*p_ != ':') return Fail("expected ':' after object key", error);
+    ++p_;
+    *key = Value::String(text);
+    return true;
+  }
+
+  bool ParseScalar(Value* out, JsonError* error) {
+    char c = *p_;
+    if (c == '"') {
+      std::string text;
+      if (!ParseString(&text, error)) return false;
+      *out = Value::String(text);
+      return true;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out, error);
+    if (MatchLiteral("true")) {
+      *out = Value::Bool(true);
+      return true;
+    }
+    if (MatchLiteral("false")) {
+      *out = Value::Bool(false);
+      return true;
+    }
+    if (MatchLiteral("null")) {
+      *out = Value::Null();
+      return true;
+    }
+    if (c == ']' || c == '}' || c == ',' || c == ':') return Fail(std::string("unexpected '") + c + "'", error);
+    return Fail("invalid literal", error);
+  }
+
+  bool MatchLiteral(std::string_view word) {
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) {
+      return false;
+    }
+    const char* after = p_ + word.size();
+    if (after < end_ && ((*after >= 'a' && *after <= 'z') || (*after >= '0' && *after <= '9'))) {
+      return false;  // e.g. "nullx"
+    }
+    p_ = after;
+    return true;
+  }
+
+  bool ParseNumber(Value* out, JsonError* error) {
+    const char* start = p_;
+    const char* q = p_;
+    if (*q == '-') ++q;
+    if (q == end_ || !(*q >= '0' && *q <= '9')) {
+      p_ = q;
+      return Fail("invalid number", error);
+    }
+    if (*q == '0') {
+      ++q;
+    } else {
+      while (q < end_ && *q >= '0' && *q <= '9') ++q;
+    }
+    if (q < end_ && *q == '.') {
+      ++q;
+      if (q == end_ || !(*q >= '0' && *q <= '9')) {
+        p_ = q;
+        return Fail("invalid number: expected digits after '.'", error);
+      }
+      while (q < end_ && *q >= '0' && *q <= '9') ++q;
+    }
+    if (q < end_ && (*q == 'e' || *q == 'E')) {
+      ++q;
+      if (q < end_ && (*q == '+' || *q == '-')) ++q;
+      if (q == end_ || !(*q >= '0' && *q <= '9')) {
+        p_ = q;
+        return Fail("invalid number: expected exponent digits", error);
+      }
+      while (q < end_ && *q >= '0' && *q <= '9') ++q;
+    }
+    if (q < end_ && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' ||
+                     (*q >= 'a' && *q <= 'z'))) {
+      p_ = q;
+      return Fail("invalid number", error);  // e.g. "01", "1.2.3"
+    }
+    double d = 0;
+    auto [ptr, ec] = std::from_chars(start, q, d);
+    if (ec == std::errc::result_out_of_range) {
+      // from_chars leaves d untouched on range errors; strtod saturates to +-HUGE_VAL or 0.
+      std::string copy(start, q);
+      d = std::strtod(copy.c_str(), nullptr);
+    } else if (ec != std::errc() || ptr != q) {
+      p_ = start;
+      return Fail("invalid number", error);
+    }
+    p_ = q;
+    *out = Value::Number(d);
+    return true;
+  }
+
+  bool ParseHex4(uint32_t* value) {
+    if (end_ - p_ < 4) return false;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      char h = p_[i];
+      v <<= 4;
+      if (h >= '0' && h <= '9') v |= static_cast<uint32_t>(h - '0');
+      else if (h >= 'a' && h <= 'f') v |= static_cast<uint32_t>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F') v |= static_cast<uint32_t>(h - 'A' + 10);
+      else return false;
+    }
+    p_ += 4;
+    *value = v;
+    return true;
+  }
+
+  // Parses a string literal at the cursor (which is on the opening quote) into UTF-8.
+  bool ParseString(std::string* text, JsonError* error) {
+    ++p_;
+    for (;;) {
+      // Copy the run of plain ASCII bytes in one go.
+      const char* run = p_;
+      while (p_ < end_) {
+        unsigned char u = static_cast<unsigned char>(*p_);
+        if (u == '"' || u == '\\' || u < 0x20 || u >= 0x80) break;
+        ++p_;
+      }
+      text->append(run, p_);
+      if (p_ == end_) return Fail("unterminated string", error);
+      unsigned char u = static_cast<unsigned char>(*p_);
+      if (u == '"') {
+        ++p_;
+        return true;
+      }
+      if (u < 0x20) return Fail("control character in string must be escaped", error);
+      if (u >= 0x80) {
+        // Find where the string's raw bytes could end for the decoder's truncation rule.
+        const unsigned char* s = reinterpret_cast<const unsigned char*>(p_);
+        const unsigned char* limit = reinterpret_cast<const unsigned char*>(end_);
+        const unsigned char* stop = s + 1;
+        while (stop < limit && stop < s + 4 && *stop >= 0x80) ++stop;
+        int32_t cp;
+        size_t used = DecodeUtf8(s, stop, &cp);
+        if (cp < 0) {
+          text->append(kReplacementChar);
+        } else {
+          text->append(p_, used);
+        }
+        p_ += used;
+        continue;
+      }
+      // Escape sequence.
+      ++p_;
+      if (p_ == end_) return Fail("unterminated string", error);
+      char e = *p_++;
+      switch (e) {
+        case '"': text->push_back('"'); break;
+        case '\\': text->push_back('\\'); break;
+        case '/': text->push_back('/'); break;
+        case 'b': text->push_back('\b'); break;
+        case 'f': text->push_back('\f'); break;
+        case 'n': text->push_back('\n'); break;
+        case 'r': text->push_back('\r'); break;
+        case 't': text->push_back('\t'); break;
+        case 'u': {
+          uint32_t unit;
+          if (!ParseHex4(&unit)) return Fail("invalid \\u escape", error);
+          if (unit >= 0xD800 && unit <= 0xDBFF) {
+            uint32_t low = 0;
+            if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') {
+              return Fail("invalid \\uXXXX\\uXXXX surrogate pair escape", error);
+            }
+            p_ += 2;
+            if (!ParseHex4(&low) || low < 0xDC00 || low > 0xDFFF) {
+              return Fail("invalid \\uXXXX\\uXXXX surrogate pair escape", error);
+            }
+            AppendUtf8(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), text);
+          } else if (unit >= 0xDC00 && unit <= 0xDFFF) {
+            text->append(kReplacementChar);  // lone low surrogate, as jq
+          } else {
+            AppendUtf8(unit, text);
+          }
+          break;
+        }
+        default:
+          --p_;
+          return Fail("invalid escape", error);
+      }
+    }
+  }
+
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  const JsonParseOptions& options_;
+};
+
+// ---- writer
+
+void AppendEscapedString(std::string_view s, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  const char* run = s.data();
+  const char* end = s.data() + s.size();
+  for (const char* p = run; p < end; ++p) {
+    unsigned char c = static_cast<unsigned char>(*p);
+    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
+    out->append(run, p);
+    run = p + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\t': out->append("\\t"); break;
+      case '\r': out->append("\\r"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default: {
+        char buf[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
+        out->append(buf, 6);
+      }
+    }
+  }
+  out->append(run, end);
+  out->push_back('"');
+}
+
+void AppendNewlineIndent(int indent, size_t depth, std::string* out) {
+  out->push_back('\n');
+  out->append(static_cast<size_t>(indent) * depth, ' ');
+}
+
+}  // namespace
+
+bool ParseJson(std::string_view text, Value* out, JsonError* error, const JsonParseOptions& options) {
+  Parser parser(text, options);
+  Value v;
+  if (!parser.ParseValue(&v, error)) return false;
+  parser.SkipSpace();
+  if (!parser.AtEnd()) {
+    if (error != nullptr) {
+      error->message = "unexpected content after the JSON value";
+      error->offset = parser.offset();
+    }
+    return false;
+  }
+  *out = std::move(v);
+  return true;
+}
+
+bool ParseJsonStream(std::string_view text, std::vector<Value>* out, JsonError* error,
+                     const JsonParseOptions& options) {
+  Parser parser(text, options);
+  for (;;) {
+    parser.SkipSpace();
+    if (parser.AtEnd()) return true;
+    Value v;
+    if (!parser.ParseValue(&v, error)) return false;
+    out->push_back(std::move(v));
+  }
+}
+
+void FormatNumber(double d, std::string* out) {
+  if (std::isnan(d)) {
+    out->append("null");
+    return;
+  }
+  // jq prints infinities as the largest finite double.
+  if (d > DBL_MAX) d = DBL_MAX;
+  if (d < -DBL_MAX) d = -DBL_MAX;
+  if (d == 0) {
+    out->append(std::signbit(d) ? "-0" : "0");
+    return;
+  }
+  // Shortest round-trip digits via to_chars, then jq 1.6's layout (its dtoa-based formatter):
+  // with the decimal point position `point` (value = 0.DIGITS * 10^point), exponent form is used
+  // when point <= -4 or point > ndigits + 15; exponents have a sign and at least two digits.
+  char sci[64];
+  auto result = std::to_chars(sci, sci + sizeof(sci), d, std::chars_format::scientific);
+  const char* p = sci;
+  const char* end = result.ptr;
+  if (*p == '-') {
+    out->push_back('-');
+    ++p;
+  }
+  char digits[32];
+  int ndigits = 0;
+  while (p < end && *p != 'e') {
+    if (*p != '.') digits[ndigits++] = *p;
+    ++p;
+  }
+  int exponent = 0;
+  std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), end, exponent);
+  while (ndigits > 1 && digits[ndigits - 1] == '0') --ndigits;  // to_chars never pads, be safe
+  int point = exponent + 1;
+  if (point <= -4 || point > ndigits + 15) {
+    out->push_back(digits[0]);
+    if (ndigits > 1) {
+      out->push_back('.');
+      out->append(digits + 1, static_cast<size_t>(ndigits - 1));
+    }
+    out->push_back('e');
+    out->push_back(exponent < 0 ? '-' : '+');
+    int magnitude = exponent < 0 ? -exponent : exponent;
+    if (magnitude < 10) out->push_back('0');
+    out->append(std::to_string(magnitude));
+  } else if (point <= 0) {
+    out->append("0.");
+    out->append(static_cast<size_t>(-point), '0');
+    out->append(digits, static_cast<size_t>(ndigits));
+  } else if (point >= ndigits) {
+    out->append(digits, static_cast<size_t>(ndigits));
+    out->append(static_cast<size_t>(point - ndigits), '0');
+  } else {
+    out->append(digits, static_cast<size_t>(point));
+    out->push_back('.');
+    out->append(digits + point, static_cast<size_t>(ndigits - point));
+  }
+}
+
+void WriteJson(const Value& v, std::string* out, const JsonWriteOptions& options) {
+  // Explicit stack of containers being written, so deep values cannot overflow the C++ stack.
+  struct Frame {
+    explicit Frame(const Value* c) : container(c) {}
+    const Value* container;
+    size_t next = 0;
+    std::vector<const Member*> order;  // objects: members in output order
+  };
+  const int indent = options.indent;
+  std::vector<Frame> stack;
+
+  // Writes a scalar, an empty container, or the opening of a container (pushing a frame).
+  auto begin_value = [&](const Value& x) {
+    switch (x.kind()) {
+      case Kind::Null: out->append("null"); return;
+      case Kind::False: out->append("false"); return;
+      case Kind::True: out->append("true"); return;
+      case Kind::Number: FormatNumber(x.AsNumber(), out); return;
+      case Kind::String: AppendEscapedString(x.AsString(), out); return;
+      case Kind::Array:
+        if (x.AsArray().empty()) {
+          out->append("[]");
+        } else {
+          out->push_back('[');
+          stack.emplace_back(&x);
+        }
+        return;
+      case Kind::Object: {
+        const auto& members = x.AsObject();
+        if (members.empty()) {
+          out->append("{}");
+          return;
+        }
+        out->push_back('{');
+        Frame frame(&x);
+        frame.order.reserve(members.size());
+        for (const Member& m : members) frame.order.push_back(&m);
+        if (options.sort_keys) {
+          std::sort(frame.order.begin(), frame.order.end(), [](const Member* a, const Member* b) {
+            return a->first.AsString() < b->first.AsString();
+          });
+        }
+        stack.push_back(std::move(frame));
+        return;
+      }
+    }
+  };
+
+  begin_value(v);
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    bool is_array = top.container->IsArray();
+    size_t size = is_array ? top.container->AsArray().size() : top.order.size();
+    if (top.next == size) {
+      size_t depth = stack.size() - 1;
+      if (indent > 0) AppendNewlineIndent(indent, depth, out);
+      out->push_back(is_array ? ']' : '}');
+      stack.pop_back();
+      continue;
+    }
+    size_t i = top.next++;
+    if (i > 0) out->push_back(',');
+    if (indent > 0) AppendNewlineIndent(indent, stack.size(), out);
+    if (is_array) {
+      begin_value(top.container->AsArray()[i]);  // may push: `top` is not used after this
+    } else {
+      const Member* m = top.order[i];
+      AppendEscapedString(m->first.AsString(), out);
+      out->append(indent > 0 ? ": " : ":");
+      begin_value(m->second);
+    }
+  }
+}
+
+std::string ToJson(const Value& v, const JsonWriteOptions& options) {
+  std::string out;
+  WriteJson(v, &out, options);
+  return out;
+}
+
+}  // namespace wm

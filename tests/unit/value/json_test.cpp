@@ -1,0 +1,409 @@
+// Unit tests for JSON parsing and serialization (runtime/value/json.h). Expected strings were
+// produced by /usr/bin/jq 1.6 (`jq -c .`, `jq .`); the property test at the end re-checks a few
+// hundred random documents against jq itself in a single jq run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "runtime/value/json.h"
+
+namespace wm {
+namespace {
+
+std::string Roundtrip(std::string_view text, const JsonWriteOptions& options = {}) {
+  Value v;
+  JsonError error;
+  if (!ParseJson(text, &v, &error)) return "ERROR: " + error.message;
+  return ToJson(v, options);
+}
+
+JsonError ParseError(std::string_view text, const JsonParseOptions& options = {}) {
+  Value v;
+  JsonError error;
+  EXPECT_FALSE(ParseJson(text, &v, &error, options)) << "accepted: " << text;
+  return error;
+}
+
+std::string Fmt(double d) {
+  std::string s;
+  FormatNumber(d, &s);
+  return s;
+}
+
+TEST(FormatNumber, MatchesJq16) {
+  // `echo X | jq -c .` on jq 1.6.
+  struct Case {
+    const char* input;
+    const char* jq;
+  } cases[] = {
+      {"0", "0"},
+      {"1", "1"},
+      {"-0", "-0"},
+      {"-0.0", "-0"},
+      {"3.0", "3"},
+      {"0.1", "0.1"},
+      {"0.3", "0.3"},
+      {"1.5", "1.5"},
+      {"100", "100"},
+      {"1000000", "1000000"},
+      {"1e15", "1000000000000000"},
+      {"12e15", "12000000000000000"},
+      {"123e15", "123000000000000000"},
+      {"1.5e16", "15000000000000000"},
+      {"1e16", "1e+16"},
+      {"1e17", "1e+17"},
+      {"1e19", "1e+19"},
+      {"1e20", "1e+20"},
+      {"100000000000000000000", "1e+20"},
+      {"100000000000000000001", "1e+20"},
+      {"123456789012345678", "123456789012345680"},
+      {"12345678901234567890", "12345678901234567000"},
+      {"9007199254740993", "9007199254740992"},
+      {"1.5e300", "1.5e+300"},
+      {"1e100", "1e+100"},
+      {"1e308", "1e+308"},
+      {"1e-4", "0.0001"},
+      {"0.00012345", "0.00012345"},
+      {"0.001234", "0.001234"},
+      {"1e-5", "1e-05"},
+      {"0.000012345", "1.2345e-05"},
+      {"1e-7", "1e-07"},
+      {"-1.5e-7", "-1.5e-07"},
+      {"0.000001", "1e-06"},
+      {"1.0e-10", "1e-10"},
+      {"123e-20", "1.23e-18"},
+      {"1.2345e-100", "1.2345e-100"},
+      {"2e-308", "2e-308"},
+      {"5e-324", "5e-324"},
+      {"-5e-324", "-5e-324"},
+      {"1234567.125", "1234567.125"},
+      {"1.2e3", "1200"},
+      {"3.14159", "3.14159"},
+      {"4.35", "4.35"},
+      {"1.7976931348623157e308", "1.7976931348623157e+308"},
+      {"1e1000", "1.7976931348623157e+308"},
+      {"-1e1000", "-1.7976931348623157e+308"},
+      {"1e-400", "0"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(Roundtrip(c.input), c.jq) << c.input;
+}
+
+TEST(FormatNumber, SpecialValues) {
+  EXPECT_EQ(Fmt(std::numeric_limits<double>::quiet_NaN()), "null");
+  EXPECT_EQ(Fmt(std::numeric_limits<double>::infinity()), "1.7976931348623157e+308");
+  EXPECT_EQ(Fmt(-std::numeric_limits<double>::infinity()), "-1.7976931348623157e+308");
+  EXPECT_EQ(Fmt(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(Fmt(-0.0), "-0");
+  EXPECT_EQ(Fmt(1e21), "1e+21");
+  EXPECT_EQ(Fmt(-42), "-42");
+}
+
+TEST(WriteJson, StringEscapesAsJq) {
+  // jq -n -c '"\u0000\u0001\u001f\u007f\u0080é\t\n\r\b\f\"\\/ \u2028 \ud83d\ude00"'
+  EXPECT_EQ(Roundtrip(R"("\u0000\u0001\u001f\u001b\u000b\u007f")"),
+            R"("\u0000\u0001\u001f\u001b\u000b\u007f")");
+  EXPECT_EQ(Roundtrip(R"("\t\n\r\b\f\"\\\/")"), R"("\t\n\r\b\f\"\\/")");
+  EXPECT_EQ(Roundtrip(R"("\u0080é\u2028\ud83d\ude00")"), "\"\xC2\x80\xC3\xA9\xE2\x80\xA8\xF0\x9F\x98\x80\"");
+  EXPECT_EQ(Roundtrip(R"("\u00e9")"), "\"\xC3\xA9\"");
+  EXPECT_EQ(ToJson(Value::String(std::string_view("a\0b", 3))), R"("a\u0000b")");
+}
+
+TEST(WriteJson, CompactAndIndented) {
+  const char* doc = R"([1,{"a":[],"b":{},"c":[1,{"d":null}]},"x",true,false])";
+  EXPECT_EQ(Roundtrip(doc), doc);
+  JsonWriteOptions pretty;
+  pretty.indent = 2;
+  EXPECT_EQ(Roundtrip(doc, pretty),
+            "[\n  1,\n  {\n    \"a\": [],\n    \"b\": {},\n    \"c\": [\n      1,\n      {\n"
+            "        \"d\": null\n      }\n    ]\n  },\n  \"x\",\n  true,\n  false\n]");
+  EXPECT_EQ(Roundtrip("[]", pretty), "[]");
+  EXPECT_EQ(Roundtrip("{}", pretty), "{}");
+  EXPECT_EQ(Roundtrip("[[]]", pretty), "[\n  []\n]");
+  EXPECT_EQ(Roundtrip("5", pretty), "5");
+  pretty.indent = 4;
+  EXPECT_EQ(Roundtrip(R"({"a":[1]})", pretty), "{\n    \"a\": [\n        1\n    ]\n}");
+}
+
+TEST(WriteJson, SortKeys) {
+  JsonWriteOptions sorted;
+  sorted.sort_keys = true;
+  EXPECT_EQ(Roundtrip(R"({"b":1,"a":{"z":1,"y":2},"é":0,"Z":3})", sorted),
+            "{\"Z\":3,\"a\":{\"y\":2,\"z\":1},\"b\":1,\"\xC3\xA9\":0}");
+}
+
+TEST(WriteJson, AppendsToExistingOutput) {
+  std::string out = "prefix:";
+  WriteJson(Value::Number(1), &out);
+  EXPECT_EQ(out, "prefix:1");
+}
+
+TEST(ParseJson, DuplicateKeysLastWins) {
+  EXPECT_EQ(Roundtrip(R"({"a":1,"b":2,"a":3})"), R"({"a":3,"b":2})");
+  std::string many = "{";
+  for (int i = 0; i < 40; ++i) many += "\"k" + std::to_string(i % 20) + "\":" + std::to_string(i) + ",";
+  many.back() = '}';
+  Value v;
+  JsonError error;
+  ASSERT_TRUE(ParseJson(many, &v, &error)) << error.message;
+  EXPECT_EQ(v.AsObject().size(), 20u);
+  EXPECT_EQ(v.Find("k0")->AsNumber(), 20);
+  EXPECT_EQ(v.AsObject()[0].first.AsString(), "k0");
+}
+
+TEST(ParseJson, WhitespaceAndScalars) {
+  EXPECT_EQ(Roundtrip(" \t\r\n null \n"), "null");
+  EXPECT_EQ(Roundtrip("true"), "true");
+  EXPECT_EQ(Roundtrip("false"), "false");
+  EXPECT_EQ(Roundtrip("\"\""), "\"\"");
+  EXPECT_EQ(Roundtrip("[ 1 , [ ] , { } ]"), "[1,[],{}]");
+  EXPECT_EQ(Roundtrip("{ \"a\" : 1 }"), "{\"a\":1}");
+  EXPECT_EQ(Roundtrip("-12.5E+2"), "-1250");
+}
+
+TEST(ParseJson, InvalidUtf8IsReplacedAsJqDoes) {
+  // printf '"\xff\xfe"' | jq -c .  ->  "\uFFFD\uFFFD" (raw), and so on.
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(Roundtrip("\"\xff\xfe\""), "\"" + fffd + fffd + "\"");
+  EXPECT_EQ(Roundtrip("\"a\xc3\""), "\"a" + fffd + "\"");
+  EXPECT_EQ(Roundtrip("\"\xed\xa0\x80\""), "\"" + fffd + "\"");      // UTF-8 encoded surrogate
+  EXPECT_EQ(Roundtrip("\"\xf4\x90\x80\x80\""), "\"" + fffd + "\"");  // above U+10FFFF
+  EXPECT_EQ(Roundtrip("\"\xc0\xaf\""), "\"" + fffd + fffd + "\"");   // overlong '/'
+  EXPECT_EQ(Roundtrip("\"\xe2\x82x\""), "\"" + fffd + "x\"");        // truncated sequence
+  EXPECT_EQ(Roundtrip(R"("\udc00x")"), "\"" + fffd + "x\"");         // lone low surrogate
+  EXPECT_EQ(Roundtrip("\"\xF0\x9F\x98\x80\""), "\"\xF0\x9F\x98\x80\"");
+}
+
+TEST(ParseJson, ErrorsCarryOffsets) {
+  struct Case {
+    const char* text;
+    size_t offset;
+  } cases[] = {
+      {"", 0},           {"   ", 3},       {"[1,2,]", 5},     {"{\"a\":1,}", 7},
+      {"[1 2]", 3},      {"{\"a\" 1}", 5}, {"01", 1},         {"1.", 2},
+      {".5", 0},         {"-", 1},         {"nan", 0},        {"tru", 0},
+      {"\"a\tb\"", 2},   {"\"\\x\"", 2},   {"\"abc", 4},      {"[1,2", 4},
+      {"1 2", 2},        {"{'a':1}", 1},   {"\"\\ud800\"", 7}, {"\"\\ud800\\u0041\"", 13},
+      {"\"\\u12G4\"", 3}, {"nullx", 0},    {"[1]]", 3},       {"{\"a\":}", 5},
+      {"{1:2}", 1},      {"1e", 2},        {"1e+", 3},        {"-01", 2},
+  };
+  for (const Case& c : cases) {
+    JsonError error = ParseError(c.text);
+    EXPECT_EQ(error.offset, c.offset) << c.text << ": " << error.message;
+    EXPECT_FALSE(error.message.empty()) << c.text;
+  }
+}
+
+TEST(ParseJson, DepthLimit) {
+  JsonParseOptions options;
+  options.max_depth = 3;
+  Value v;
+  JsonError error;
+  EXPECT_TRUE(ParseJson("[[[1]]]", &v, &error, options));
+  EXPECT_FALSE(ParseJson("[[[[]]]]", &v, &error, options));  // empty containers count too
+  error = ParseError("[[[[1]]]]", options);
+  EXPECT_EQ(error.offset, 3u);
+  EXPECT_NE(error.message.find("depth"), std::string::npos);
+  // Default limit: deep input is rejected, never a crash.
+  std::string deep(100000, '[');
+  error = ParseError(deep);
+  EXPECT_NE(error.message.find("depth"), std::string::npos);
+  // Within a large explicit limit, the iterative parser and writer handle deep nesting.
+  options.max_depth = 100000;
+  std::string ok = std::string(50000, '[') + std::string(50000, ']');
+  ASSERT_TRUE(ParseJson(ok, &v, &error, options)) << error.message;
+  EXPECT_EQ(ToJson(v), ok);
+}
+
+TEST(ParseJsonStream, SeveralValues) {
+  std::vector<Value> values;
+  JsonError error;
+  ASSERT_TRUE(ParseJsonStream(" 1 [2]{\"a\":3}\n\"s\"true null ", &values, &error)) << error.message;
+  ASSERT_EQ(values.size(), 6u);
+  EXPECT_EQ(ToJson(values[1]), "[2]");
+  EXPECT_EQ(ToJson(values[2]), "{\"a\":3}");
+  EXPECT_EQ(values[5].kind(), Kind::Null);
+  values.clear();
+  EXPECT_TRUE(ParseJsonStream("   ", &values, &error));
+  EXPECT_TRUE(values.empty());
+  EXPECT_FALSE(ParseJsonStream("1 [2,", &values, &error));
+  EXPECT_EQ(error.offset, 5u);
+}
+
+// ---- property test against jq
+
+// Random JSON text with varied number spellings, escapes and non-ASCII text.
+class JsonGenerator {
+ public:
+  explicit JsonGenerator(uint32_t seed) : rng_(seed) {}
+
+  std::string Document() {
+    std::string out;
+    Generate(0, &out);
+    return out;
+  }
+
+ private:
+  int Pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+
+  void Generate(int depth, std::string* out) {
+    int choice = Pick(depth > 3 ? 6 : 9);
+    switch (choice) {
+      case 0: out->append("null"); return;
+      case 1: out->append(Pick(2) ? "true" : "false"); return;
+      case 2:
+      case 3: Number(out); return;
+      case 4:
+      case 5: String(out); return;
+      case 6:
+      case 7: {
+        out->push_back('[');
+        int n = Pick(5);
+        for (int i = 0; i < n; ++i) {
+          if (i) out->push_back(',');
+          Generate(depth + 1, out);
+        }
+        out->push_back(']');
+        return;
+      }
+      default: {
+        out->push_back('{');
+        int n = Pick(5);
+        for (int i = 0; i < n; ++i) {
+          if (i) out->push_back(',');
+          if (Pick(4) == 0) {
+            out->append("\"dup\"");  // duplicate keys now and then
+          } else {
+            String(out);
+          }
+          out->push_back(':');
+          Generate(depth + 1, out);
+        }
+        out->push_back('}');
+        return;
+      }
+    }
+  }
+
+  void Number(std::string* out) {
+    switch (Pick(7)) {
+      case 0: out->append(std::to_string(Pick(2000) - 1000)); return;
+      case 1: {  // long integers, beyond 2^53 and beyond 1e17
+        if (Pick(2)) out->push_back('-');
+        out->push_back(static_cast<char>('1' + Pick(9)));
+        int digits = Pick(25);
+        for (int i = 0; i < digits; ++i) out->push_back(static_cast<char>('0' + Pick(10)));
+        return;
+      }
+      case 2: {  // decimals
+        out->append(std::to_string(Pick(1000)));
+        out->push_back('.');
+        int digits = 1 + Pick(18);
+        for (int i = 0; i < digits; ++i) out->push_back(static_cast<char>('0' + Pick(10)));
+        return;
+      }
+      case 3: {  // exponents across the whole range
+        out->append(std::to_string(1 + Pick(999)));
+        out->append(Pick(2) ? "e" : "E");
+        int e = Pick(640) - 330;
+        if (e >= 0 && Pick(2)) out->push_back('+');
+        out->append(std::to_string(e));
+        return;
+      }
+      case 4: {
+        std::uniform_real_distribution<double> d(-1e6, 1e6);
+        char buf[64];
+        std::snprintf(buf, sizeof(buf), "%.17g", d(rng_));
+        out->append(buf);
+        return;
+      }
+      case 5: {
+        const char* specials[] = {"0", "-0", "0.0", "1e16", "1e17", "1e-5", "0.0001", "1e400",
+                                  "-1e400", "5e-324", "1.7976931348623157e308", "0.1", "3.0"};
+        out->append(specials[Pick(std::size(specials))]);
+        return;
+      }
+      default: {
+        char buf[64];
+        std::snprintf(buf, sizeof(buf), "%.*g", 1 + Pick(17),
+                      std::ldexp(std::uniform_real_distribution<double>(0.5, 1)(rng_), Pick(200) - 100));
+        out->append(buf);
+        return;
+      }
+    }
+  }
+
+  void String(std::string* out) {
+    static const char* pieces[] = {"a", "key", "Z", " ", "\\\"", "\\\\", "\\/", "\\n", "\\t",
+                                   "\\r", "\\b", "\\f", "\\u0000", "\\u001f", "\\u007f", "\\u00e9",
+                                   "\\u2028", "\\ud83d\\ude00", "é", "日本", "\xF0\x9F\x98\x80",
+                                   "\x7f", "\\u0041", "~"};
+    out->push_back('"');
+    int n = Pick(6);
+    for (int i = 0; i < n; ++i) out->append(pieces[Pick(std::size(pieces))]);
+    out->push_back('"');
+  }
+
+  std::mt19937 rng_;
+};
+
+std::string RunJq(const std::string& args, const std::string& input_path) {
+  std::string command = "/usr/bin/jq " + args + " < " + input_path + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "";
+  std::string output;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0) output.append(buf, n);
+  pclose(pipe);
+  return output;
+}
+
+TEST(JsonProperty, MatchesJqOnRandomDocuments) {
+  if (std::FILE* probe = std::fopen("/usr/bin/jq", "r")) {
+    std::fclose(probe);
+  } else {
+    GTEST_SKIP() << "/usr/bin/jq not installed";
+  }
+  JsonGenerator generator(20261202);
+  std::vector<std::string> docs;
+  for (int i = 0; i < 400; ++i) docs.push_back(generator.Document());
+  std::string path = ::testing::TempDir() + "wm_json_property.ndjson";
+  {
+    std::ofstream file(path, std::ios::binary);
+    for (const std::string& d : docs) file << d << "\n";
+  }
+  struct Mode {
+    const char* jq_args;
+    JsonWriteOptions options;
+  };
+  JsonWriteOptions compact, pretty, sorted;
+  pretty.indent = 2;
+  sorted.sort_keys = true;
+  for (const Mode& mode : {Mode{"-c .", compact}, Mode{".", pretty}, Mode{"-S -c .", sorted}}) {
+    std::string expected = RunJq(mode.jq_args, path);
+    std::string actual;
+    for (const std::string& d : docs) {
+      Value v;
+      JsonError error;
+      ASSERT_TRUE(ParseJson(d, &v, &error)) << d << ": " << error.message;
+      WriteJson(v, &actual, mode.options);
+      actual.push_back('\n');
+    }
+    if (expected == actual) continue;
+    // Report the first differing document for a readable failure.
+    size_t at = 0;
+    while (at < expected.size() && at < actual.size() && expected[at] == actual[at]) ++at;
+    size_t from = at > 200 ? at - 200 : 0;
+    ADD_FAILURE() << "jq " << mode.jq_args << " differs at byte " << at << "\njq:   "
+                  << expected.substr(from, 300) << "\nours: " << actual.substr(from, 300);
+  }
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace wm
