@@ -16,5 +16,6 @@ void AddCheckCommand(CLI::App& app, int* exit_code);    // check_cmd.cpp
 void AddCompileCommand(CLI::App& app, int* exit_code);  // compile_cmd.cpp
 void AddInspectCommand(CLI::App& app, int* exit_code);  // inspect_cmd.cpp
 void AddBundleCommand(CLI::App& app, int* exit_code);   // bundle_cmd.cpp (`wmc bundle info`)
+void AddSchemaCommand(CLI::App& app, int* exit_code);   // schema_cmd.cpp (`wmc schema import`)
 
 }  // namespace wm::tools
