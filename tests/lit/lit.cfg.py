@@ -1,10 +1,10 @@
 # lit configuration for wmc's CLI tests: each test is a file with RUN lines piping the output of
-# build/bin/wmc into FileCheck. %wmc, %src (source tree), %build and FileCheck are substituted.
+# build/bin/wmc into FileCheck, run by bash (so `; echo "exit=$?"` works for exit codes).
 import os
 import lit.formats
 
 config.name = "wmc"
-config.test_format = lit.formats.ShTest(execute_external=False)
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".test", ".yaml", ".jq"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
