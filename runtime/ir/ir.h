@@ -76,16 +76,6 @@ enum class BuiltinId : uint16_t {
   Infinite, Nan, IsInfinite, IsNan, IsNormal, GetPath, SetPath, DelPaths, ToEntries, FromEntries,
   Tostream, Test, Match, Env, Builtins, Now, Mktime, Gmtime, Localtime, Strftime, Strptime,
   Strflocaltime, Significand, Abs, ToArray, Flatten, Range, Error,
-  // Appended by the interpreter (names and arities: runtime/eval/builtins.h, BuiltinInfoFor).
-  // Math, one number in, one out (jq's libm wrappers):
-  Acos, Acosh, Asin, Asinh, Atan, Atanh, Cbrt, Cos, Cosh, Exp10, Exp2, Expm1, Gamma, J0, J1,
-  Lgamma, Log1p, Logb, Nearbyint, Pow10, Rint, Sin, Sinh, Tan, Tanh, Tgamma, Y0, Y1,
-  LgammaR, Frexp, Modf,
-  // Math with two or three number arguments:
-  Atan2, Copysign, Drem, Fdim, Fmax, Fmin, Fmod, Hypot, Ldexp, Nextafter, Nexttoward, Scalb,
-  Scalbln, Fma,
-  // Strings: trim/ltrim/rtrim (jq 1.7.1).
-  Trim, Ltrim, Rtrim,
   // The interpreter's owner may append more; never reorder (bundles store the numbers).
   Count,  // keep last; not a builtin
 };
