@@ -1,0 +1,650 @@
+// The structural rules (see rules.h and docs/rules.md). Each check is a small function over the
+// model that reports at the offending field; ids are stable and listed once in kRules.
+#include "compiler/definition/rules.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "compiler/definition/loader.h"
+
+namespace wm::definition {
+
+namespace {
+
+const std::vector<RuleInfo> kRules = {
+    {"WM001", Severity::Error, "the file is not well-formed YAML or JSON"},
+    {"WM002", Severity::Error, "unknown field (with a did-you-mean suggestion)"},
+    {"WM003", Severity::Error, "duplicate key in a mapping"},
+    {"WM004", Severity::Error, "a field has the wrong type (mapping, sequence, string)"},
+    {"WM005", Severity::Error, "the document is not a Karta/ResourceInterface definition, or has "
+                               "the wrong apiVersion"},
+    {"WM006", Severity::Error, "a required field is missing"},
+    {"WM007", Severity::Error, "an input limit (file size, nesting depth) is exceeded"},
+    {"WM009", Severity::Warning, "metadata.namespace on a cluster-scoped definition"},
+    {"WM010", Severity::Error, "a component has no name"},
+    {"WM011", Severity::Error, "two components have the same name"},
+    {"WM012", Severity::Error, "the root component lacks a full kind (group, version, kind)"},
+    {"WM013", Severity::Error, "the root component has an ownerRef"},
+    {"WM014", Severity::Error, "the root component has no statusDefinition"},
+    {"WM015", Severity::Error, "a child component has no ownerRef"},
+    {"WM016", Severity::Error, "an ownerRef names a component that does not exist"},
+    {"WM017", Severity::Error, "components own each other in a cycle"},
+    {"WM018", Severity::Error, "a component kind lacks its version or kind"},
+    {"WM020", Severity::Error, "a specDefinition sets more than one pod-spec shape"},
+    {"WM021", Severity::Error, "metadataPath is set without podSpecPath"},
+    {"WM022", Severity::Error, "instanceIdPath is set without podSelector.componentInstanceSelector"},
+    {"WM023", Severity::Error, "podSelector.componentInstanceSelector is set without instanceIdPath"},
+    {"WM024", Severity::Error, "componentTypeSelector has neither keyPath nor matchLabels"},
+    {"WM025", Severity::Error, "componentTypeSelector.value is set without keyPath"},
+    {"WM026", Severity::Error, "componentTypeSelector.matchLabels is empty or has an invalid label"},
+    {"WM030", Severity::Error, "unknown statusMappings key"},
+    {"WM031", Severity::Error, "byConditions is used without a conditionsDefinition"},
+    {"WM032", Severity::Error, "a byConditions entry lacks a type, or both status and reason"},
+    {"WM033", Severity::Error, "byPhase is used without a phaseDefinition"},
+    {"WM034", Severity::Error, "byExpression lacks expression or expectedResult"},
+    {"WM035", Severity::Error, "a status matcher has no criteria"},
+    {"WM036", Severity::Warning, "statusDefinition on a component other than the root"},
+    {"WM037", Severity::Warning, "statusMappings maps no status"},
+    {"WM040", Severity::Error, "suspendDefinition lacks suspend or resume actions"},
+    {"WM041", Severity::Error, "a suspend/resume action value is not valid JSON"},
+    {"WM050", Severity::Error, "gang scheduling names a component that does not exist"},
+    {"WM051", Severity::Error, "two pod groups have the same name"},
+    {"WM052", Severity::Error, "a gang-scheduling topology is incomplete"},
+    {"WM053", Severity::Warning, "both podGroup and the deprecated podGroups are set"},
+    {"WM054", Severity::Error, "a pod group has no members"},
+    {"WM060", Severity::Error, "an additionalChildKinds entry lacks its version or kind"},
+    {"WM061", Severity::Warning, "an additionalChildKinds entry repeats a component's kind"},
+    {"WM062", Severity::Error, "additionalChildKinds lists the same kind twice"},
+    {"WM070", Severity::Warning, "a child component has no pod definition and no children"},
+    {"WM071", Severity::Warning, "sibling components' pod selectors cannot tell their pods apart"},
+    {"WM100", Severity::Error, "jq syntax error (WM100-WM109 come from the jq parser)"},
+};
+
+std::string Quote(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+// Kubernetes label syntax (apimachinery validation.IsQualifiedName / IsValidLabelValue).
+bool IsLabelName(std::string_view s) {
+  if (s.empty() || s.size() > 63) return false;
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  if (!alnum(s.front()) || !alnum(s.back())) return false;
+  for (char c : s) {
+    if (!alnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+bool IsDnsSubdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t dot = s.find('.', start);
+    std::string_view label = s.substr(start, dot == std::string_view::npos ? s.npos : dot - start);
+    if (label.empty() || label.size() > 63) return false;
+    auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (!lower_alnum(label.front()) || !lower_alnum(label.back())) return false;
+    for (char c : label) {
+      if (!lower_alnum(c) && c != '-') return false;
+    }
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return true;
+}
+
+bool IsLabelKey(std::string_view key) {
+  size_t slash = key.find('/');
+  if (slash == std::string_view::npos) return IsLabelName(key);
+  return IsDnsSubdomain(key.substr(0, slash)) && IsLabelName(key.substr(slash + 1));
+}
+
+bool IsLabelValue(std::string_view value) { return value.empty() || IsLabelName(value); }
+
+// Collapses whitespace so `.a | .b` and `.a|.b` compare equal when comparing selectors.
+std::string Normalized(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') out += c;
+  }
+  return out;
+}
+
+class Checker {
+ public:
+  Checker(const Definition& def, DiagnosticSink& sink) : def_(def), sink_(sink) {}
+
+  void Run() {
+    if (def_.name.value.empty()) {
+      Report("WM006", def_.name.location, "definition has no metadata.name");
+    }
+    if (!def_.has_root) {
+      Report("WM006", def_.location,
+             "definition has no spec.structureDefinition.rootComponent");
+    } else {
+      RootRules();
+    }
+    bool graph_ok = NameRules();
+    for (const Component& child : def_.children) graph_ok &= OwnerRules(child);
+    for (const Component* c : def_.Components()) ComponentRules(*c);
+    if (graph_ok) {
+      CycleRules();
+      if (!cycle_found_) {
+        LeafRules();
+        SiblingRules();
+      }
+    }
+    KindRules();
+    GangRules();
+  }
+
+ private:
+  void Report(const char* rule, const Location& at, std::string message,
+              std::vector<std::string> notes = {}, Severity severity = Severity::Error) {
+    Diagnostic d;
+    d.severity = severity;
+    d.rule = rule;
+    d.location = at;
+    d.message = std::move(message);
+    d.notes = std::move(notes);
+    sink_.Report(std::move(d));
+  }
+  void Warn(const char* rule, const Location& at, std::string message,
+            std::vector<std::string> notes = {}) {
+    Report(rule, at, std::move(message), std::move(notes), Severity::Warning);
+  }
+  std::vector<std::string_view> Names() const {
+    std::vector<std::string_view> names;
+    for (const Component* c : def_.Components()) names.push_back(c->name.value);
+    return names;
+  }
+  static std::string Label(const Component& c) {
+    return c.name.value.empty() ? std::string(c.is_root ? "root component" : "unnamed component")
+                                : "component " + Quote(c.name.value);
+  }
+
+  void RootRules() {
+    const Component& root = def_.root;
+    const GroupVersionKind* kind = root.kind ? &*root.kind : nullptr;
+    bool core_pod = kind && kind->group.value.empty() && kind->kind.value == "Pod";
+    if (!kind || !kind->full() || (kind->group.value.empty() && !core_pod)) {
+      std::string missing;
+      if (!kind) {
+        missing = "it has no kind";
+      } else {
+        std::vector<std::string> parts;
+        if (kind->group.value.empty()) parts.push_back("group");
+        if (kind->version.value.empty()) parts.push_back("version");
+        if (kind->kind.value.empty()) parts.push_back("kind");
+        for (size_t i = 0; i < parts.size(); ++i) missing += (i ? ", " : "") + parts[i];
+        missing = "missing " + missing;
+      }
+      Report("WM012", kind ? kind->location : root.location,
+             "root " + Label(root) + " must have a full kind (group, version, kind): " + missing,
+             {"the group may be empty only for the core v1 Pod"});
+    }
+    if (root.owner_ref) {
+      Report("WM013", root.owner_ref->location,
+             "root " + Label(root) + " cannot have an ownerRef (it names " +
+                 Quote(root.owner_ref->value) + ")");
+    }
+    if (!root.status) {
+      Report("WM014", root.location, "root " + Label(root) + " must have a statusDefinition");
+    }
+  }
+
+  // Names present and unique. False when the component graph cannot be trusted.
+  bool NameRules() {
+    bool ok = true;
+    std::map<std::string, const Component*> seen;
+    for (const Component* c : def_.Components()) {
+      if (c->name.value.empty()) {
+        Report("WM010", c->name.location,
+               std::string(c->is_root ? "root component" : "child component") + " has no name");
+        ok = false;
+        continue;
+      }
+      auto [it, inserted] = seen.emplace(c->name.value, c);
+      if (!inserted) {
+        Report("WM011", c->name.location,
+               "component name " + Quote(c->name.value) + " is not unique",
+               {"first defined at line " + std::to_string(it->second->name.location.line)});
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  bool OwnerRules(const Component& child) {
+    if (!child.owner_ref || child.owner_ref->value.empty()) {
+      Report("WM015", child.owner_ref ? child.owner_ref->location : child.name.location,
+             "child " + Label(child) + " has no ownerRef",
+             {"set ownerRef to the name of the component that creates it"});
+      return false;
+    }
+    if (!def_.FindComponent(child.owner_ref->value)) {
+      std::string suggestion = ClosestMatch(child.owner_ref->value, Names());
+      std::vector<std::string> notes;
+      if (!suggestion.empty()) notes.push_back("did you mean " + Quote(suggestion) + "?");
+      Report("WM016", child.owner_ref->location,
+             "child " + Label(child) + " has ownerRef to non-existing component " +
+                 Quote(child.owner_ref->value),
+             std::move(notes));
+      return false;
+    }
+    return true;
+  }
+
+  void CycleRules() {
+    std::set<std::string> reported;
+    for (const Component& child : def_.children) {
+      std::vector<const Component*> chain;
+      std::set<std::string> visited;
+      const Component* current = &child;
+      while (current && current->owner_ref) {
+        if (!visited.insert(current->name.value).second) break;
+        chain.push_back(current);
+        current = def_.FindComponent(current->owner_ref->value);
+      }
+      if (!current || !current->owner_ref) continue;  // reached the root
+      // `current` is on a cycle; report each cycle once, at its first member in file order.
+      std::vector<std::string> members;
+      const Component* walk = current;
+      do {
+        members.push_back(walk->name.value);
+        walk = def_.FindComponent(walk->owner_ref->value);
+      } while (walk && walk != current);
+      std::set<std::string> key(members.begin(), members.end());
+      std::string id;
+      for (const std::string& m : key) id += m + "\n";
+      if (!reported.insert(id).second) continue;
+      const Component* first = nullptr;
+      for (const Component& c : def_.children) {
+        if (key.count(c.name.value)) {
+          first = &c;
+          break;
+        }
+      }
+      std::string cycle;
+      // Start the printed cycle at the reported component.
+      auto start = std::find(members.begin(), members.end(), first->name.value);
+      std::rotate(members.begin(), start, members.end());
+      for (const std::string& m : members) cycle += Quote(m) + " -> ";
+      cycle += Quote(members.front());
+      Report("WM017", first->owner_ref->location,
+             "ownership cycle detected involving component " + Quote(first->name.value) + ": " +
+                 cycle,
+             {"every child's ownerRef chain must end at the root component"});
+      cycle_found_ = true;
+    }
+  }
+
+  void ComponentRules(const Component& c) {
+    std::string label = Label(c);
+    if (!c.is_root && c.kind && !c.kind->full()) {
+      Report("WM018", c.kind->location,
+             label + " kind must have a version and a kind (" + c.kind->ToString() + ")");
+    }
+    if (c.spec) SpecRules(c, *c.spec);
+    // Multi-instance components need both halves: ids from the workload and ids on the pods.
+    bool instance_selector = c.pod_selector && c.pod_selector->component_instance_selector;
+    if (c.instance_id_path && !instance_selector) {
+      Report("WM022", c.instance_id_path->location,
+             label + " has instanceIdPath but no podSelector.componentInstanceSelector",
+             {"pods cannot be matched to instances without an idPath on the pod"});
+    }
+    if (instance_selector && !c.instance_id_path) {
+      Report("WM023", c.pod_selector->component_instance_selector->location,
+             label + " has podSelector.componentInstanceSelector but no instanceIdPath");
+    }
+    if (c.pod_selector) SelectorRules(c, *c.pod_selector);
+    if (c.status) {
+      if (!c.is_root) {
+        Warn("WM036", c.status->location,
+             label + " has a statusDefinition; only the root component's status is used");
+      }
+      StatusRules(c, *c.status);
+    }
+    if (c.suspend) SuspendRules(c, *c.suspend);
+  }
+
+  void SpecRules(const Component& c, const SpecDefinition& spec) {
+    std::vector<std::string> shapes;
+    if (spec.pod_template_spec_path) shapes.push_back("podTemplateSpecPath");
+    if (spec.pod_spec_path) shapes.push_back("podSpecPath");
+    if (spec.fragmented) shapes.push_back("fragmentedPodSpecDefinition");
+    if (shapes.size() > 1) {
+      std::string list;
+      for (size_t i = 0; i < shapes.size(); ++i) list += (i ? ", " : "") + shapes[i];
+      Report("WM020", spec.location,
+             Label(c) + " has multiple pod spec definitions (" + list + ")",
+             {"keep exactly one: they are mutually exclusive"});
+    }
+    if (spec.metadata_path && !spec.pod_spec_path) {
+      Report("WM021", spec.metadata_path->location,
+             Label(c) + " has metadataPath without podSpecPath",
+             {"metadataPath complements podSpecPath when metadata and pod spec are separate"});
+    }
+  }
+
+  void SelectorRules(const Component& c, const PodSelector& selector) {
+    if (selector.component_instance_selector && !selector.component_instance_selector->id_path) {
+      Report("WM006", selector.component_instance_selector->location,
+             Label(c) + " componentInstanceSelector has no idPath");
+    }
+    if (selector.replica_selector && !selector.replica_selector->key_path) {
+      Report("WM006", selector.replica_selector->location,
+             Label(c) + " replicaSelector has no keyPath");
+    }
+    if (!selector.component_type_selector) return;
+    const ComponentTypeSelector& type = *selector.component_type_selector;
+    if (!type.key_path && !type.match_labels) {
+      Report("WM024", type.location,
+             Label(c) + " componentTypeSelector has neither keyPath nor matchLabels");
+    }
+    if (type.value && !type.key_path) {
+      Report("WM025", type.value->location,
+             Label(c) + " componentTypeSelector.value is set without keyPath");
+    }
+    if (type.match_labels) {
+      if (type.match_labels->empty()) {
+        Report("WM026", type.location, Label(c) + " componentTypeSelector.matchLabels is empty");
+      }
+      for (const LabelMatch& label : *type.match_labels) {
+        if (!IsLabelKey(label.key.value)) {
+          Report("WM026", label.key.location,
+                 Label(c) + " matchLabels key " + Quote(label.key.value) +
+                     " is not a valid label key",
+                 {"a label key is an optional DNS-subdomain prefix and '/', then a name of at "
+                  "most 63 characters: alphanumerics, '-', '_', '.', starting and ending with "
+                  "an alphanumeric"});
+        }
+        if (!IsLabelValue(label.value.value)) {
+          Report("WM026", label.value.location,
+                 Label(c) + " matchLabels value " + Quote(label.value.value) + " for " +
+                     Quote(label.key.value) + " is not a valid label value",
+                 {"a label value is empty or at most 63 characters: alphanumerics, '-', '_', "
+                  "'.', starting and ending with an alphanumeric"});
+        }
+      }
+    }
+  }
+
+  void StatusRules(const Component& c, const StatusDefinition& status) {
+    std::string label = Label(c);
+    if (status.phase && !status.phase->path) {
+      Report("WM006", status.phase->location, label + " phaseDefinition has no path");
+    }
+    if (status.conditions && !status.conditions->path) {
+      Report("WM006", status.conditions->location, label + " conditionsDefinition has no path");
+    }
+    if (status.mappings_location.line == 0) {
+      Report("WM006", status.location, label + " statusDefinition has no statusMappings");
+      return;
+    }
+    if (status.mappings.empty()) {
+      Warn("WM037", status.mappings_location,
+           label + " statusMappings maps no status; the component's status is always Undefined");
+    }
+    for (const StatusMapping& mapping : status.mappings) {
+      std::string where = label + " statusMappings." + std::string(StatusKey(mapping.status));
+      if (mapping.matchers.empty()) {
+        Warn("WM037", mapping.location, where + " has no matchers; it never matches");
+      }
+      for (const StatusMatcher& m : mapping.matchers) {
+        bool any = m.by_phase || m.by_conditions || m.by_expression;
+        if (!any) {
+          Report("WM035", m.location, where + " has a matcher with no criteria",
+                 {"use byPhase, byConditions or byExpression"});
+        }
+        if (m.by_phase && !status.phase) {
+          Report("WM033", m.by_phase->location,
+                 where + " matches byPhase but the statusDefinition has no phaseDefinition");
+        }
+        if (m.by_conditions) {
+          if (!status.conditions) {
+            Location at = m.by_conditions->empty() ? m.location : m.by_conditions->front().location;
+            Report("WM031", at,
+                   where + " matches byConditions but the statusDefinition has no "
+                           "conditionsDefinition");
+          }
+          if (m.by_conditions->empty()) {
+            Report("WM032", m.location, where + " byConditions lists no conditions");
+          }
+          for (const ExpectedCondition& cond : *m.by_conditions) {
+            if (!cond.type || cond.type->value.empty()) {
+              Report("WM032", cond.location, where + " byConditions entry has no type");
+            }
+            if (!cond.status && !cond.reason) {
+              Report("WM032", cond.location,
+                     where + " byConditions entry " +
+                         (cond.type ? Quote(cond.type->value) + " " : std::string()) +
+                         "needs a status or a reason");
+            }
+          }
+        }
+        if (m.by_expression) {
+          if (!m.by_expression->expression) {
+            Report("WM034", m.by_expression->location, where + " byExpression has no expression");
+          }
+          if (!m.by_expression->expected_result) {
+            Report("WM034", m.by_expression->location,
+                   where + " byExpression has no expectedResult");
+          }
+        }
+      }
+    }
+  }
+
+  void SuspendRules(const Component& c, const SuspendDefinition& suspend) {
+    std::string label = Label(c);
+    if (suspend.suspend_actions.empty() || suspend.resume_actions.empty()) {
+      std::string missing = suspend.suspend_actions.empty() && suspend.resume_actions.empty()
+                                ? "suspendActions and resumeActions"
+                            : suspend.suspend_actions.empty() ? "suspendActions"
+                                                              : "resumeActions";
+      Report("WM040", suspend.location,
+             label + " suspendDefinition needs at least one action in " + missing);
+    }
+    auto actions = [&](const std::vector<SuspendAction>& list, const char* key) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        const SuspendAction& action = list[i];
+        std::string where = label + " " + key + "[" + std::to_string(i) + "]";
+        if (!action.path) Report("WM006", action.location, where + " has no path");
+        if (!action.value) {
+          Report("WM006", action.location, where + " has no value");
+        } else if (!nlohmann::json::accept(action.value->json)) {
+          Report("WM041", action.value->location,
+                 where + " value " + Quote(action.value->json) + " is not valid JSON",
+                 {"a string value is read as JSON text: write '\"" + action.value->json +
+                  "\"' for a JSON string, or an unquoted YAML value"});
+        }
+      }
+    };
+    actions(suspend.suspend_actions, "suspendActions");
+    actions(suspend.resume_actions, "resumeActions");
+  }
+
+  void LeafRules() {
+    std::set<std::string> owners;
+    for (const Component& child : def_.children) {
+      if (child.owner_ref) owners.insert(child.owner_ref->value);
+    }
+    for (const Component& child : def_.children) {
+      if (!child.HasPodDefinition() && !owners.count(child.name.value)) {
+        Warn("WM070", child.name.location,
+             "child " + Label(child) + " has no pod definition and no child components",
+             {"it contributes no pods; add a specDefinition or remove it"});
+      }
+    }
+  }
+
+  // Two pod-bearing siblings must have pod selectors that tell their pods apart.
+  void SiblingRules() {
+    std::map<std::string, std::vector<const Component*>> by_owner;
+    for (const Component& child : def_.children) {
+      if (child.HasPodDefinition()) by_owner[child.owner_ref->value].push_back(&child);
+    }
+    for (const auto& [owner, siblings] : by_owner) {
+      for (size_t i = 0; i < siblings.size(); ++i) {
+        for (size_t j = i + 1; j < siblings.size(); ++j) {
+          const Component& a = *siblings[i];
+          const Component& b = *siblings[j];
+          std::string why = Overlap(a, b);
+          if (why.empty()) continue;
+          Warn("WM071", b.name.location,
+               "components " + Quote(a.name.value) + " and " + Quote(b.name.value) +
+                   " (both owned by " + Quote(owner) + ") have pod selectors that cannot tell "
+                   "their pods apart: " + why,
+               {"give each a podSelector.componentTypeSelector matching a distinct pod label"});
+        }
+      }
+    }
+  }
+
+  static const ComponentTypeSelector* TypeSelector(const Component& c) {
+    return c.pod_selector && c.pod_selector->component_type_selector
+               ? &*c.pod_selector->component_type_selector
+               : nullptr;
+  }
+
+  static std::string Overlap(const Component& a, const Component& b) {
+    const ComponentTypeSelector* sa = TypeSelector(a);
+    const ComponentTypeSelector* sb = TypeSelector(b);
+    if (!sa && !sb) return "neither has a componentTypeSelector";
+    if (!sa) return Quote(a.name.value) + " has no componentTypeSelector, so it matches every pod";
+    if (!sb) return Quote(b.name.value) + " has no componentTypeSelector, so it matches every pod";
+    bool same_key = sa->key_path && sb->key_path &&
+                    Normalized(sa->key_path->text) == Normalized(sb->key_path->text);
+    bool no_key = !sa->key_path && !sb->key_path;
+    bool same_value = (!sa->value && !sb->value) ||
+                      (sa->value && sb->value && sa->value->value == sb->value->value);
+    auto labels = [](const ComponentTypeSelector& s) {
+      std::map<std::string, std::string> out;
+      if (s.match_labels) {
+        for (const LabelMatch& l : *s.match_labels) out[l.key.value] = l.value.value;
+      }
+      return out;
+    };
+    bool same_labels = labels(*sa) == labels(*sb);
+    if ((same_key || no_key) && same_value && same_labels) return "their selectors are identical";
+    return "";
+  }
+
+  void KindRules() {
+    std::set<std::string> seen;
+    for (const GroupVersionKind& gvk : def_.additional_child_kinds) {
+      if (!gvk.full()) {
+        Report("WM060", gvk.location,
+               "additionalChildKinds entry must have a version and a kind (" + gvk.ToString() +
+                   ")");
+        continue;
+      }
+      if (!seen.insert(gvk.kind.value).second) {
+        Report("WM062", gvk.kind.location,
+               "additionalChildKinds lists kind " + Quote(gvk.kind.value) + " more than once",
+               {"the list is keyed by kind"});
+      }
+      for (const Component* c : def_.Components()) {
+        if (c->kind && c->kind->group.value == gvk.group.value &&
+            c->kind->kind.value == gvk.kind.value) {
+          Warn("WM061", gvk.location,
+               "additionalChildKinds entry " + gvk.ToString() + " repeats the kind of " +
+                   Label(*c),
+               {"additionalChildKinds is for kinds that are not modelled as components"});
+          break;
+        }
+      }
+    }
+  }
+
+  void ComponentRef(const std::optional<Text>& name, const Location& fallback,
+                    const std::string& where) {
+    if (!name || name->value.empty()) {
+      Report("WM006", fallback, where + " has no componentName");
+      return;
+    }
+    if (!def_.FindComponent(name->value)) {
+      std::string suggestion = ClosestMatch(name->value, Names());
+      std::vector<std::string> notes;
+      if (!suggestion.empty()) notes.push_back("did you mean " + Quote(suggestion) + "?");
+      Report("WM050", name->location,
+             where + " component " + Quote(name->value) +
+                 " is not defined (should be a root or child component)",
+             std::move(notes));
+    }
+  }
+
+  void TopologyRules(const Topology& t, const std::string& where) {
+    bool level = t.required_topology_level || t.preferred_topology_level;
+    if (!t.topology_name || t.topology_name->value.empty()) {
+      Report("WM052", t.location, where + " topology has no topologyName",
+             {"name the Topology object the levels refer to"});
+    }
+    if (!level) {
+      Report("WM052", t.location,
+             where + " topology sets neither requiredTopologyLevel nor preferredTopologyLevel");
+    }
+  }
+
+  void GangRules() {
+    if (!def_.instructions.gang_scheduling) return;
+    const GangScheduling& gang = *def_.instructions.gang_scheduling;
+    if (gang.pod_group && gang.pod_groups) {
+      Warn("WM053", gang.location,
+           "gangScheduling sets both podGroup and the deprecated podGroups; podGroup is used",
+           {"remove podGroups"});
+    }
+    if (gang.pod_group) {
+      const PodGroup& group = *gang.pod_group;
+      if (group.sub_groups.empty()) {
+        Report("WM054", group.location, "gangScheduling.podGroup has no subGroups");
+      }
+      if (group.topology) TopologyRules(*group.topology, "gangScheduling.podGroup");
+      std::set<std::string> seen;
+      for (size_t i = 0; i < group.sub_groups.size(); ++i) {
+        const SubGroup& sub = group.sub_groups[i];
+        std::string where = "gangScheduling.podGroup.subGroups[" + std::to_string(i) + "]";
+        ComponentRef(sub.component_name, sub.location, where);
+        if (sub.topology) TopologyRules(*sub.topology, where);
+      }
+    }
+    if (gang.pod_groups) {
+      std::map<std::string, Location> names;
+      for (size_t i = 0; i < gang.pod_groups->size(); ++i) {
+        const PodGroupDefinition& group = (*gang.pod_groups)[i];
+        std::string where = "gangScheduling.podGroups[" + std::to_string(i) + "]";
+        if (!group.name || group.name->value.empty()) {
+          Report("WM006", group.location, where + " has no name");
+        } else {
+          where = "pod group " + Quote(group.name->value);
+          auto [it, inserted] = names.emplace(group.name->value, group.name->location);
+          if (!inserted) {
+            Report("WM051", group.name->location,
+                   "pod group name " + Quote(group.name->value) + " is not unique",
+                   {"first defined at line " + std::to_string(it->second.line)});
+          }
+        }
+        if (group.members.empty()) Report("WM054", group.location, where + " has no members");
+        for (const PodGroupMember& member : group.members) {
+          ComponentRef(member.component_name, member.location, where + " member");
+        }
+      }
+    }
+  }
+
+  const Definition& def_;
+  DiagnosticSink& sink_;
+  bool cycle_found_ = false;
+};
+
+}  // namespace
+
+const std::vector<RuleInfo>& AllRules() { return kRules; }
+
+void CheckDefinition(const Definition& definition, DiagnosticSink& sink) {
+  Checker(definition, sink).Run();
+}
+
+}  // namespace wm::definition
