@@ -166,7 +166,7 @@ using Keys = std::vector<std::string_view>;
 // path starts at a named component.
 std::string Join(std::string_view what, std::string_view key) {
   if (!what.empty() && what.back() == '\'') return std::string(what) + " " + std::string(key);
-  return Join(what, key);
+  return std::string(what) + "." + std::string(key);
 }
 
 class Loader {
