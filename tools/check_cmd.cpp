@@ -1,19 +1,110 @@
-// `wmc check`: placeholder registration until the stage lands.
+// `wmc check [--format=text|json|sarif|github] [--werror] [--max-errors N] FILE|DIR...`: loads
+// every definition (directories are walked for *.yaml, *.yml, *.json, skipping `examples/`), runs
+// the structural rules and prints every finding. Exit 0 clean, 1 findings (errors, or warnings
+// with --werror), 2 usage or I/O error.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
 
+#include "compiler/definition/rules.h"
+#include "compiler/source/render.h"
 #include "tools/commands.h"
+#include "tools/definition_input.h"
 
 namespace wm::tools {
+namespace {
+
+struct CheckOptions {
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  bool werror = false;
+  int max_errors = 0;  // 0 = report every error
+};
+
+// Findings of one file in reading order (the loader, the jq parser and the rules report in
+// separate passes), files in the order they were checked.
+std::vector<Diagnostic> Ordered(const DefinitionRun& run) {
+  std::map<std::string, size_t> file_rank;
+  for (size_t i = 0; i < run.files.size(); ++i) file_rank.emplace(run.files[i].path, i);
+  std::vector<Diagnostic> items = run.sink.items();
+  auto rank = [&](const Diagnostic& d) {
+    auto it = file_rank.find(d.location.file);
+    return it == file_rank.end() ? file_rank.size() : it->second;
+  };
+  std::stable_sort(items.begin(), items.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+    size_t ra = rank(a), rb = rank(b);
+    if (ra != rb) return ra < rb;
+    if (a.location.line != b.location.line) return a.location.line < b.location.line;
+    return a.location.column < b.location.column;
+  });
+  return items;
+}
+
+int RunCheck(const CheckOptions& o) {
+  DiagnosticFormat format;
+  if (o.format == "text") format = DiagnosticFormat::kText;
+  else if (o.format == "json") format = DiagnosticFormat::kJson;
+  else if (o.format == "sarif") format = DiagnosticFormat::kSarif;
+  else if (o.format == "github") format = DiagnosticFormat::kGithub;
+  else {
+    std::fprintf(stderr, "wmc check: unknown format '%s' (text, json, sarif, github)\n",
+                 o.format.c_str());
+    return 2;
+  }
+  if (o.max_errors < 0) {
+    std::fprintf(stderr, "wmc check: --max-errors must be >= 0\n");
+    return 2;
+  }
+  DefinitionRun run;
+  if (!LoadAndCheck(o.inputs, &run)) {
+    std::fprintf(stderr, "wmc check: %s\n", run.io_error.c_str());
+    return 2;
+  }
+  std::vector<const definition::Definition*> all;
+  for (const LoadedFile& file : run.files) {
+    for (const definition::Definition& d : file.definitions) all.push_back(&d);
+  }
+  definition::CheckDefinitionSet(all, run.sink);
+
+  std::vector<Diagnostic> items = Ordered(run);
+  int errors = 0, warnings = 0;
+  size_t shown = items.size();
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].severity == Severity::Error) ++errors;
+    if (items[i].severity == Severity::Warning) ++warnings;
+    if (o.max_errors > 0 && errors == o.max_errors && shown == items.size()) shown = i + 1;
+  }
+  bool truncated = shown < items.size();
+  items.resize(shown);
+  std::string out = Render(items, run.sources, format);
+  std::fputs(out.c_str(), stdout);
+  if (truncated) {
+    std::fprintf(stderr, "wmc check: stopped after %d errors (--max-errors)\n", o.max_errors);
+  }
+  if (format == DiagnosticFormat::kText && (errors || warnings)) {
+    std::fprintf(stderr, "%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,
+                 warnings == 1 ? "" : "s");
+  }
+  if (errors > 0 || (o.werror && warnings > 0)) return 1;
+  return 0;
+}
+
+}  // namespace
 
 void AddCheckCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("check", "not built yet");
-  cmd->allow_extras();
-  cmd->callback([exit_code] {
-    std::fprintf(stderr, "wmc check: not built yet\n");
-    *exit_code = 2;
-  });
+  auto options = std::make_shared<CheckOptions>();
+  auto* cmd = app.add_subcommand("check", "validate workload map definitions");
+  cmd->add_option("inputs", options->inputs, "definition files or directories")->required();
+  cmd->add_option("--format", options->format, "output format: text, json, sarif, github")
+      ->capture_default_str();
+  cmd->add_flag("--werror", options->werror, "treat warnings as errors (exit 1)");
+  cmd->add_option("--max-errors", options->max_errors,
+                  "stop reporting after N errors (0 = no limit)");
+  cmd->callback([options, exit_code] { *exit_code = RunCheck(*options); });
 }
 
 }  // namespace wm::tools

@@ -696,6 +696,11 @@ const Keys kComponentKeys = {"name",           "kind",           "ownerRef",
 
 void Loader::ComponentFrom(const YAML::Node& node, Component& c) {
   std::string what = c.is_root ? "rootComponent" : "childComponents entry";
+  // Name the component in every message about it, even those found before `name` is read.
+  if (node.IsMap()) {
+    YAML::Node name = node["name"];
+    if (name.IsScalar() && !name.Scalar().empty()) what = "component '" + name.Scalar() + "'";
+  }
   auto f = Open(node, what, kComponentKeys);
   if (!f) return;
   if (auto name = String(*f, "name", what)) c.name = *name;

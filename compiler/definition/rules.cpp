@@ -60,6 +60,7 @@ const std::vector<RuleInfo> kRules = {
     {"WM062", Severity::Error, "additionalChildKinds lists the same kind twice"},
     {"WM070", Severity::Warning, "a child component has no pod definition and no children"},
     {"WM071", Severity::Warning, "sibling components' pod selectors cannot tell their pods apart"},
+    {"WM080", Severity::Error, "two definitions describe the same root kind"},
     {"WM100", Severity::Error, "jq syntax error (WM100-WM109 come from the jq parser)"},
 };
 
@@ -645,6 +646,26 @@ const std::vector<RuleInfo>& AllRules() { return kRules; }
 
 void CheckDefinition(const Definition& definition, DiagnosticSink& sink) {
   Checker(definition, sink).Run();
+}
+
+void CheckDefinitionSet(const std::vector<const Definition*>& definitions, DiagnosticSink& sink) {
+  std::map<std::string, const Definition*> seen;
+  for (const Definition* def : definitions) {
+    if (!def->has_root || !def->root.kind || !def->root.kind->full()) continue;
+    const GroupVersionKind& kind = *def->root.kind;
+    // Versions of one kind are distinct resources: key on group, version and kind.
+    std::string key = kind.ToString();
+    auto [it, inserted] = seen.emplace(key, def);
+    if (inserted) continue;
+    Diagnostic d;
+    d.rule = "WM080";
+    d.location = kind.location;
+    d.message = "definitions " + Quote(it->second->name.value) + " and " + Quote(def->name.value) +
+                " both describe " + key;
+    d.notes.push_back("first defined at " + it->second->file + ":" +
+                      std::to_string(it->second->root.kind->location.line));
+    sink.Report(std::move(d));
+  }
 }
 
 }  // namespace wm::definition

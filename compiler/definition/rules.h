@@ -25,4 +25,8 @@ const std::vector<RuleInfo>& AllRules();
 // graph (ownership cycles, sibling selectors) are skipped when names are missing or duplicated.
 void CheckDefinition(const Definition& definition, DiagnosticSink& sink);
 
+// Rules across the definitions of one catalog (WM080: two definitions describe the same root
+// apiVersion/kind; a bundle and a cluster map each kind to one definition).
+void CheckDefinitionSet(const std::vector<const Definition*>& definitions, DiagnosticSink& sink);
+
 }  // namespace wm::definition
