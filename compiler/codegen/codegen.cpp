@@ -1,0 +1,143 @@
+// Shared parts of the native backends: which programs they compile (Supports, UnsupportedReason),
+// the LLVM optimisation pipeline, and one-time target initialisation. CompileJit lives in
+// jit/jit_compiler.cpp, CompileAot in aot/aot_compiler.cpp, IR emission in emit.cpp.
+#include "compiler/codegen/codegen.h"
+
+#include <mutex>
+#include <vector>
+
+#include "compiler/codegen/internal/emit.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace wm::codegen {
+namespace internal {
+namespace {
+
+// Checks the nodes of one function body (closure arguments of calls included, callee bodies not)
+// and collects the functions it calls. Iterative: bodies can be deep.
+std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<uint32_t>* callees) {
+  std::vector<ir::NodeId> stack{body};
+  std::vector<bool> seen(program.nodes.size(), false);
+  auto check_pattern = [&](uint32_t index) -> std::string {
+    if (index >= program.patterns.size()) return "pattern index out of range";
+    if (program.patterns[index].kind != ir::Pattern::Kind::Var) {
+      return "destructuring pattern (only `as $name` is compiled)";
+    }
+    return "";
+  };
+  while (!stack.empty()) {
+    ir::NodeId n = stack.back();
+    stack.pop_back();
+    if (n == ir::kNoNode) continue;
+    if (n >= program.nodes.size()) return "node index out of range";
+    if (seen[n]) continue;
+    seen[n] = true;
+    const ir::Node& node = program.nodes[n];
+    switch (node.op) {
+      case ir::Op::PathOf:
+      case ir::Op::GetPathGen:
+        return std::string(ir::OpName(node.op)) + " (path expressions)";
+      case ir::Op::Bind:
+        if (node.patterns.size() != 1) return "Bind with ?// alternative patterns";
+        [[fallthrough]];
+      case ir::Op::Reduce:
+      case ir::Op::Foreach:
+        for (uint32_t p : node.patterns) {
+          std::string why = check_pattern(p);
+          if (!why.empty()) return std::string(ir::OpName(node.op)) + ": " + why;
+        }
+        break;
+      case ir::Op::Call: {
+        if (node.a >= program.functions.size()) return "function index out of range";
+        const ir::Function& fn = program.functions[node.a];
+        if (!fn.value_param_slots.empty()) return "Call of " + fn.name + " ($parameters)";
+        callees->push_back(node.a);
+        break;
+      }
+      default:
+        break;
+    }
+    for (ir::NodeId kid : node.kids) stack.push_back(kid);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string UnsupportedReason(const ir::Program& program) {
+  if (program.functions.empty()) return "program has no functions";
+  // Depth-first over the call graph from function 0; a back edge is recursion, which the
+  // backends cannot inline.
+  size_t count = program.functions.size();
+  std::vector<std::vector<uint32_t>> callees(count);
+  std::vector<uint8_t> state(count, 0);  // 0 unvisited, 1 on the stack, 2 done
+  struct Frame {
+    uint32_t function;
+    size_t next;
+  };
+  std::vector<Frame> stack;
+  auto enter = [&](uint32_t f) -> std::string {
+    state[f] = 1;
+    std::string why = CheckBody(program, program.functions[f].body, &callees[f]);
+    if (!why.empty()) return why;
+    stack.push_back({f, 0});
+    return "";
+  };
+  if (std::string why = enter(0); !why.empty()) return why;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next == callees[top.function].size()) {
+      state[top.function] = 2;
+      stack.pop_back();
+      continue;
+    }
+    uint32_t callee = callees[top.function][top.next++];
+    if (state[callee] == 1) return "recursive function " + program.functions[callee].name;
+    if (state[callee] == 0) {
+      if (std::string why = enter(callee); !why.empty()) return why;
+    }
+  }
+  return "";
+}
+
+void InitializeNativeTargetOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_level) {
+  if (opt_level <= 0) return;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = opt_level == 1   ? llvm::OptimizationLevel::O1
+                                  : opt_level == 2 ? llvm::OptimizationLevel::O2
+                                                   : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, mam);
+}
+
+}  // namespace internal
+
+bool Supports(const ir::Program& program, std::string* why) {
+  std::string reason = internal::UnsupportedReason(program);
+  if (why != nullptr) *why = reason;
+  return reason.empty();
+}
+
+}  // namespace wm::codegen

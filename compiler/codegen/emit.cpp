@@ -1,0 +1,1028 @@
+// Resolver IR -> LLVM IR in continuation-passing style (the engine model of DESIGN.md). Every
+// generator produces its outputs by calling a continuation `i32 k(ctx, frame, v, env)` once per
+// output; the returned status (ok / stop / error / break) propagates. Continuations are internal
+// functions known at compile time, so every call is direct and LLVM's inliner turns path-shaped
+// filters into straight loops. Functions of the program are inlined at compile time (recursion is
+// refused by UnsupportedReason); each inlined activation gets its own slot range in one frame.
+// Runtime services come only through the WmAbi table in the context (runtime/eval/native_abi.h).
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/codegen/internal/emit.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+#include "runtime/eval/native_abi.h"
+
+namespace wm::codegen::internal {
+namespace {
+
+using ir::NodeId;
+using ir::Op;
+
+// Bounds on compile-time work for one program: C++ recursion while generating nested nodes, and
+// the number of nodes generated after inlining functions (inlining can multiply code size).
+constexpr int kMaxGenDepth = 1500;
+constexpr size_t kMaxGeneratedNodes = 200'000;
+constexpr uint32_t kMaxFrameSlots = 1u << 20;
+
+// One inlined function activation: where its slots live and what its closure params denote.
+struct Activation {
+  uint32_t function = 0;
+  uint32_t slot_base = 0;
+  Activation* caller = nullptr;                 // closure args are evaluated in this activation
+  const std::vector<NodeId>* closure_args = nullptr;
+  std::unordered_map<uint32_t, uint32_t> labels;  // label slot -> compile-time label id
+};
+
+// A continuation: a generated function plus its environment pointer (valid in the current
+// function).
+struct Cont {
+  llvm::Function* fn;
+  llvm::Value* env;
+};
+
+using Values = std::vector<llvm::Value*>;
+
+class ProgramEmitter {
+ public:
+  ProgramEmitter(llvm::Module& module, const ir::Program& program, const std::string& prefix)
+      : module_(module),
+        context_(module.getContext()),
+        builder_(context_),
+        program_(program),
+        prefix_(prefix) {
+    ptr_ = llvm::PointerType::getUnqual(context_);
+    i1_ = llvm::Type::getInt1Ty(context_);
+    i8_ = llvm::Type::getInt8Ty(context_);
+    i32_ = llvm::Type::getInt32Ty(context_);
+    i64_ = llvm::Type::getInt64Ty(context_);
+    f64_ = llvm::Type::getDoubleTy(context_);
+    void_ = llvm::Type::getVoidTy(context_);
+    value_ = llvm::ArrayType::get(i64_, 2);
+    cont_type_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, ptr_}, false);
+  }
+
+  // Defines `i32 symbol(ptr ctx, ptr input)`. Returns "" or an error.
+  std::string EmitEntry(const std::string& symbol) {
+    if (program_.functions.empty() || program_.functions[0].body == ir::kNoNode) {
+      return "program has no entry function";
+    }
+    // The program body runs in a continuation-shaped function; the entry allocates the frame
+    // once the total slot count (known only after inlining) is final.
+    llvm::Function* emit_output = NewFunction("emit");
+    {
+      FunctionScope scope(*this, emit_output);
+      builder_.CreateRet(CallAbi(WM_ABI_EMIT, {ctx_, emit_output->getArg(2)}));
+    }
+    llvm::Function* body = NewFunction("body");
+    Activation root;
+    root.function = 0;
+    root.slot_base = 0;
+    next_slot_ = program_.functions[0].num_slots;
+    {
+      FunctionScope scope(*this, body);
+      llvm::Value* status = Gen(program_.functions[0].body, root, body->getArg(2),
+                                Cont{emit_output, llvm::ConstantPointerNull::get(ptr_)});
+      if (!error_.empty()) return error_;
+      builder_.CreateRet(status);
+    }
+    if (!error_.empty()) return error_;
+
+    auto* entry_type = llvm::FunctionType::get(i32_, {ptr_, ptr_}, false);
+    llvm::Function* entry =
+        llvm::Function::Create(entry_type, llvm::Function::ExternalLinkage, symbol, module_);
+    SetAttributes(entry);
+    {
+      FunctionScope scope(*this, entry);
+      uint32_t slots = next_slot_ == 0 ? 1 : next_slot_;
+      llvm::Value* frame = builder_.CreateAlloca(value_, llvm::ConstantInt::get(i32_, slots), "frame");
+      frame_ = frame;
+      CallAbi(WM_ABI_BIND_GLOBALS,
+              {ctx_, frame, llvm::ConstantInt::get(i32_, program_.functions[0].num_slots)});
+      builder_.CreateRet(builder_.CreateCall(body, {ctx_, frame, entry->getArg(1),
+                                                    llvm::ConstantPointerNull::get(ptr_)}));
+    }
+    return error_;
+  }
+
+ private:
+  // Switches generation into `fn` (a fresh function) and restores the previous one afterwards.
+  class FunctionScope {
+   public:
+    FunctionScope(ProgramEmitter& e, llvm::Function* fn)
+        : e_(e),
+          saved_block_(e.builder_.GetInsertBlock()),
+          saved_point_(e.builder_.GetInsertPoint()),
+          saved_fn_(e.fn_),
+          saved_ctx_(e.ctx_),
+          saved_frame_(e.frame_),
+          saved_entry_(e.entry_block_) {
+      e.fn_ = fn;
+      e.ctx_ = fn->getArg(0);
+      e.frame_ = fn->arg_size() > 2 ? fn->getArg(1) : nullptr;
+      e.entry_block_ = llvm::BasicBlock::Create(e.context_, "entry", fn);
+      e.builder_.SetInsertPoint(e.entry_block_);
+    }
+    ~FunctionScope() {
+      e_.fn_ = saved_fn_;
+      e_.ctx_ = saved_ctx_;
+      e_.frame_ = saved_frame_;
+      e_.entry_block_ = saved_entry_;
+      if (saved_block_ != nullptr) e_.builder_.SetInsertPoint(saved_block_, saved_point_);
+    }
+
+   private:
+    ProgramEmitter& e_;
+    llvm::BasicBlock* saved_block_;
+    llvm::BasicBlock::iterator saved_point_;
+    llvm::Function* saved_fn_;
+    llvm::Value* saved_ctx_;
+    llvm::Value* saved_frame_;
+    llvm::BasicBlock* saved_entry_;
+  };
+
+  void SetAttributes(llvm::Function* fn) {
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    // The AOT object is linked with -nostdlib: never turn loops into memset/memcpy calls.
+    fn->addFnAttr("no-builtins");
+  }
+
+  llvm::Function* NewFunction(const char* what) {
+    llvm::Function* fn = llvm::Function::Create(cont_type_, llvm::Function::InternalLinkage,
+                                                prefix_ + what, module_);
+    SetAttributes(fn);
+    return fn;
+  }
+
+  bool Fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return false;
+  }
+
+  // ---- small IR helpers
+
+  llvm::Value* I32(uint32_t v) { return llvm::ConstantInt::get(i32_, v); }
+  llvm::Value* I64(uint64_t v) { return llvm::ConstantInt::get(i64_, v); }
+  llvm::Value* Status(int32_t s) { return llvm::ConstantInt::getSigned(i32_, s); }
+
+  // An alloca in the current function's entry block (so it is promoted and not re-executed).
+  llvm::AllocaInst* Alloca(llvm::Type* type, const char* name = "") {
+    llvm::IRBuilder<> entry(entry_block_, entry_block_->begin());
+    return entry.CreateAlloca(type, nullptr, name);
+  }
+
+  llvm::Value* BytePtr(llvm::Value* base, llvm::Value* offset) {
+    return builder_.CreateGEP(i8_, base, offset);
+  }
+  llvm::Value* BytePtr(llvm::Value* base, uint64_t offset) {
+    return offset == 0 ? base : BytePtr(base, I64(offset));
+  }
+
+  llvm::Value* CallAbi(WmAbiSlot slot, llvm::ArrayRef<llvm::Value*> args) {
+    llvm::Value* abi = builder_.CreateLoad(ptr_, ctx_, "abi");
+    llvm::Value* fn = builder_.CreateLoad(ptr_, BytePtr(abi, 8 + 8 * static_cast<uint64_t>(slot)));
+    return builder_.CreateCall(AbiType(slot), fn, args);
+  }
+
+  llvm::FunctionType* AbiType(WmAbiSlot slot) {
+    auto fn = [&](llvm::Type* result, std::vector<llvm::Type*> params) {
+      return llvm::FunctionType::get(result, params, false);
+    };
+    switch (slot) {
+      case WM_ABI_COPY: return fn(void_, {ptr_, ptr_});
+      case WM_ABI_RELEASE: return fn(void_, {ptr_});
+      case WM_ABI_INDEX: return fn(ptr_, {ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_SLICE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_ITERATE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_BINARY: return fn(i32_, {ptr_, i32_, ptr_, ptr_, ptr_});
+      case WM_ABI_NEGATE: return fn(i32_, {ptr_, ptr_, ptr_});
+      case WM_ABI_CALL_BUILTIN: return fn(i32_, {ptr_, i32_, ptr_, ptr_, i32_, ptr_});
+      case WM_ABI_FORMAT: return fn(i32_, {ptr_, i32_, ptr_, ptr_});
+      case WM_ABI_STRING_INTERP: return fn(i32_, {ptr_, i32_, ptr_, ptr_});
+      case WM_ABI_MAKE_OBJECT: return fn(i32_, {ptr_, ptr_, i32_, ptr_});
+      case WM_ABI_ARRAY_NEW: return fn(void_, {ptr_});
+      case WM_ABI_ARRAY_PUSH: return fn(void_, {ptr_, ptr_});
+      case WM_ABI_EMIT: return fn(i32_, {ptr_, ptr_});
+      case WM_ABI_RAISE_ERROR: return fn(i32_, {ptr_, ptr_});
+      case WM_ABI_LIMIT_EXCEEDED: return fn(i32_, {ptr_, i32_});
+      case WM_ABI_CATCH_ERROR: return fn(i32_, {ptr_, ptr_});
+      case WM_ABI_BIND_GLOBALS: return fn(void_, {ptr_, ptr_, i32_});
+      case WM_ABI_RECURSE_ALL: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_NUM_SLOTS: break;
+    }
+    return fn(void_, {});
+  }
+
+  llvm::Value* Kind(llvm::Value* v) { return builder_.CreateLoad(i8_, v, "kind"); }
+  llvm::Value* Truthy(llvm::Value* v) {
+    return builder_.CreateICmpUGT(Kind(v), llvm::ConstantInt::get(i8_, WM_KIND_FALSE));
+  }
+  llvm::Value* NumberOf(llvm::Value* v) { return builder_.CreateLoad(f64_, BytePtr(v, 8)); }
+
+  // A fresh value slot holding a scalar (no heap cell, so no release needed).
+  llvm::Value* ScalarValue(llvm::Value* kind_word, llvm::Value* payload_word) {
+    llvm::AllocaInst* slot = Alloca(value_, "scalar");
+    builder_.CreateStore(kind_word, slot);
+    builder_.CreateStore(payload_word, BytePtr(slot, 8));
+    return slot;
+  }
+  llvm::Value* NullValue() { return ScalarValue(I64(WM_KIND_NULL), I64(0)); }
+  llvm::Value* BoolValue(llvm::Value* b) {
+    return ScalarValue(builder_.CreateSelect(b, I64(WM_KIND_TRUE), I64(WM_KIND_FALSE)), I64(0));
+  }
+  llvm::Value* NumberValue(llvm::Value* d) {
+    return ScalarValue(I64(WM_KIND_NUMBER), builder_.CreateBitCast(d, i64_));
+  }
+  llvm::Value* OwnedSlot() {
+    llvm::AllocaInst* slot = Alloca(value_, "owned");
+    return slot;
+  }
+  // Drops the reference held in an owned slot; scalars need no call.
+  void Release(llvm::Value* slot) {
+    llvm::Value* heap = builder_.CreateICmpUGE(Kind(slot), llvm::ConstantInt::get(i8_, WM_KIND_STRING));
+    llvm::BasicBlock* release = NewBlock("release");
+    llvm::BasicBlock* done = NewBlock("released");
+    builder_.CreateCondBr(heap, release, done);
+    builder_.SetInsertPoint(release);
+    CallAbi(WM_ABI_RELEASE, {slot});
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(done);
+  }
+  void StoreNull(llvm::Value* slot) {
+    builder_.CreateStore(I64(0), slot);
+    builder_.CreateStore(I64(0), BytePtr(slot, 8));
+  }
+  void CopyBits(llvm::Value* dst, llvm::Value* src) {
+    builder_.CreateStore(builder_.CreateLoad(i64_, src), dst);
+    builder_.CreateStore(builder_.CreateLoad(i64_, BytePtr(src, 8)), BytePtr(dst, 8));
+  }
+
+  llvm::BasicBlock* NewBlock(const char* name) {
+    return llvm::BasicBlock::Create(context_, name, fn_);
+  }
+
+  llvm::Value* IsOk(llvm::Value* status) { return builder_.CreateICmpEQ(status, Status(WM_STATUS_OK)); }
+
+  // if (cond) then() else otherwise(); both produce a status; returns the merged status.
+  llvm::Value* IfElse(llvm::Value* cond, const std::function<llvm::Value*()>& then,
+                      const std::function<llvm::Value*()>& otherwise) {
+    llvm::BasicBlock* then_block = NewBlock("then");
+    llvm::BasicBlock* else_block = NewBlock("else");
+    llvm::BasicBlock* join = NewBlock("join");
+    builder_.CreateCondBr(cond, then_block, else_block);
+    builder_.SetInsertPoint(then_block);
+    llvm::Value* then_status = then();
+    llvm::BasicBlock* then_end = builder_.GetInsertBlock();
+    builder_.CreateBr(join);
+    builder_.SetInsertPoint(else_block);
+    llvm::Value* else_status = otherwise();
+    llvm::BasicBlock* else_end = builder_.GetInsertBlock();
+    builder_.CreateBr(join);
+    builder_.SetInsertPoint(join);
+    llvm::PHINode* phi = builder_.CreatePHI(i32_, 2, "status");
+    phi->addIncoming(then_status, then_end);
+    phi->addIncoming(else_status, else_end);
+    return phi;
+  }
+
+  // Runs `then` only when status is ok; otherwise the status propagates.
+  llvm::Value* IfOk(llvm::Value* status, const std::function<llvm::Value*()>& then) {
+    return IfElse(IsOk(status), then, [&] { return status; });
+  }
+
+  // One step of fuel: error status when exhausted.
+  llvm::Value* Tick() {
+    llvm::Value* fuel_ptr = BytePtr(ctx_, 16);
+    llvm::Value* fuel = builder_.CreateLoad(i64_, fuel_ptr, "fuel");
+    return IfElse(
+        builder_.CreateICmpEQ(fuel, I64(0)),
+        [&] { return CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, I32(WM_LIMIT_FUEL)}); },
+        [&] {
+          builder_.CreateStore(builder_.CreateSub(fuel, I64(1)), fuel_ptr);
+          return Status(WM_STATUS_OK);
+        });
+  }
+
+  llvm::Value* CallCont(Cont k, llvm::Value* v) {
+    return builder_.CreateCall(k.fn, {ctx_, frame_, v, k.env});
+  }
+
+  llvm::Value* ConstPtr(uint32_t index) {
+    if (index >= program_.consts.size()) {
+      Fail("constant index out of range");
+      return NullValue();
+    }
+    llvm::Value* consts = builder_.CreateLoad(ptr_, BytePtr(ctx_, 8), "consts");
+    return BytePtr(consts, 16ull * index);
+  }
+
+  llvm::Value* SlotPtr(const Activation& act, uint32_t slot) {
+    if (slot >= program_.functions[act.function].num_slots) {
+      Fail("variable slot out of range in " + program_.functions[act.function].name);
+      return NullValue();
+    }
+    return BytePtr(frame_, 16ull * (act.slot_base + slot));
+  }
+
+  // Single-output, error-free nodes: their value is available without a continuation.
+  llvm::Value* SimpleValue(NodeId n, Activation& act, llvm::Value* in) {
+    if (n == ir::kNoNode) return NullValue();
+    const ir::Node& node = program_.nodes[n];
+    switch (node.op) {
+      case Op::Identity: return in;
+      case Op::Const:
+      case Op::Loc: return ConstPtr(node.a);
+      case Op::Var: return SlotPtr(act, node.a);
+      default: return nullptr;
+    }
+  }
+
+  using Body = std::function<llvm::Value*(llvm::Value* v, const Values& captured)>;
+
+  // Generates `body(v)` for every output v of node n. The body may run in a new continuation
+  // function: whatever it needs from the current function must be passed in `captures`, and the
+  // body must use the (reloaded) `captured` values instead.
+  llvm::Value* ForEach(NodeId n, Activation& act, llvm::Value* in, const Values& captures,
+                       const Body& body) {
+    if (llvm::Value* simple = SimpleValue(n, act, in)) return body(simple, captures);
+    llvm::Function* fn = NewFunction("k");
+    std::vector<llvm::Type*> types;
+    for (llvm::Value* c : captures) types.push_back(c->getType());
+    llvm::StructType* env_type = llvm::StructType::get(context_, types);
+    llvm::Value* env = llvm::ConstantPointerNull::get(ptr_);
+    if (!captures.empty()) {
+      env = Alloca(env_type, "env");
+      for (size_t i = 0; i < captures.size(); ++i) {
+        builder_.CreateStore(captures[i], builder_.CreateStructGEP(env_type, env, i));
+      }
+    }
+    {
+      FunctionScope scope(*this, fn);
+      Values loaded;
+      for (size_t i = 0; i < captures.size(); ++i) {
+        loaded.push_back(builder_.CreateLoad(
+            types[i], builder_.CreateStructGEP(env_type, fn->getArg(3), i)));
+      }
+      builder_.CreateRet(body(fn->getArg(2), loaded));
+    }
+    return Gen(n, act, in, Cont{fn, env});
+  }
+
+  using Done = std::function<llvm::Value*(const Values& values, const Values& captured)>;
+
+  // Cartesian product: nodes[order[0]] is the outermost loop. `done` gets one value per node (in
+  // node order; kNoNode gives null) and the reloaded captures.
+  llvm::Value* Cartesian(const std::vector<NodeId>& nodes, const std::vector<size_t>& order,
+                         Activation& act, llvm::Value* in, const Values& captures, const Done& done) {
+    std::function<llvm::Value*(size_t, llvm::Value*, const Values&, const Values&)> level =
+        [&](size_t depth, llvm::Value* input, const Values& caps, const Values& got) -> llvm::Value* {
+      if (depth == order.size()) {
+        Values by_node(nodes.size(), nullptr);
+        for (size_t i = 0; i < order.size(); ++i) by_node[order[i]] = got[i];
+        return done(by_node, caps);
+      }
+      Values pass = caps;
+      pass.push_back(input);
+      for (llvm::Value* g : got) pass.push_back(g);
+      return ForEach(nodes[order[depth]], act, input, pass, [&](llvm::Value* v, const Values& c) {
+        Values inner_caps(c.begin(), c.begin() + caps.size());
+        llvm::Value* inner_in = c[caps.size()];
+        Values inner_got(c.begin() + caps.size() + 1, c.end());
+        inner_got.push_back(v);
+        return level(depth + 1, inner_in, inner_caps, inner_got);
+      });
+    };
+    return level(0, in, captures, {});
+  }
+
+  // ---- the generator
+
+  llvm::Value* Gen(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+    if (!error_.empty()) return Status(WM_STATUS_ERROR);
+    if (n == ir::kNoNode || n >= program_.nodes.size()) {
+      Fail("node index out of range");
+      return Status(WM_STATUS_ERROR);
+    }
+    if (++generated_nodes_ > kMaxGeneratedNodes) {
+      Fail("program too large for native code after inlining functions");
+      return Status(WM_STATUS_ERROR);
+    }
+    if (gen_depth_ >= kMaxGenDepth) {
+      Fail("expression nested too deeply for native code");
+      return Status(WM_STATUS_ERROR);
+    }
+    ++gen_depth_;
+    llvm::Value* status = GenNode(n, act, in, k);
+    --gen_depth_;
+    return status;
+  }
+
+  llvm::Value* GenNode(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+    const ir::Node& node = program_.nodes[n];
+    auto kid = [&](size_t i) { return i < node.kids.size() ? node.kids[i] : ir::kNoNode; };
+    switch (node.op) {
+      case Op::Identity:
+      case Op::Const:
+      case Op::Loc:
+      case Op::Var:
+        return CallCont(k, SimpleValue(n, act, in));
+      case Op::Empty:
+        return Status(WM_STATUS_OK);
+      case Op::Pipe:
+        return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* v, const Values& c) {
+          return Gen(kid(1), act, v, Cont{k.fn, c[0]});
+        });
+      case Op::Comma: {
+        llvm::Value* first = Gen(kid(0), act, in, k);
+        return IfOk(first, [&] { return Gen(kid(1), act, in, k); });
+      }
+      case Op::Index:
+        // jq evaluates the key outside the target: for each key, for each target.
+        return Cartesian({kid(0), kid(1)}, {1, 0}, act, in, {k.env},
+                         [&](const Values& v, const Values& c) {
+                           llvm::Value* scratch = OwnedSlot();
+                           llvm::Value* result =
+                               CallAbi(WM_ABI_INDEX, {ctx_, v[0], v[1], scratch});
+                           llvm::Value* failed = builder_.CreateIsNull(result);
+                           return IfElse(
+                               failed, [&] { return Status(WM_STATUS_ERROR); },
+                               [&] {
+                                 llvm::Value* s = CallCont(Cont{k.fn, c[0]}, result);
+                                 Release(scratch);
+                                 return s;
+                               });
+                         });
+      case Op::Slice:
+        return Cartesian({kid(0), kid(1), kid(2)}, {1, 2, 0}, act, in, {k.env},
+                         [&](const Values& v, const Values& c) {
+                           llvm::Value* out = OwnedSlot();
+                           llvm::Value* s = CallAbi(WM_ABI_SLICE, {ctx_, v[0], v[1], v[2], out});
+                           return WithOwned(s, out, Cont{k.fn, c[0]});
+                         });
+      case Op::Iterate:
+        return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* v, const Values& c) {
+          return IterateOver(v, Cont{k.fn, c[0]});
+        });
+      case Op::RecurseAll:
+        return CallAbi(WM_ABI_RECURSE_ALL, {ctx_, frame_, in, k.fn, k.env});
+      case Op::Neg:
+        return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* v, const Values& c) {
+          return Negate(v, Cont{k.fn, c[0]});
+        });
+      case Op::Binary:
+        // jq: for each output of the right operand (outer), each output of the left.
+        return Cartesian({kid(0), kid(1)}, {1, 0}, act, in, {k.env},
+                         [&](const Values& v, const Values& c) {
+                           return BinaryOp(static_cast<ir::BinaryOp>(node.a), v[0], v[1],
+                                           Cont{k.fn, c[0]});
+                         });
+      case Op::And:
+      case Op::Or:
+        return Logical(node.op == Op::And, kid(0), kid(1), act, in, k);
+      case Op::Alternative:
+        return Alternative(kid(0), kid(1), act, in, k);
+      case Op::If:
+        return ForEach(kid(0), act, in, {k.env, in}, [&](llvm::Value* cond, const Values& c) {
+          Cont inner{k.fn, c[0]};
+          NodeId otherwise = kid(2);
+          return IfElse(
+              Truthy(cond), [&] { return Gen(kid(1), act, c[1], inner); },
+              [&] {
+                return otherwise == ir::kNoNode ? CallCont(inner, c[1])
+                                                : Gen(otherwise, act, c[1], inner);
+              });
+        });
+      case Op::Try:
+        return Try(kid(0), kid(1), act, in, k);
+      case Op::Collect: {
+        llvm::Value* array = OwnedSlot();
+        CallAbi(WM_ABI_ARRAY_NEW, {array});
+        llvm::Value* s = ForEach(kid(0), act, in, {array}, [&](llvm::Value* v, const Values& c) {
+          CallAbi(WM_ABI_ARRAY_PUSH, {c[0], v});
+          return Status(WM_STATUS_OK);
+        });
+        llvm::Value* result = IfOk(s, [&] { return CallCont(k, array); });
+        Release(array);
+        return result;
+      }
+      case Op::Object: {
+        if (node.kids.size() % 2 != 0) {
+          Fail("object node with an odd number of kids");
+          return Status(WM_STATUS_ERROR);
+        }
+        std::vector<size_t> order(node.kids.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;  // first key outermost
+        return Cartesian(node.kids, order, act, in, {k.env},
+                         [&](const Values& v, const Values& c) {
+                           llvm::Value* out = OwnedSlot();
+                           llvm::Value* kv = PointerArray(v);
+                           llvm::Value* s = CallAbi(
+                               WM_ABI_MAKE_OBJECT,
+                               {ctx_, kv, I32(static_cast<uint32_t>(v.size() / 2)), out});
+                           return WithOwned(s, out, Cont{k.fn, c[0]});
+                         });
+      }
+      case Op::Format: {
+        llvm::Value* out = OwnedSlot();
+        llvm::Value* s = CallAbi(WM_ABI_FORMAT, {ctx_, I32(n), in, out});
+        return WithOwned(s, out, k);
+      }
+      case Op::StringInterp: {
+        // Later parts vary slowest (jq builds the string with `+`, right operand outer).
+        std::vector<size_t> order(node.kids.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = order.size() - 1 - i;
+        return Cartesian(node.kids, order, act, in, {k.env},
+                         [&](const Values& v, const Values& c) {
+                           llvm::Value* out = OwnedSlot();
+                           llvm::Value* s = CallAbi(WM_ABI_STRING_INTERP,
+                                                    {ctx_, I32(n), PointerArray(v), out});
+                           return WithOwned(s, out, Cont{k.fn, c[0]});
+                         });
+      }
+      case Op::CallBuiltin: {
+        // The last argument varies slowest, as in jq's cfunction calls.
+        std::vector<size_t> order(node.kids.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = order.size() - 1 - i;
+        return Cartesian(node.kids, order, act, in, {k.env, in},
+                         [&](const Values& v, const Values& c) {
+                           llvm::Value* out = OwnedSlot();
+                           llvm::Value* args = v.empty() ? llvm::ConstantPointerNull::get(ptr_)
+                                                         : PointerArray(v);
+                           llvm::Value* s = CallAbi(
+                               WM_ABI_CALL_BUILTIN,
+                               {ctx_, I32(node.a), c[1], args,
+                                I32(static_cast<uint32_t>(v.size())), out});
+                           return WithOwned(s, out, Cont{k.fn, c[0]});
+                         });
+      }
+      case Op::Error:
+        if (kid(0) == ir::kNoNode) return CallAbi(WM_ABI_RAISE_ERROR, {ctx_, in});
+        return ForEach(kid(0), act, in, {}, [&](llvm::Value* v, const Values&) {
+          return CallAbi(WM_ABI_RAISE_ERROR, {ctx_, v});
+        });
+      case Op::Bind:
+        return Bind(node, act, in, k);
+      case Op::Reduce:
+        return Reduce(node, act, in, k);
+      case Op::Foreach:
+        return Foreach(node, act, in, k);
+      case Op::Label: {
+        uint32_t id = next_label_id_++;
+        auto previous = act.labels.find(node.a);
+        bool had_previous = previous != act.labels.end();
+        uint32_t previous_id = had_previous ? previous->second : 0;
+        act.labels[node.a] = id;
+        llvm::Value* s = Gen(kid(0), act, in, k);
+        if (had_previous) {
+          act.labels[node.a] = previous_id;
+        } else {
+          act.labels.erase(node.a);
+        }
+        llvm::Value* mine = builder_.CreateICmpEQ(s, Status(WM_STATUS_BREAK_BASE + id));
+        return builder_.CreateSelect(mine, Status(WM_STATUS_OK), s);
+      }
+      case Op::Break: {
+        auto found = act.labels.find(node.a);
+        if (found == act.labels.end()) {
+          Fail("break outside of its label");
+          return Status(WM_STATUS_ERROR);
+        }
+        return Status(static_cast<int32_t>(WM_STATUS_BREAK_BASE + found->second));
+      }
+      case Op::Call:
+        return Call(node, act, in, k);
+      case Op::CallParam: {
+        if (act.closure_args == nullptr || node.a >= act.closure_args->size() ||
+            act.caller == nullptr) {
+          Fail("closure parameter out of range");
+          return Status(WM_STATUS_ERROR);
+        }
+        return Gen((*act.closure_args)[node.a], *act.caller, in, k);
+      }
+      case Op::PathOf:
+      case Op::GetPathGen:
+        break;
+    }
+    Fail(std::string("unsupported operation ") + ir::OpName(node.op));
+    return Status(WM_STATUS_ERROR);
+  }
+
+  // Passes an owned result to k if the producing call succeeded, then releases it.
+  llvm::Value* WithOwned(llvm::Value* status, llvm::Value* out, Cont k) {
+    llvm::Value* s = IfOk(status, [&] { return CallCont(k, out); });
+    Release(out);
+    return s;
+  }
+
+  // An array of value pointers in the current function (for shims taking `const WmValue* const*`).
+  llvm::Value* PointerArray(const Values& values) {
+    llvm::AllocaInst* array =
+        Alloca(llvm::ArrayType::get(ptr_, values.empty() ? 1 : values.size()), "ptrs");
+    for (size_t i = 0; i < values.size(); ++i) {
+      builder_.CreateStore(values[i], BytePtr(array, 8 * i));
+    }
+    return array;
+  }
+
+  // The loop over t's elements (arrays and objects), with one step of fuel per element.
+  llvm::Value* IterateOver(llvm::Value* target, Cont k) {
+    llvm::Value* first_slot = Alloca(ptr_, "first");
+    llvm::Value* count_slot = Alloca(i64_, "count");
+    llvm::Value* stride_slot = Alloca(i64_, "stride");
+    llvm::Value* s =
+        CallAbi(WM_ABI_ITERATE, {ctx_, target, first_slot, count_slot, stride_slot});
+    return IfOk(s, [&] {
+      llvm::Value* first = builder_.CreateLoad(ptr_, first_slot);
+      llvm::Value* count = builder_.CreateLoad(i64_, count_slot);
+      llvm::Value* stride = builder_.CreateLoad(i64_, stride_slot);
+      llvm::AllocaInst* status_slot = Alloca(i32_, "loop_status");
+      builder_.CreateStore(Status(WM_STATUS_OK), status_slot);
+      llvm::BasicBlock* pre = builder_.GetInsertBlock();
+      llvm::BasicBlock* head = NewBlock("iter.head");
+      llvm::BasicBlock* body = NewBlock("iter.body");
+      llvm::BasicBlock* exit = NewBlock("iter.exit");
+      builder_.CreateBr(head);
+      builder_.SetInsertPoint(head);
+      llvm::PHINode* i = builder_.CreatePHI(i64_, 2, "i");
+      i->addIncoming(I64(0), pre);
+      builder_.CreateCondBr(builder_.CreateICmpSLT(i, count), body, exit);
+      builder_.SetInsertPoint(body);
+      llvm::Value* tick = Tick();
+      llvm::Value* elem = BytePtr(first, builder_.CreateMul(i, stride));
+      llvm::Value* step = IfOk(tick, [&] { return CallCont(k, elem); });
+      builder_.CreateStore(step, status_slot);
+      llvm::BasicBlock* latch = builder_.GetInsertBlock();
+      i->addIncoming(builder_.CreateAdd(i, I64(1)), latch);
+      builder_.CreateCondBr(IsOk(step), head, exit);
+      builder_.SetInsertPoint(exit);
+      return builder_.CreateLoad(i32_, status_slot);
+    });
+  }
+
+  llvm::Value* Negate(llvm::Value* v, Cont k) {
+    llvm::Value* is_number = builder_.CreateICmpEQ(Kind(v), llvm::ConstantInt::get(i8_, WM_KIND_NUMBER));
+    return IfElse(
+        is_number, [&] { return CallCont(k, NumberValue(builder_.CreateFNeg(NumberOf(v)))); },
+        [&] {
+          llvm::Value* out = OwnedSlot();
+          return WithOwned(CallAbi(WM_ABI_NEGATE, {ctx_, v, out}), out, k);
+        });
+  }
+
+  // Arithmetic and comparisons; numbers take an inline fast path, everything else the shim.
+  llvm::Value* BinaryOp(ir::BinaryOp op, llvm::Value* lhs, llvm::Value* rhs, Cont k) {
+    auto slow = [&] {
+      llvm::Value* out = OwnedSlot();
+      llvm::Value* s =
+          CallAbi(WM_ABI_BINARY, {ctx_, I32(static_cast<uint32_t>(op)), lhs, rhs, out});
+      return WithOwned(s, out, k);
+    };
+    if (op == ir::BinaryOp::Mod) return slow();
+    llvm::Value* number = llvm::ConstantInt::get(i8_, WM_KIND_NUMBER);
+    llvm::Value* both = builder_.CreateAnd(builder_.CreateICmpEQ(Kind(lhs), number),
+                                           builder_.CreateICmpEQ(Kind(rhs), number));
+    // Loads of the payload are harmless for non-numbers (always 8 readable bytes).
+    llvm::Value* a = NumberOf(lhs);
+    llvm::Value* b = NumberOf(rhs);
+    llvm::Value* fast = both;
+    bool compare = op != ir::BinaryOp::Add && op != ir::BinaryOp::Sub &&
+                   op != ir::BinaryOp::Mul && op != ir::BinaryOp::Div;
+    // NaN ordering and division by zero follow jq's special rules: leave them to the shim.
+    if (compare) fast = builder_.CreateAnd(fast, builder_.CreateFCmpORD(a, b));
+    if (op == ir::BinaryOp::Div) {
+      fast = builder_.CreateAnd(fast, builder_.CreateFCmpONE(b, llvm::ConstantFP::get(f64_, 0.0)));
+    }
+    return IfElse(
+        fast,
+        [&] {
+          switch (op) {
+            case ir::BinaryOp::Add: return CallCont(k, NumberValue(builder_.CreateFAdd(a, b)));
+            case ir::BinaryOp::Sub: return CallCont(k, NumberValue(builder_.CreateFSub(a, b)));
+            case ir::BinaryOp::Mul: return CallCont(k, NumberValue(builder_.CreateFMul(a, b)));
+            case ir::BinaryOp::Div: return CallCont(k, NumberValue(builder_.CreateFDiv(a, b)));
+            case ir::BinaryOp::Eq: return CallCont(k, BoolValue(builder_.CreateFCmpOEQ(a, b)));
+            case ir::BinaryOp::Ne: return CallCont(k, BoolValue(builder_.CreateFCmpONE(a, b)));
+            case ir::BinaryOp::Lt: return CallCont(k, BoolValue(builder_.CreateFCmpOLT(a, b)));
+            case ir::BinaryOp::Le: return CallCont(k, BoolValue(builder_.CreateFCmpOLE(a, b)));
+            case ir::BinaryOp::Gt: return CallCont(k, BoolValue(builder_.CreateFCmpOGT(a, b)));
+            case ir::BinaryOp::Ge: return CallCont(k, BoolValue(builder_.CreateFCmpOGE(a, b)));
+            case ir::BinaryOp::Mod: break;
+          }
+          return Status(WM_STATUS_ERROR);
+        },
+        slow);
+  }
+
+  // `a and b` / `a or b`: for each a (outer); short-circuits per a.
+  llvm::Value* Logical(bool is_and, NodeId a, NodeId b, Activation& act, llvm::Value* in, Cont k) {
+    return ForEach(a, act, in, {k.env, in}, [&](llvm::Value* av, const Values& c) {
+      Cont inner{k.fn, c[0]};
+      llvm::Value* decided = is_and ? builder_.CreateNot(Truthy(av)) : Truthy(av);
+      return IfElse(
+          decided,
+          [&] { return CallCont(inner, BoolValue(llvm::ConstantInt::getBool(i1_, !is_and))); },
+          [&] {
+            return ForEach(b, act, c[1], {c[0]}, [&](llvm::Value* bv, const Values& c2) {
+              return CallCont(Cont{k.fn, c2[0]}, BoolValue(Truthy(bv)));
+            });
+          });
+    });
+  }
+
+  // Marks errors returned by the downstream continuation, so try and `//` do not swallow them.
+  llvm::Value* CallFlaggingDownstreamErrors(Cont k, llvm::Value* v, llvm::Value* flag) {
+    llvm::Value* s = CallCont(k, v);
+    llvm::Value* is_error = builder_.CreateICmpEQ(s, Status(WM_STATUS_ERROR));
+    llvm::Value* old = builder_.CreateLoad(i8_, flag);
+    builder_.CreateStore(builder_.CreateSelect(is_error, llvm::ConstantInt::get(i8_, 1), old), flag);
+    return s;
+  }
+
+  // After `s = run A`: true when A itself raised a catchable error (moved into *error_value).
+  llvm::Value* CaughtOwnError(llvm::Value* s, llvm::Value* downstream_flag, llvm::Value* error_value) {
+    StoreNull(error_value);
+    llvm::Value* own = builder_.CreateAnd(
+        builder_.CreateICmpEQ(s, Status(WM_STATUS_ERROR)),
+        builder_.CreateICmpEQ(builder_.CreateLoad(i8_, downstream_flag), llvm::ConstantInt::get(i8_, 0)));
+    llvm::AllocaInst* caught = Alloca(i1_, "caught");
+    builder_.CreateStore(llvm::ConstantInt::getFalse(context_), caught);
+    llvm::BasicBlock* try_catch = NewBlock("catch");
+    llvm::BasicBlock* done = NewBlock("caught");
+    builder_.CreateCondBr(own, try_catch, done);
+    builder_.SetInsertPoint(try_catch);
+    llvm::Value* got = CallAbi(WM_ABI_CATCH_ERROR, {ctx_, error_value});
+    builder_.CreateStore(builder_.CreateICmpNE(got, I32(0)), caught);
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(done);
+    return builder_.CreateLoad(i1_, caught);
+  }
+
+  // A // B: the truthy outputs of A; if there are none (or A fails), the outputs of B.
+  llvm::Value* Alternative(NodeId a, NodeId b, Activation& act, llvm::Value* in, Cont k) {
+    llvm::Value* found = Alloca(i8_, "found");
+    llvm::Value* downstream = Alloca(i8_, "downstream_error");
+    builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), found);
+    builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
+    llvm::Value* s = ForEach(a, act, in, {k.env, found, downstream},
+                             [&](llvm::Value* v, const Values& c) {
+                               return IfElse(
+                                   Truthy(v),
+                                   [&] {
+                                     builder_.CreateStore(llvm::ConstantInt::get(i8_, 1), c[1]);
+                                     return CallFlaggingDownstreamErrors(Cont{k.fn, c[0]}, v, c[2]);
+                                   },
+                                   [&] { return Status(WM_STATUS_OK); });
+                             });
+    llvm::Value* error_value = OwnedSlot();
+    llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
+    Release(error_value);
+    llvm::Value* finished = builder_.CreateOr(IsOk(s), caught);
+    llvm::Value* none = builder_.CreateICmpEQ(builder_.CreateLoad(i8_, found), llvm::ConstantInt::get(i8_, 0));
+    return IfElse(
+        finished,
+        [&] {
+          return IfElse(none, [&] { return Gen(b, act, in, k); },
+                        [&] { return Status(WM_STATUS_OK); });
+        },
+        [&] { return s; });
+  }
+
+  // try BODY catch HANDLER (HANDLER kNoNode: suppress). Errors of the continuation and limit
+  // errors are not caught; the body stops at its first error.
+  llvm::Value* Try(NodeId body, NodeId handler, Activation& act, llvm::Value* in, Cont k) {
+    llvm::Value* downstream = Alloca(i8_, "downstream_error");
+    builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
+    llvm::Value* s = ForEach(body, act, in, {k.env, downstream}, [&](llvm::Value* v, const Values& c) {
+      return CallFlaggingDownstreamErrors(Cont{k.fn, c[0]}, v, c[1]);
+    });
+    llvm::Value* error_value = OwnedSlot();
+    llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
+    llvm::Value* result = IfElse(
+        caught,
+        [&] {
+          return handler == ir::kNoNode ? Status(WM_STATUS_OK) : Gen(handler, act, error_value, k);
+        },
+        [&] { return s; });
+    Release(error_value);
+    return result;
+  }
+
+  // Binds one output of a source to a `$name` pattern; only plain variables are compiled.
+  bool VarPatternSlot(uint32_t pattern, const Activation& act, uint32_t* slot) {
+    if (pattern >= program_.patterns.size()) return Fail("pattern index out of range");
+    const ir::Pattern& p = program_.patterns[pattern];
+    if (p.kind != ir::Pattern::Kind::Var) return Fail("destructuring patterns are not compiled");
+    if (p.slot >= program_.functions[act.function].num_slots) return Fail("pattern slot out of range");
+    *slot = p.slot;
+    return true;
+  }
+
+  // Runs body() with `v` bound (bitwise, borrowed) in `slot`; restores the old slot bits after.
+  llvm::Value* WithBinding(llvm::Value* slot_ptr, llvm::Value* v, const std::function<llvm::Value*()>& body) {
+    llvm::Value* saved = Alloca(value_, "saved_slot");
+    CopyBits(saved, slot_ptr);
+    CopyBits(slot_ptr, v);
+    llvm::Value* s = body();
+    CopyBits(slot_ptr, saved);
+    return s;
+  }
+
+  llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+    if (node.patterns.size() != 1) {
+      Fail("?// alternative patterns are not compiled");
+      return Status(WM_STATUS_ERROR);
+    }
+    uint32_t slot = 0;
+    if (!VarPatternSlot(node.patterns[0], act, &slot)) return Status(WM_STATUS_ERROR);
+    NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
+    return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
+      return WithBinding(SlotPtr(act, slot), v,
+                         [&] { return Gen(body, act, c[1], Cont{k.fn, c[0]}); });
+    });
+  }
+
+  // reduce SRC as $x (INIT; UPDATE): for each INIT (outer), fold; an UPDATE with no output makes
+  // the state null (as jq), several outputs keep the last.
+  llvm::Value* Reduce(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+    uint32_t slot = 0;
+    if (node.patterns.size() != 1 || node.kids.size() < 3) {
+      Fail("malformed reduce");
+      return Status(WM_STATUS_ERROR);
+    }
+    if (!VarPatternSlot(node.patterns[0], act, &slot)) return Status(WM_STATUS_ERROR);
+    NodeId source = node.kids[0], init = node.kids[1], update = node.kids[2];
+    return ForEach(init, act, in, {k.env, in}, [&](llvm::Value* init_value, const Values& c) {
+      llvm::Value* acc = OwnedSlot();
+      CallAbi(WM_ABI_COPY, {acc, init_value});
+      llvm::Value* s = ForEach(source, act, c[1], {acc}, [&](llvm::Value* x, const Values& c2) {
+        llvm::Value* acc_in = c2[0];
+        return IfOk(Tick(), [&] {
+          return WithBinding(SlotPtr(act, slot), x, [&] {
+            llvm::Value* next = OwnedSlot();
+            StoreNull(next);
+            llvm::Value* su = ForEach(update, act, acc_in, {next}, [&](llvm::Value* u, const Values& c3) {
+              Release(c3[0]);
+              CallAbi(WM_ABI_COPY, {c3[0], u});
+              return Status(WM_STATUS_OK);
+            });
+            // The new state replaces the old only after UPDATE finished reading it.
+            Release(acc_in);
+            CopyBits(acc_in, next);
+            return su;
+          });
+        });
+      });
+      llvm::Value* result = IfOk(s, [&] { return CallCont(Cont{k.fn, c[0]}, acc); });
+      Release(acc);
+      return result;
+    });
+  }
+
+  // foreach SRC as $x (INIT; UPDATE; EXTRACT): every UPDATE output becomes the state and is
+  // extracted; the state after UPDATE is its last output (null if none, as jq).
+  llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+    uint32_t slot = 0;
+    if (node.patterns.size() != 1 || node.kids.size() < 3) {
+      Fail("malformed foreach");
+      return Status(WM_STATUS_ERROR);
+    }
+    if (!VarPatternSlot(node.patterns[0], act, &slot)) return Status(WM_STATUS_ERROR);
+    NodeId source = node.kids[0], init = node.kids[1], update = node.kids[2];
+    NodeId extract = node.kids.size() > 3 ? node.kids[3] : ir::kNoNode;
+    return ForEach(init, act, in, {k.env, in}, [&](llvm::Value* init_value, const Values& c) {
+      llvm::Value* acc = OwnedSlot();
+      CallAbi(WM_ABI_COPY, {acc, init_value});
+      llvm::Value* s = ForEach(source, act, c[1], {c[0], acc}, [&](llvm::Value* x, const Values& c2) {
+        llvm::Value* acc_in = c2[1];
+        return IfOk(Tick(), [&] {
+          return WithBinding(SlotPtr(act, slot), x, [&] {
+            llvm::Value* next = OwnedSlot();
+            StoreNull(next);
+            llvm::Value* su =
+                ForEach(update, act, acc_in, {c2[0], next}, [&](llvm::Value* u, const Values& c3) {
+                  Release(c3[1]);
+                  CallAbi(WM_ABI_COPY, {c3[1], u});
+                  Cont out{k.fn, c3[0]};
+                  return extract == ir::kNoNode ? CallCont(out, c3[1])
+                                                : Gen(extract, act, c3[1], out);
+                });
+            Release(acc_in);
+            CopyBits(acc_in, next);
+            return su;
+          });
+        });
+      });
+      Release(acc);
+      return s;
+    });
+  }
+
+  // A call of a program function, inlined: a new activation with its own slots; the depth and
+  // fuel limits are checked at run time as the interpreter does per call.
+  llvm::Value* Call(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+    if (node.a >= program_.functions.size()) {
+      Fail("function index out of range");
+      return Status(WM_STATUS_ERROR);
+    }
+    const ir::Function& fn = program_.functions[node.a];
+    if (!fn.value_param_slots.empty()) {
+      Fail("functions with $parameters are not compiled");
+      return Status(WM_STATUS_ERROR);
+    }
+    if (node.kids.size() != fn.num_closure_params) {
+      Fail("wrong number of closure arguments for " + fn.name);
+      return Status(WM_STATUS_ERROR);
+    }
+    if (inline_stack_.size() > 256 ||
+        std::find(inline_stack_.begin(), inline_stack_.end(), node.a) != inline_stack_.end()) {
+      Fail("recursive function " + fn.name);
+      return Status(WM_STATUS_ERROR);
+    }
+    if (static_cast<uint64_t>(next_slot_) + fn.num_slots > kMaxFrameSlots) {
+      Fail("too many variables after inlining");
+      return Status(WM_STATUS_ERROR);
+    }
+    Activation callee;
+    callee.function = node.a;
+    callee.slot_base = next_slot_;
+    callee.caller = &act;
+    callee.closure_args = &node.kids;
+    next_slot_ += fn.num_slots;
+
+    llvm::Value* depth_ptr = BytePtr(ctx_, 24);
+    llvm::Value* depth = builder_.CreateLoad(i32_, depth_ptr, "depth");
+    llvm::Value* max_depth = builder_.CreateLoad(i32_, BytePtr(ctx_, 28), "max_depth");
+    return IfElse(
+        builder_.CreateICmpUGE(depth, max_depth),
+        [&] { return CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, I32(WM_LIMIT_DEPTH)}); },
+        [&] {
+          return IfOk(Tick(), [&] {
+            builder_.CreateStore(builder_.CreateAdd(depth, I32(1)), depth_ptr);
+            inline_stack_.push_back(node.a);
+            llvm::Value* s = Gen(fn.body, callee, in, k);
+            inline_stack_.pop_back();
+            llvm::Value* now = builder_.CreateLoad(i32_, depth_ptr);
+            builder_.CreateStore(builder_.CreateSub(now, I32(1)), depth_ptr);
+            return s;
+          });
+        });
+  }
+
+  llvm::Module& module_;
+  llvm::LLVMContext& context_;
+  llvm::IRBuilder<> builder_;
+  const ir::Program& program_;
+  std::string prefix_;
+  std::string error_;
+
+  llvm::PointerType* ptr_;
+  llvm::Type* i1_;
+  llvm::Type* i8_;
+  llvm::Type* i32_;
+  llvm::Type* i64_;
+  llvm::Type* f64_;
+  llvm::Type* void_;
+  llvm::ArrayType* value_;
+  llvm::FunctionType* cont_type_;
+
+  // Current function.
+  llvm::Function* fn_ = nullptr;
+  llvm::Value* ctx_ = nullptr;
+  llvm::Value* frame_ = nullptr;
+  llvm::BasicBlock* entry_block_ = nullptr;
+
+  uint32_t next_slot_ = 0;
+  uint32_t next_label_id_ = 0;
+  size_t generated_nodes_ = 0;
+  int gen_depth_ = 0;
+  std::vector<uint32_t> inline_stack_;
+};
+
+}  // namespace
+
+std::string EmitUnits(llvm::Module& module, const std::vector<EmitUnit>& units) {
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (units[i].program == nullptr) return "unit " + units[i].symbol + " has no program";
+    std::string reason = UnsupportedReason(*units[i].program);
+    if (!reason.empty()) return units[i].symbol + ": " + reason;
+    ProgramEmitter emitter(module, *units[i].program, "u" + std::to_string(i) + ".");
+    std::string error = emitter.EmitEntry(units[i].symbol);
+    if (!error.empty()) return units[i].symbol + ": " + error;
+  }
+  std::string verify_errors;
+  llvm::raw_string_ostream os(verify_errors);
+  if (llvm::verifyModule(module, &os)) return "generated invalid LLVM IR: " + os.str();
+  return "";
+}
+
+}  // namespace wm::codegen::internal

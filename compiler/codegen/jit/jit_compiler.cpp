@@ -1,0 +1,109 @@
+// CompileJit: resolver IR -> LLVM IR (internal/emit.h) -> O2 -> ORC LLJIT in this process. The
+// returned Filter owns its LLJIT session and runs the entry point through the native ABI table
+// (runtime/eval/native_abi.h), exactly as AOT code does.
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "compiler/codegen/codegen.h"
+#include "compiler/codegen/internal/emit.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+#include "runtime/eval/native_abi.h"
+
+namespace wm::codegen {
+namespace {
+
+constexpr const char* kJitEntry = "wm_jit_entry";
+
+class JitFilter : public Filter {
+ public:
+  JitFilter(std::unique_ptr<llvm::orc::LLJIT> jit, WmEntry entry,
+            std::shared_ptr<const ir::Program> program)
+      : Filter("jit"), jit_(std::move(jit)), entry_(entry), program_(std::move(program)) {}
+
+  EvalStatus Run(const Value& input, const OutputFn& emit, EvalError* error,
+                 const RunOptions& options) const override {
+    return native::RunEntry(entry_, *program_, input, emit, error, options);
+  }
+
+ private:
+  std::unique_ptr<llvm::orc::LLJIT> jit_;  // owns the code entry_ points into
+  WmEntry entry_;
+  std::shared_ptr<const ir::Program> program_;
+};
+
+llvm::CodeGenOptLevel CodeGenLevel(int opt_level) {
+  switch (opt_level) {
+    case 0: return llvm::CodeGenOptLevel::None;
+    case 1: return llvm::CodeGenOptLevel::Less;
+    case 3: return llvm::CodeGenOptLevel::Aggressive;
+    default: return llvm::CodeGenOptLevel::Default;
+  }
+}
+
+JitResult Compile(std::shared_ptr<const ir::Program> program, const CodegenOptions& options) {
+  JitResult result;
+  if (program == nullptr) {
+    result.error = "no program";
+    return result;
+  }
+  std::string why;
+  if (!Supports(*program, &why)) {
+    result.error = "not supported by the native backends: " + why;
+    return result;
+  }
+  internal::InitializeNativeTargetOnce();
+  auto fail = [&](llvm::Error error) {
+    result.error = "LLVM JIT: " + llvm::toString(std::move(error));
+    return std::move(result);
+  };
+
+  auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machine_builder) return fail(machine_builder.takeError());
+  machine_builder->setCodeGenOptLevel(CodeGenLevel(options.opt_level));
+  auto machine = machine_builder->createTargetMachine();
+  if (!machine) return fail(machine.takeError());
+
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("wm_jit", *context);
+  module->setDataLayout((*machine)->createDataLayout());
+  module->setTargetTriple((*machine)->getTargetTriple().str());
+  std::string error = internal::EmitUnits(*module, {{kJitEntry, program.get()}});
+  if (!error.empty()) {
+    result.error = error;
+    return result;
+  }
+  internal::OptimizeModule(*module, **machine, options.opt_level);
+
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machine_builder)).create();
+  if (!jit) return fail(jit.takeError());
+  if (llvm::Error e = (*jit)->addIRModule(
+          llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+    return fail(std::move(e));
+  }
+  auto address = (*jit)->lookup(kJitEntry);
+  if (!address) return fail(address.takeError());
+  auto entry = address->toPtr<WmEntry>();
+  result.filter = std::make_unique<JitFilter>(std::move(*jit), entry, std::move(program));
+  return result;
+}
+
+}  // namespace
+
+JitResult CompileJit(std::shared_ptr<const ir::Program> program, const CodegenOptions& options) {
+  try {
+    return Compile(std::move(program), options);
+  } catch (const std::exception& e) {
+    JitResult result;
+    result.error = std::string("JIT compilation failed: ") + e.what();
+    return result;
+  }
+}
+
+}  // namespace wm::codegen
