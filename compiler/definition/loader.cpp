@@ -178,6 +178,12 @@ class Loader {
   LoadResult Run();
 
  private:
+  // Where the documents of a file start: offsets of `---` lines (and 0).
+  std::vector<size_t> DocumentStarts() const;
+  Location MarkLocation(const YAML::Mark& mark) const;
+  void LoadOneByOne(LoadResult& result);
+
+ private:
   // ---- diagnostics and positions
   Location At(size_t offset) const {
     auto [line, column] = lines_.LineCol(std::min(offset, text_.size()));
@@ -185,7 +191,7 @@ class Loader {
   }
   Location Loc(const YAML::Node& node) const {
     if (!node.IsDefined()) return Location{file_, 1, 1};
-    return At(node.Mark().pos);
+    return At(base_ + node.Mark().pos);
   }
   void Report(Severity severity, const char* rule, const Location& at, std::string message,
               std::vector<std::string> notes = {}, uint32_t length = 1) {
@@ -237,6 +243,9 @@ class Loader {
   std::string file_;
   std::string_view text_;
   LineIndex lines_;
+  // Offset of the text yaml-cpp is parsing within text_ (non-zero when documents are loaded one
+  // by one after a syntax error; yaml-cpp marks are relative to what it was given).
+  size_t base_ = 0;
   const LoadOptions& options_;
   DiagnosticSink& sink_;
 };
@@ -310,7 +319,8 @@ std::optional<JqField> Loader::ScalarJq(const YAML::Node& node, std::string_view
   JqField field;
   field.text = text->value;
   field.location = text->location;
-  field.map = internal::BuildScalarSourceMap(file_, text_, lines_, node.Mark().pos, field.text);
+  field.map =
+      internal::BuildScalarSourceMap(file_, text_, lines_, base_ + node.Mark().pos, field.text);
   // Point the field's own location at the expression's first byte (past a quote or a `|`).
   field.location = field.map.Map(0);
   if (field.location.line == 0) field.location = text->location;
@@ -911,6 +921,50 @@ void Loader::ParseJq(Definition& def) {
   });
 }
 
+std::vector<size_t> Loader::DocumentStarts() const {
+  std::vector<size_t> starts = {0};
+  size_t line = 0;
+  while (line < text_.size()) {
+    size_t end = text_.find('\n', line);
+    if (end == std::string_view::npos) end = text_.size();
+    std::string_view content = text_.substr(line, end - line);
+    if (content.substr(0, 3) == "---" &&
+        (content.size() == 3 || content[3] == ' ' || content[3] == '\t' || content[3] == '\r')) {
+      if (line != 0) starts.push_back(line);
+    }
+    line = end + 1;
+  }
+  return starts;
+}
+
+Location Loader::MarkLocation(const YAML::Mark& mark) const {
+  if (mark.is_null()) return At(base_);
+  // Some yaml-cpp errors carry a line and column but no offset.
+  if (mark.pos == 0 && mark.line > 0) {
+    auto [line, column] = lines_.LineCol(base_);
+    return Location{file_, static_cast<uint32_t>(line + mark.line),
+                    static_cast<uint32_t>(mark.column + 1)};
+  }
+  return At(base_ + mark.pos);
+}
+
+void Loader::LoadOneByOne(LoadResult& result) {
+  std::vector<size_t> starts = DocumentStarts();
+  for (size_t i = 0; i < starts.size(); ++i) {
+    base_ = starts[i];
+    size_t end = i + 1 < starts.size() ? starts[i + 1] : text_.size();
+    try {
+      YAML::Node doc = YAML::Load(std::string(text_.substr(base_, end - base_)));
+      Document(doc, static_cast<int>(i), result, 0);
+    } catch (const YAML::Exception& e) {
+      Error("WM001", MarkLocation(e.mark), "malformed YAML: " + e.msg);
+    } catch (const std::exception& e) {
+      Error("WM001", At(base_), std::string("malformed YAML: ") + e.what());
+    }
+  }
+  base_ = 0;
+}
+
 LoadResult Loader::Run() {
   LoadResult result;
   if (text_.size() > options_.max_file_bytes) {
@@ -922,16 +976,9 @@ LoadResult Loader::Run() {
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(std::string(text_));
-  } catch (const YAML::Exception& e) {
-    Location at = e.mark.is_null() ? Location{file_, 1, 1} : At(e.mark.pos);
-    if (!e.mark.is_null() && e.mark.pos == 0 && e.mark.line > 0) {
-      at = Location{file_, static_cast<uint32_t>(e.mark.line + 1),
-                    static_cast<uint32_t>(e.mark.column + 1)};
-    }
-    Error("WM001", at, "malformed YAML: " + e.msg);
-    return result;
-  } catch (const std::exception& e) {
-    Error("WM001", Location{file_, 1, 1}, std::string("malformed YAML: ") + e.what());
+  } catch (const std::exception&) {
+    // One bad document must not hide the findings of the others: load them one at a time.
+    LoadOneByOne(result);
     return result;
   }
   int index = 0;

@@ -164,6 +164,10 @@ class Checker {
     return c.name.value.empty() ? std::string(c.is_root ? "root component" : "unnamed component")
                                 : "component " + Quote(c.name.value);
   }
+  // "root component 'x'" (or "root component" when it has no name).
+  static std::string RootLabel(const Component& c) {
+    return c.name.value.empty() ? "root component" : "root component " + Quote(c.name.value);
+  }
 
   void RootRules() {
     const Component& root = def_.root;
@@ -182,16 +186,16 @@ class Checker {
         missing = "missing " + missing;
       }
       Report("WM012", kind ? kind->location : root.location,
-             "root " + Label(root) + " must have a full kind (group, version, kind): " + missing,
+             RootLabel(root) + " must have a full kind (group, version, kind): " + missing,
              {"the group may be empty only for the core v1 Pod"});
     }
     if (root.owner_ref) {
       Report("WM013", root.owner_ref->location,
-             "root " + Label(root) + " cannot have an ownerRef (it names " +
+             RootLabel(root) + " cannot have an ownerRef (it names " +
                  Quote(root.owner_ref->value) + ")");
     }
     if (!root.status) {
-      Report("WM014", root.location, "root " + Label(root) + " must have a statusDefinition");
+      Report("WM014", root.location, RootLabel(root) + " must have a statusDefinition");
     }
   }
 
