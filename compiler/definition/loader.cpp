@@ -122,6 +122,16 @@ PlainKind ClassifyPlain(const std::string& s) {
 
 bool IsQuoted(const YAML::Node& node) { return node.Tag() == "!"; }
 
+// The value of the first `key` of a mapping, or an undefined node. (yaml-cpp's operator[] returns
+// a "zombie" node for a missing key that throws on most accessors.)
+YAML::Node Lookup(const YAML::Node& map, std::string_view key) {
+  if (!map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
 // "a boolean", "a mapping", ... for type errors.
 std::string Describe(const YAML::Node& node) {
   switch (node.Type()) {
@@ -708,7 +718,7 @@ void Loader::ComponentFrom(const YAML::Node& node, Component& c) {
   std::string what = c.is_root ? "rootComponent" : "childComponents entry";
   // Name the component in every message about it, even those found before `name` is read.
   if (node.IsMap()) {
-    YAML::Node name = node["name"];
+    YAML::Node name = Lookup(node, "name");
     if (name.IsScalar() && !name.Scalar().empty()) what = "component '" + name.Scalar() + "'";
   }
   auto f = Open(node, what, kComponentKeys);
@@ -851,8 +861,8 @@ void Loader::Document(const YAML::Node& doc, int index, LoadResult& result, int 
     Error("WM004", Loc(doc), "a definition document must be a mapping, not " + Describe(doc));
     return;
   }
-  auto api = doc["apiVersion"];
-  auto kind = doc["kind"];
+  YAML::Node api = Lookup(doc, "apiVersion");
+  YAML::Node kind = Lookup(doc, "kind");
   std::string api_version = api.IsScalar() ? api.Scalar() : "";
   std::string kind_name = kind.IsScalar() ? kind.Scalar() : "";
   if (kind_name == "List" && list_depth == 0) {
