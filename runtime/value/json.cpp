@@ -1,5 +1,6 @@
-// JSON text <-> Value (json.h). The parser is an iterative recursive-descent parser with an explicit
-// container stack (depth limit, exact byte offsets in errors, jq's handling of odd input); the
+// JSON text <-> Value (json.h). simdjson's DOM parser is the fast path; the built-in Parser (an
+// iterative recursive-descent parser with an explicit container stack: depth limit, exact byte
+// offsets in errors, jq's handling of odd input) decides every document simdjson rejects. The
 // writer reproduces jq 1.6's `-c` and indented output byte for byte, including its number format.
 //
 // Decisions, all checked against /usr/bin/jq 1.6:
@@ -12,12 +13,15 @@
 //   becomes U+FFFD, a high surrogate escape not followed by a low one is an error, as in jq.
 #include "runtime/value/json.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 namespace wm {
@@ -101,14 +105,18 @@ class Parser {
   bool AtEnd() const { return p_ == end_; }
   size_t offset() const { return static_cast<size_t>(p_ - begin_); }
 
-  // Parses one value starting at the cursor (after whitespace). Iterative: containers being
-  // filled live on an explicit stack.
+  // Parses one value starting at the cursor (after whitespace). Iterative: each open container
+  // is a frame; finished elements wait on shared stacks (elements_, members_) and are moved into
+  // an exactly sized vector when their container closes, so no container grows by reallocation.
   bool ParseValue(Value* out, JsonError* error) {
     struct Open {
-      Value container;   // array or object under construction
-      Value pending_key; // objects: key whose value is being parsed
+      bool is_array;
+      size_t first;       // index of the container's first element in elements_ / members_
+      Value pending_key;  // objects: key whose value is being parsed
     };
     std::vector<Open> stack;
+    elements_.clear();
+    members_.clear();
     Value current;
     for (;;) {
       // Parse one value into `current`, or open a container.
@@ -127,7 +135,7 @@ class Parser {
           ++p_;
           current = is_array ? Value::EmptyArray() : Value::EmptyObject();
         } else {
-          stack.push_back(Open{is_array ? Value::EmptyArray() : Value::EmptyObject(), Value()});
+          stack.push_back(Open{is_array, is_array ? elements_.size() : members_.size(), Value()});
           if (!is_array) {
             if (!ParseKey(&stack.back().pending_key, error)) return false;
           }
@@ -143,28 +151,37 @@ class Parser {
           return true;
         }
         Open& top = stack.back();
-        if (top.container.IsArray()) {
-          top.container.MutableArray().push_back(std::move(current));
+        if (top.is_array) {
+          elements_.push_back(std::move(current));
         } else {
-          // Set keeps the first position of a duplicate key and stores the last value, as jq.
-          top.container.Set(std::move(top.pending_key), std::move(current));
+          members_.emplace_back(std::move(top.pending_key), std::move(current));
         }
         SkipSpace();
         if (p_ == end_) return Fail("unexpected end of input", error);
-        bool is_array = top.container.IsArray();
         if (*p_ == ',') {
           ++p_;
-          if (!is_array && !ParseKey(&top.pending_key, error)) return false;
+          if (!top.is_array && !ParseKey(&top.pending_key, error)) return false;
           break;  // parse the next element
         }
-        if (*p_ == (is_array ? ']' : '}')) {
+        if (*p_ == (top.is_array ? ']' : '}')) {
           ++p_;
-          current = std::move(top.container);
+          if (top.is_array) {
+            Array elements(std::make_move_iterator(elements_.begin() + top.first),
+                           std::make_move_iterator(elements_.end()));
+            elements_.resize(top.first);
+            current = Value::MakeArray(std::move(elements));
+          } else {
+            std::vector<Member> members(std::make_move_iterator(members_.begin() + top.first),
+                                        std::make_move_iterator(members_.end()));
+            members_.resize(top.first);
+            // MakeObject keeps the first position of a duplicate key with the last value, as jq.
+            current = Value::MakeObject(std::move(members));
+          }
           stack.pop_back();
           continue;  // attach the finished container to its parent
         }
-        return Fail(is_array ? "expected ',' or ']' after array element"
-                             : "expected ',' or '}' after object member",
+        return Fail(top.is_array ? "expected ',' or ']' after array element"
+                                 : "expected ',' or '}' after object member",
                     error);
       }
     }
@@ -184,24 +201,17 @@ class Parser {
     SkipSpace();
     if (p_ == end_) return Fail("unexpected end of input", error);
     if (*p_ != '"') return Fail("expected a string key", error);
-    std::string text;
-    if (!ParseString(&text, error)) return false;
+    if (!ParseStringValue(key, error)) return false;
     SkipSpace();
     if (p_ == end_) return Fail("unexpected end of input", error);
     if (*p_ != ':') return Fail("expected ':' after object key", error);
     ++p_;
-    *key = Value::String(text);
     return true;
   }
 
   bool ParseScalar(Value* out, JsonError* error) {
     char c = *p_;
-    if (c == '"') {
-      std::string text;
-      if (!ParseString(&text, error)) return false;
-      *out = Value::String(text);
-      return true;
-    }
+    if (c == '"') return ParseStringValue(out, error);
     if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out, error);
     if (MatchLiteral("true")) {
       *out = Value::Bool(true);
@@ -297,6 +307,27 @@ class Parser {
     return true;
   }
 
+  // A string literal at the cursor as a Value. Most strings in Kubernetes objects are plain
+  // ASCII without escapes: those become a Value straight from the input bytes.
+  bool ParseStringValue(Value* out, JsonError* error) {
+    const char* body = p_ + 1;
+    const char* q = body;
+    while (q < end_) {
+      unsigned char u = static_cast<unsigned char>(*q);
+      if (u == '"' || u == '\\' || u < 0x20 || u >= 0x80) break;
+      ++q;
+    }
+    if (q < end_ && *q == '"') {
+      *out = Value::String(std::string_view(body, static_cast<size_t>(q - body)));
+      p_ = q + 1;
+      return true;
+    }
+    scratch_.clear();
+    if (!ParseString(&scratch_, error)) return false;
+    *out = Value::String(scratch_);
+    return true;
+  }
+
   // Parses a string literal at the cursor (which is on the opening quote) into UTF-8.
   bool ParseString(std::string* text, JsonError* error) {
     ++p_;
@@ -376,7 +407,87 @@ class Parser {
   const char* p_;
   const char* end_;
   const JsonParseOptions& options_;
+  std::string scratch_;  // decoded text of strings with escapes or non-ASCII bytes
+  std::vector<Value> elements_;  // finished elements of the open arrays, innermost last
+  std::vector<Member> members_;  // finished members of the open objects, innermost last
 };
+
+// ---- simdjson fast path
+
+// simdjson (stage 1 with SIMD, tape) validates and tokenizes much faster than the parser above;
+// its DOM is then converted to Values. Any input it rejects (invalid UTF-8, numbers beyond double
+// range, lone surrogates, syntax errors, nesting) is re-parsed by Parser, which is authoritative:
+// it applies jq's repairs or reports the error with its byte offset.
+// Deeper documents (never seen in Kubernetes objects) go to Parser; this also bounds the
+// recursion of ConvertElement.
+constexpr size_t kSimdjsonMaxDepth = 128;
+// Per-thread parsers keep their buffers between calls; documents above this size get a
+// one-off parser so one huge input does not pin its buffers to the thread forever.
+constexpr size_t kReusableCapacity = 1 << 20;
+
+bool ConvertElement(simdjson::dom::element element, int depth, int max_depth, Value* out) {
+  using simdjson::dom::element_type;
+  switch (element.type()) {
+    case element_type::NULL_VALUE: *out = Value::Null(); return true;
+    case element_type::BOOL: *out = Value::Bool(element.get_bool().value_unsafe()); return true;
+    case element_type::INT64:
+      *out = Value::Number(static_cast<double>(element.get_int64().value_unsafe()));
+      return true;
+    case element_type::UINT64:
+      *out = Value::Number(static_cast<double>(element.get_uint64().value_unsafe()));
+      return true;
+    case element_type::DOUBLE: *out = Value::Number(element.get_double().value_unsafe()); return true;
+    case element_type::STRING: *out = Value::String(element.get_string().value_unsafe()); return true;
+    case element_type::ARRAY: {
+      if (depth >= max_depth) return false;
+      simdjson::dom::array array = element.get_array().value_unsafe();
+      Array elements;
+      elements.reserve(array.size());
+      for (simdjson::dom::element child : array) {
+        elements.emplace_back();
+        if (!ConvertElement(child, depth + 1, max_depth, &elements.back())) return false;
+      }
+      *out = Value::MakeArray(std::move(elements));
+      return true;
+    }
+    case element_type::OBJECT: {
+      if (depth >= max_depth) return false;
+      simdjson::dom::object object = element.get_object().value_unsafe();
+      std::vector<Member> members;
+      members.reserve(object.size());
+      for (simdjson::dom::key_value_pair field : object) {
+        members.emplace_back(Value::String(field.key), Value());
+        if (!ConvertElement(field.value, depth + 1, max_depth, &members.back().second)) return false;
+      }
+      *out = Value::MakeObject(std::move(members));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Returns false when simdjson cannot decide (the caller then runs Parser).
+bool ParseWithSimdjson(std::string_view text, int max_depth, Value* out) {
+  // simdjson reads the integer "-0" as 0 and so loses the sign jq prints. Rare: leave documents
+  // that may contain it (a false positive inside a string, such as "a -0", only costs speed).
+  for (size_t at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 2)) {
+    char before = at > 0 ? text[at - 1] : ' ';
+    bool starts_token = before == '[' || before == ',' || before == ':' || IsJsonSpace(before);
+    char next = at + 2 < text.size() ? text[at + 2] : ' ';
+    if (starts_token && next != '.' && next != 'e' && next != 'E') return false;
+  }
+  thread_local simdjson::dom::parser reusable;
+  simdjson::dom::parser one_off;
+  simdjson::dom::parser& parser = text.size() <= kReusableCapacity ? reusable : one_off;
+  if (parser.max_depth() != kSimdjsonMaxDepth &&
+      parser.allocate(std::max<size_t>(parser.capacity(), text.size()), kSimdjsonMaxDepth) !=
+          simdjson::SUCCESS) {
+    return false;
+  }
+  simdjson::dom::element root;
+  if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) return false;
+  return ConvertElement(root, 0, max_depth, out);
+}
 
 // ---- writer
 
@@ -416,6 +527,7 @@ void AppendNewlineIndent(int indent, size_t depth, std::string* out) {
 }  // namespace
 
 bool ParseJson(std::string_view text, Value* out, JsonError* error, const JsonParseOptions& options) {
+  if (options.use_simdjson && ParseWithSimdjson(text, options.max_depth, out)) return true;
   Parser parser(text, options);
   Value v;
   if (!parser.ParseValue(&v, error)) return false;

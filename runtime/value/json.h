@@ -1,6 +1,9 @@
-// JSON text <-> Value. Parsing goes through simdjson (with a depth limit); serialization is
-// byte-identical to `jq -c` (compact) and `jq` (indented), including jq 1.6's number formatting
-// (17 significant digits, integers without exponent up to 1e17, "1e+100"-style exponents).
+// JSON text <-> Value. Parsing goes through simdjson, with a built-in parser for what simdjson
+// rejects (jq's repairs of invalid UTF-8, numbers beyond double range, exact error offsets, deep
+// nesting). Serialization is byte-identical to `jq -c` (compact) and `jq` (indented), including
+// jq 1.6's number formatting (shortest round-trip digits; exponent form below 1e-4 or when more
+// than 15 zeros would pad the digits: 1e16 -> 1e+16 but 12e15 -> 12000000000000000; exponents
+// with a sign and two digits or more, 1e-05; infinities as +-1.7976931348623157e+308).
 #pragma once
 
 #include <string>
@@ -14,6 +17,9 @@ namespace wm {
 struct JsonParseOptions {
   // Deepest nesting of arrays/objects accepted; deeper input is an error, never a stack overflow.
   int max_depth = 512;
+  // Try simdjson first (fast path); documents it rejects or cannot represent exactly go to the
+  // built-in parser, which gives identical results. false = built-in parser only (tests, fuzzing).
+  bool use_simdjson = true;
 };
 
 struct JsonError {

@@ -111,7 +111,12 @@ thread_local bool t_destroying = false;
 thread_local std::vector<HeapCell*>* t_pending = nullptr;
 
 void ReleaseCell(HeapCell* cell) {
-  if (cell->refcount.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // A count of 1 means no other reference exists, so nobody can be copying it concurrently:
+  // skip the locked read-modify-write in this (most common) case.
+  if (cell->refcount.load(std::memory_order_acquire) != 1 &&
+      cell->refcount.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+    return;
+  }
   if (cell->kind == Kind::String) {
     // Strings own no values: free directly.
     StringCell* s = static_cast<StringCell*>(cell);

@@ -15,17 +15,33 @@
 namespace wm {
 namespace {
 
+// Parses with both parser paths (simdjson fast path and the built-in parser), checks that they
+// agree, and serializes.
 std::string Roundtrip(std::string_view text, const JsonWriteOptions& options = {}) {
-  Value v;
-  JsonError error;
-  if (!ParseJson(text, &v, &error)) return "ERROR: " + error.message;
-  return ToJson(v, options);
+  std::string results[2];
+  for (int builtin_only = 0; builtin_only < 2; ++builtin_only) {
+    JsonParseOptions parse_options;
+    parse_options.use_simdjson = builtin_only == 0;
+    Value v;
+    JsonError error;
+    if (!ParseJson(text, &v, &error, parse_options)) {
+      results[builtin_only] = "ERROR: " + error.message;
+    } else {
+      results[builtin_only] = ToJson(v, options);
+    }
+  }
+  EXPECT_EQ(results[0], results[1]) << "parser paths disagree on: " << text;
+  return results[1];
 }
 
-JsonError ParseError(std::string_view text, const JsonParseOptions& options = {}) {
+JsonError ParseError(std::string_view text, JsonParseOptions options = {}) {
   Value v;
   JsonError error;
   EXPECT_FALSE(ParseJson(text, &v, &error, options)) << "accepted: " << text;
+  JsonError builtin_error;
+  options.use_simdjson = false;
+  EXPECT_FALSE(ParseJson(text, &v, &builtin_error, options)) << "accepted: " << text;
+  EXPECT_EQ(error.offset, builtin_error.offset) << text;
   return error;
 }
 
@@ -386,21 +402,26 @@ TEST(JsonProperty, MatchesJqOnRandomDocuments) {
   sorted.sort_keys = true;
   for (const Mode& mode : {Mode{"-c .", compact}, Mode{".", pretty}, Mode{"-S -c .", sorted}}) {
     std::string expected = RunJq(mode.jq_args, path);
-    std::string actual;
-    for (const std::string& d : docs) {
-      Value v;
-      JsonError error;
-      ASSERT_TRUE(ParseJson(d, &v, &error)) << d << ": " << error.message;
-      WriteJson(v, &actual, mode.options);
-      actual.push_back('\n');
+    for (bool use_simdjson : {true, false}) {
+      JsonParseOptions parse_options;
+      parse_options.use_simdjson = use_simdjson;
+      std::string actual;
+      for (const std::string& d : docs) {
+        Value v;
+        JsonError error;
+        ASSERT_TRUE(ParseJson(d, &v, &error, parse_options)) << d << ": " << error.message;
+        WriteJson(v, &actual, mode.options);
+        actual.push_back('\n');
+      }
+      if (expected == actual) continue;
+      // Report the first differing document for a readable failure.
+      size_t at = 0;
+      while (at < expected.size() && at < actual.size() && expected[at] == actual[at]) ++at;
+      size_t from = at > 200 ? at - 200 : 0;
+      ADD_FAILURE() << "jq " << mode.jq_args << " (simdjson " << use_simdjson << ") differs at byte "
+                    << at << "\njq:   " << expected.substr(from, 300)
+                    << "\nours: " << actual.substr(from, 300);
     }
-    if (expected == actual) continue;
-    // Report the first differing document for a readable failure.
-    size_t at = 0;
-    while (at < expected.size() && at < actual.size() && expected[at] == actual[at]) ++at;
-    size_t from = at > 200 ? at - 200 : 0;
-    ADD_FAILURE() << "jq " << mode.jq_args << " differs at byte " << at << "\njq:   "
-                  << expected.substr(from, 300) << "\nours: " << actual.substr(from, 300);
   }
   std::remove(path.c_str());
 }
