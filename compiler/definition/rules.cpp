@@ -61,7 +61,10 @@ const std::vector<RuleInfo> kRules = {
     {"WM070", Severity::Warning, "a child component has no pod definition and no children"},
     {"WM071", Severity::Warning, "sibling components' pod selectors cannot tell their pods apart"},
     {"WM080", Severity::Error, "two definitions describe the same root kind"},
-    {"WM100", Severity::Error, "jq syntax error (WM100-WM109 come from the jq parser)"},
+    {"WM100", Severity::Error, "jq syntax error in an expression (reported by the jq parser)"},
+    {"WM101", Severity::Error, "a jq expression is nested too deeply"},
+    {"WM102", Severity::Error, "a jq expression is too large"},
+    {"WM103", Severity::Error, "a jq expression has a NUL byte or invalid UTF-8"},
 };
 
 std::string Quote(std::string_view name) { return "'" + std::string(name) + "'"; }
