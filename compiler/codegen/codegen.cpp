@@ -22,10 +22,21 @@ namespace {
 std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<uint32_t>* callees) {
   std::vector<ir::NodeId> stack{body};
   std::vector<bool> seen(program.nodes.size(), false);
+  // Patterns: indexes in range, and object-pattern key filters are part of the body.
   auto check_pattern = [&](uint32_t index) -> std::string {
-    if (index >= program.patterns.size()) return "pattern index out of range";
-    if (program.patterns[index].kind != ir::Pattern::Kind::Var) {
-      return "destructuring pattern (only `as $name` is compiled)";
+    std::vector<uint32_t> pending{index};
+    for (size_t visited = 0; !pending.empty(); ++visited) {
+      uint32_t p = pending.back();
+      pending.pop_back();
+      if (p >= program.patterns.size() || visited > program.patterns.size()) {
+        return "pattern index out of range";
+      }
+      const ir::Pattern& pattern = program.patterns[p];
+      for (uint32_t element : pattern.elements) pending.push_back(element);
+      for (const ir::Pattern::Entry& entry : pattern.entries) {
+        stack.push_back(entry.key);
+        if (entry.value_pattern >= 0) pending.push_back(static_cast<uint32_t>(entry.value_pattern));
+      }
     }
     return "";
   };

@@ -817,16 +817,6 @@ class ProgramEmitter {
     return result;
   }
 
-  // Binds one output of a source to a `$name` pattern; only plain variables are compiled.
-  bool VarPatternSlot(uint32_t pattern, const Activation& act, uint32_t* slot) {
-    if (pattern >= program_.patterns.size()) return Fail("pattern index out of range");
-    const ir::Pattern& p = program_.patterns[pattern];
-    if (p.kind != ir::Pattern::Kind::Var) return Fail("destructuring patterns are not compiled");
-    if (p.slot >= program_.functions[act.function].num_slots) return Fail("pattern slot out of range");
-    *slot = p.slot;
-    return true;
-  }
-
   // Runs body() with `v` bound (bitwise, borrowed) in `slot`; restores the old slot bits after.
   llvm::Value* WithBinding(llvm::Value* slot_ptr, llvm::Value* v, const std::function<llvm::Value*()>& body) {
     llvm::Value* saved = Alloca(value_, "saved_slot");
@@ -837,42 +827,117 @@ class ProgramEmitter {
     return s;
   }
 
+  using Then = std::function<llvm::Value*(const Values& captured)>;
+
+  // v[key] for destructuring; the result lives while `scratch` does (error status if it fails).
+  llvm::Value* IndexThen(llvm::Value* v, llvm::Value* key,
+                         const std::function<llvm::Value*(llvm::Value* element)>& then) {
+    llvm::Value* scratch = OwnedSlot();
+    llvm::Value* element = CallAbi(WM_ABI_INDEX, {ctx_, v, key, scratch});
+    return IfElse(
+        builder_.CreateIsNull(element), [&] { return Status(WM_STATUS_ERROR); },
+        [&] {
+          llvm::Value* s = then(element);
+          Release(scratch);
+          return s;
+        });
+  }
+
+  // Destructures v with pattern `index` (jq's `as $x`, `as [$a, $b]`, `as {key: $v, $w}`), then
+  // runs then(). Object-pattern keys are filters on v and may generate several bindings; like
+  // ForEach, whatever then() needs must travel in `captures`.
+  llvm::Value* BindPattern(uint32_t index, Activation& act, llvm::Value* v, const Values& captures,
+                           const Then& then, int depth = 0) {
+    if (index >= program_.patterns.size() || depth > 64) {
+      Fail("pattern index out of range or nested too deeply");
+      return Status(WM_STATUS_ERROR);
+    }
+    const ir::Pattern& p = program_.patterns[index];
+    switch (p.kind) {
+      case ir::Pattern::Kind::Var:
+        return WithBinding(SlotPtr(act, p.slot), v, [&] { return then(captures); });
+      case ir::Pattern::Kind::Array:
+        return BindArray(p, 0, act, v, captures, then, depth);
+      case ir::Pattern::Kind::Object:
+        return BindObject(p, 0, act, v, captures, then, depth);
+    }
+    return Status(WM_STATUS_ERROR);
+  }
+
+  llvm::Value* BindArray(const ir::Pattern& p, size_t i, Activation& act, llvm::Value* v,
+                         const Values& captures, const Then& then, int depth) {
+    if (i == p.elements.size()) return then(captures);
+    llvm::Value* position = NumberValue(llvm::ConstantFP::get(f64_, static_cast<double>(i)));
+    return IndexThen(v, position, [&](llvm::Value* element) {
+      Values pass = captures;
+      pass.push_back(v);
+      return BindPattern(p.elements[i], act, element, pass, [&](const Values& c) {
+        Values inner(c.begin(), c.end() - 1);
+        return BindArray(p, i + 1, act, c.back(), inner, then, depth);
+      }, depth + 1);
+    });
+  }
+
+  llvm::Value* BindObject(const ir::Pattern& p, size_t j, Activation& act, llvm::Value* v,
+                          const Values& captures, const Then& then, int depth) {
+    if (j == p.entries.size()) return then(captures);
+    const ir::Pattern::Entry& entry = p.entries[j];
+    Values pass = captures;
+    pass.push_back(v);
+    return ForEach(entry.key, act, v, pass, [&](llvm::Value* key, const Values& c) {
+      Values caps(c.begin(), c.end() - 1);
+      llvm::Value* object = c.back();
+      return IndexThen(object, key, [&](llvm::Value* member) {
+        auto rest = [&]() -> llvm::Value* {
+          if (entry.value_pattern < 0) return BindObject(p, j + 1, act, object, caps, then, depth);
+          Values with_object = caps;
+          with_object.push_back(object);
+          return BindPattern(static_cast<uint32_t>(entry.value_pattern), act, member, with_object,
+                             [&](const Values& c2) {
+                               Values inner(c2.begin(), c2.end() - 1);
+                               return BindObject(p, j + 1, act, c2.back(), inner, then, depth);
+                             },
+                             depth + 1);
+        };
+        if (entry.bind_slot < 0) return rest();
+        return WithBinding(SlotPtr(act, static_cast<uint32_t>(entry.bind_slot)), member, rest);
+      });
+    });
+  }
+
   llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
     if (node.patterns.size() != 1) {
       Fail("?// alternative patterns are not compiled");
       return Status(WM_STATUS_ERROR);
     }
-    uint32_t slot = 0;
-    if (!VarPatternSlot(node.patterns[0], act, &slot)) return Status(WM_STATUS_ERROR);
     NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
     return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
-      return WithBinding(SlotPtr(act, slot), v,
-                         [&] { return Gen(body, act, c[1], Cont{k.fn, c[0]}); });
+      return BindPattern(node.patterns[0], act, v, c, [&](const Values& c2) {
+        return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
+      });
     });
   }
 
   // reduce SRC as $x (INIT; UPDATE): for each INIT (outer), fold; an UPDATE with no output makes
   // the state null (as jq), several outputs keep the last.
   llvm::Value* Reduce(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    uint32_t slot = 0;
     if (node.patterns.size() != 1 || node.kids.size() < 3) {
       Fail("malformed reduce");
       return Status(WM_STATUS_ERROR);
     }
-    if (!VarPatternSlot(node.patterns[0], act, &slot)) return Status(WM_STATUS_ERROR);
     NodeId source = node.kids[0], init = node.kids[1], update = node.kids[2];
     return ForEach(init, act, in, {k.env, in}, [&](llvm::Value* init_value, const Values& c) {
       llvm::Value* acc = OwnedSlot();
       CallAbi(WM_ABI_COPY, {acc, init_value});
       llvm::Value* s = ForEach(source, act, c[1], {acc}, [&](llvm::Value* x, const Values& c2) {
-        llvm::Value* acc_in = c2[0];
         return IfOk(Tick(), [&] {
-          return WithBinding(SlotPtr(act, slot), x, [&] {
+          return BindPattern(node.patterns[0], act, x, c2, [&](const Values& c3) {
+            llvm::Value* acc_in = c3[0];
             llvm::Value* next = OwnedSlot();
             StoreNull(next);
-            llvm::Value* su = ForEach(update, act, acc_in, {next}, [&](llvm::Value* u, const Values& c3) {
-              Release(c3[0]);
-              CallAbi(WM_ABI_COPY, {c3[0], u});
+            llvm::Value* su = ForEach(update, act, acc_in, {next}, [&](llvm::Value* u, const Values& c4) {
+              Release(c4[0]);
+              CallAbi(WM_ABI_COPY, {c4[0], u});
               return Status(WM_STATUS_OK);
             });
             // The new state replaces the old only after UPDATE finished reading it.
@@ -891,30 +956,28 @@ class ProgramEmitter {
   // foreach SRC as $x (INIT; UPDATE; EXTRACT): every UPDATE output becomes the state and is
   // extracted; the state after UPDATE is its last output (null if none, as jq).
   llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    uint32_t slot = 0;
     if (node.patterns.size() != 1 || node.kids.size() < 3) {
       Fail("malformed foreach");
       return Status(WM_STATUS_ERROR);
     }
-    if (!VarPatternSlot(node.patterns[0], act, &slot)) return Status(WM_STATUS_ERROR);
     NodeId source = node.kids[0], init = node.kids[1], update = node.kids[2];
     NodeId extract = node.kids.size() > 3 ? node.kids[3] : ir::kNoNode;
     return ForEach(init, act, in, {k.env, in}, [&](llvm::Value* init_value, const Values& c) {
       llvm::Value* acc = OwnedSlot();
       CallAbi(WM_ABI_COPY, {acc, init_value});
       llvm::Value* s = ForEach(source, act, c[1], {c[0], acc}, [&](llvm::Value* x, const Values& c2) {
-        llvm::Value* acc_in = c2[1];
         return IfOk(Tick(), [&] {
-          return WithBinding(SlotPtr(act, slot), x, [&] {
+          return BindPattern(node.patterns[0], act, x, c2, [&](const Values& c3) {
+            llvm::Value* acc_in = c3[1];
             llvm::Value* next = OwnedSlot();
             StoreNull(next);
             llvm::Value* su =
-                ForEach(update, act, acc_in, {c2[0], next}, [&](llvm::Value* u, const Values& c3) {
-                  Release(c3[1]);
-                  CallAbi(WM_ABI_COPY, {c3[1], u});
-                  Cont out{k.fn, c3[0]};
-                  return extract == ir::kNoNode ? CallCont(out, c3[1])
-                                                : Gen(extract, act, c3[1], out);
+                ForEach(update, act, acc_in, {c3[0], next}, [&](llvm::Value* u, const Values& c4) {
+                  Release(c4[1]);
+                  CallAbi(WM_ABI_COPY, {c4[1], u});
+                  Cont out{k.fn, c4[0]};
+                  return extract == ir::kNoNode ? CallCont(out, c4[1])
+                                                : Gen(extract, act, c4[1], out);
                 });
             Release(acc_in);
             CopyBits(acc_in, next);

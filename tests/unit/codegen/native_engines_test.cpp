@@ -73,6 +73,10 @@ class Builder {
     program_.patterns.push_back(p);
     return static_cast<NodeId>(program_.patterns.size() - 1);
   }
+  uint32_t AddPattern(ir::Pattern p) {
+    program_.patterns.push_back(std::move(p));
+    return static_cast<uint32_t>(program_.patterns.size() - 1);
+  }
   NodeId WithPatterns(NodeId n, std::vector<uint32_t> patterns) {
     program_.nodes[n].patterns = std::move(patterns);
     return n;
@@ -292,6 +296,32 @@ std::vector<Case> BuildCases() {
         b.Node(Op::Bind, {b.Iter(b.Dot()), b.Bin(BinaryOp::Mul, b.Node(Op::Var, {}, 1), b.Json("2"))}), {pv})});
     add("variables", b.Finish(b.Comma(reduce, b.Comma(foreach, bind)), 2),
         {{"[1,2,3]", "6 [1,3,6] [2,4,6]"}, {"[]", "0 [] []"}, {"3", "!Cannot iterate over number (3)"}});
+  }
+  {
+    // . as [$a, {b: $c, $d}] | [$a, $c, $d]  and  . as {(.k, .j): $v} | $v
+    Builder b;
+    uint32_t pa = b.Pattern(0), pc = b.Pattern(1);
+    ir::Pattern object;
+    object.kind = ir::Pattern::Kind::Object;
+    object.entries.push_back({b.Str("b"), -1, static_cast<int32_t>(pc)});
+    object.entries.push_back({b.Str("d"), 2, -1});
+    uint32_t po = b.AddPattern(object);
+    ir::Pattern array;
+    array.kind = ir::Pattern::Kind::Array;
+    array.elements = {pa, po};
+    uint32_t parr = b.AddPattern(array);
+    NodeId triple = b.Node(Op::Collect, {b.Comma(b.Node(Op::Var, {}, 0),
+                                                 b.Comma(b.Node(Op::Var, {}, 1), b.Node(Op::Var, {}, 2)))});
+    NodeId first = b.WithPatterns(b.Node(Op::Bind, {b.Path({"arr"}), triple}), {parr});
+    ir::Pattern keyed;
+    keyed.kind = ir::Pattern::Kind::Object;
+    keyed.entries.push_back({b.Comma(b.Path({"k"}), b.Path({"j"})), -1, static_cast<int32_t>(b.Pattern(3))});
+    uint32_t pk = b.AddPattern(keyed);
+    NodeId second = b.WithPatterns(b.Node(Op::Bind, {b.Path({"obj"}), b.Node(Op::Var, {}, 3)}), {pk});
+    add("destructuring", b.Finish(b.Comma(first, second), 4),
+        {{R"({"arr":[1,{"b":2,"d":3}],"obj":{"k":"a","j":"b","a":10,"b":20}})", "[1,2,3] 10 20"},
+         {R"({"arr":[1],"obj":{}})", R"([1,null,null] !Cannot index object with null)"},
+         {R"({"arr":{"a":1}})", "!Cannot index object with number"}});
   }
   {
     // reduce with a string accumulator (heap values through the state)
