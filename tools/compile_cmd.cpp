@@ -5,12 +5,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "compiler/bundle/builder.h"
 #include "compiler/codegen/codegen.h"
+#include "compiler/definition/rules.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
 #include "tools/definition_input.h"
@@ -24,24 +24,6 @@ struct CompileOptions {
   bool no_native = false;
 };
 
-// Rejects two definitions that claim the same apiVersion/kind: a bundle maps each kind to one.
-void CheckUniqueKinds(const std::vector<const definition::Definition*>& defs, DiagnosticSink* sink) {
-  std::map<std::string, const definition::Definition*> seen;
-  for (const auto* d : defs) {
-    if (!d->root.kind) continue;
-    std::string key = d->root.kind->ToString();
-    auto [it, inserted] = seen.emplace(key, d);
-    if (inserted) continue;
-    Diagnostic diag;
-    diag.rule = "WM060";
-    diag.location = d->root.kind->location;
-    diag.message = "definitions '" + it->second->name.value + "' and '" + d->name.value +
-                   "' both describe " + key;
-    diag.notes.push_back("first defined in " + it->second->file);
-    sink->Report(std::move(diag));
-  }
-}
-
 int RunCompile(const CompileOptions& o) {
   DefinitionRun run;
   if (!LoadAndCheck(o.inputs, &run)) {
@@ -52,7 +34,7 @@ int RunCompile(const CompileOptions& o) {
   for (const auto& file : run.files) {
     for (const auto& d : file.definitions) defs.push_back(&d);
   }
-  if (run.sink.errors() == 0) CheckUniqueKinds(defs, &run.sink);
+  definition::CheckDefinitionSet(defs, run.sink);
   bundle::Catalog catalog;
   if (run.sink.errors() == 0) bundle::BuildCatalog(defs, &catalog, &run.sink);
   if (!run.sink.items().empty()) {
