@@ -218,6 +218,7 @@ class ProgramEmitter {
       case WM_ABI_CATCH_ERROR: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_BIND_GLOBALS: return fn(void_, {ptr_, ptr_, i32_});
       case WM_ABI_RECURSE_ALL: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_CHECK_RANGE_ARGS: return fn(i32_, {ptr_, ptr_, i32_});
       case WM_ABI_NUM_SLOTS: break;
     }
     return fn(void_, {});
@@ -550,6 +551,15 @@ class ProgramEmitter {
                          });
       }
       case Op::CallBuiltin: {
+        if (IsRange(node)) {
+          // range(from; upto[; by]): from outermost, as jq binds $from, $upto, $by in order.
+          std::vector<size_t> in_order(node.kids.size());
+          for (size_t i = 0; i < in_order.size(); ++i) in_order[i] = i;
+          return Cartesian(node.kids, in_order, act, in, {k.env},
+                           [&](const Values& v, const Values& c) {
+                             return RangeLoop(v, Cont{k.fn, c[0]});
+                           });
+        }
         // The last argument varies slowest, as in jq's cfunction calls.
         std::vector<size_t> order(node.kids.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = order.size() - 1 - i;
@@ -615,6 +625,47 @@ class ProgramEmitter {
     }
     Fail(std::string("unsupported operation ") + ir::OpName(node.op));
     return Status(WM_STATUS_ERROR);
+  }
+
+  static constexpr uint16_t kRange3Id = 256 + 48;  // eval::ExtraBuiltin::Range3 (runtime/eval/builtins.h)
+
+  bool IsRange(const ir::Node& node) const {
+    return (node.a == static_cast<uint32_t>(ir::BuiltinId::Range) && node.kids.size() == 2) ||
+           (node.a == kRange3Id && node.kids.size() == 3);
+  }
+
+  // The numbers from, from+by, ... while below upto (above it for a negative step; none for 0).
+  llvm::Value* RangeLoop(const Values& bounds, Cont k) {
+    llvm::Value* checked = CallAbi(WM_ABI_CHECK_RANGE_ARGS,
+                                   {ctx_, PointerArray(bounds), I32(static_cast<uint32_t>(bounds.size()))});
+    return IfOk(checked, [&] {
+      llvm::Value* from = NumberOf(bounds[0]);
+      llvm::Value* upto = NumberOf(bounds[1]);
+      llvm::Value* by = bounds.size() > 2 ? NumberOf(bounds[2]) : llvm::ConstantFP::get(f64_, 1.0);
+      llvm::Value* zero = llvm::ConstantFP::get(f64_, 0.0);
+      llvm::Value* up = builder_.CreateFCmpOGT(by, zero);
+      llvm::Value* down = builder_.CreateFCmpOLT(by, zero);
+      llvm::AllocaInst* status_slot = Alloca(i32_, "range_status");
+      builder_.CreateStore(Status(WM_STATUS_OK), status_slot);
+      llvm::BasicBlock* pre = builder_.GetInsertBlock();
+      llvm::BasicBlock* head = NewBlock("range.head");
+      llvm::BasicBlock* body = NewBlock("range.body");
+      llvm::BasicBlock* exit = NewBlock("range.exit");
+      builder_.CreateBr(head);
+      builder_.SetInsertPoint(head);
+      llvm::PHINode* x = builder_.CreatePHI(f64_, 2, "x");
+      x->addIncoming(from, pre);
+      llvm::Value* more = builder_.CreateOr(builder_.CreateAnd(up, builder_.CreateFCmpOLT(x, upto)),
+                                            builder_.CreateAnd(down, builder_.CreateFCmpOGT(x, upto)));
+      builder_.CreateCondBr(more, body, exit);
+      builder_.SetInsertPoint(body);
+      llvm::Value* step = IfOk(Tick(), [&] { return CallCont(k, NumberValue(x)); });
+      builder_.CreateStore(step, status_slot);
+      x->addIncoming(builder_.CreateFAdd(x, by), builder_.GetInsertBlock());
+      builder_.CreateCondBr(IsOk(step), head, exit);
+      builder_.SetInsertPoint(exit);
+      return builder_.CreateLoad(i32_, status_slot);
+    });
   }
 
   // Passes an owned result to k if the producing call succeeded, then releases it.

@@ -21,7 +21,7 @@ static_assert(offsetof(WmCtx, consts) == 8 && offsetof(WmCtx, fuel) == 16 &&
                   offsetof(WmCtx, host) == 32,
               "generated code relies on these WmCtx offsets");
 static_assert(offsetof(WmAbi, copy) == 8 &&
-                  offsetof(WmAbi, recurse_all) == 8 + 8 * WM_ABI_RECURSE_ALL &&
+                  offsetof(WmAbi, check_range_args) == 8 + 8 * WM_ABI_CHECK_RANGE_ARGS &&
                   sizeof(WmAbi) == 8 + 8 * WM_ABI_NUM_SLOTS,
               "WmAbiSlot numbering must follow the WmAbi field order");
 static_assert(sizeof(std::pair<Value, Value>) == 32, "object members are iterated with stride 32");
@@ -340,6 +340,15 @@ int32_t ShimRecurseAll(WmCtx* ctx, WmValue* frame, const WmValue* v, WmCont k, v
   }
 }
 
+int32_t ShimCheckRangeArgs(WmCtx* ctx, const WmValue* const* args, uint32_t nargs) {
+  for (uint32_t i = 0; i < nargs; ++i) {
+    if (!V(args[i]).IsNumber()) {
+      return SetError(ctx, Value::String("Range bounds must be numeric"), false);
+    }
+  }
+  return WM_STATUS_OK;
+}
+
 }  // extern "C"
 
 const WmAbi kAbi = {
@@ -364,6 +373,7 @@ const WmAbi kAbi = {
     ShimCatchError,
     ShimBindGlobals,
     ShimRecurseAll,
+    ShimCheckRangeArgs,
 };
 
 }  // namespace

@@ -96,6 +96,9 @@ typedef struct WmAbi {
   void (*bind_globals)(WmCtx* ctx, WmValue* frame, uint32_t nslots);
   // `..`: calls k for v and every value nested in it, pre-order.
   int32_t (*recurse_all)(WmCtx* ctx, WmValue* frame, const WmValue* v, WmCont k, void* kenv);
+  // Generator builtins (range/2, range/3) loop in native code; this raises the interpreter's
+  // error for their arguments when they are not all numbers (returns ok when they are).
+  int32_t (*check_range_args)(WmCtx* ctx, const WmValue* const* args, uint32_t nargs);
 } WmAbi;
 
 // Slot numbers of the function pointers in WmAbi (pointer i is at byte offset 8 + 8*i).
@@ -119,6 +122,7 @@ enum WmAbiSlot {
   WM_ABI_CATCH_ERROR,
   WM_ABI_BIND_GLOBALS,
   WM_ABI_RECURSE_ALL,
+  WM_ABI_CHECK_RANGE_ARGS,
   WM_ABI_NUM_SLOTS
 };
 

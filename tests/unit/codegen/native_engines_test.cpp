@@ -324,6 +324,16 @@ std::vector<Case> BuildCases() {
          {R"({"arr":{"a":1}})", "!Cannot index object with number"}});
   }
   {
+    // [range(0,1; 3,4)], [range(.a; 0; -2)], range("a"; 2)
+    Builder b;
+    NodeId two = b.Node(Op::Collect, {b.Builtin(ir::BuiltinId::Range, {b.Comma(b.Json("0"), b.Json("1")),
+                                                                       b.Comma(b.Json("3"), b.Json("4"))})});
+    NodeId three = b.Node(Op::Collect, {b.Node(Op::CallBuiltin, {b.Path({"a"}), b.Json("0"), b.Json("-2")}, 256 + 48)});
+    NodeId bad = b.Builtin(ir::BuiltinId::Range, {b.Str("a"), b.Json("2")});
+    add("range", b.Finish(b.Comma(two, b.Comma(three, bad))),
+        {{R"({"a":5})", "[0,1,2,0,1,2,3,1,2,1,2,3] [5,3,1] !Range bounds must be numeric"}});
+  }
+  {
     // reduce with a string accumulator (heap values through the state)
     Builder b;
     uint32_t px = b.Pattern(0);
