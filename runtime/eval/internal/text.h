@@ -1,0 +1,27 @@
+// Text helpers shared by the value-level ops and builtins: UTF-8 codepoint iteration (jq counts
+// string lengths, slices and match offsets in codepoints), and jq's truncated value dump used
+// inside error messages ("object ({\"aaaaaaaa...)").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/value/value.h"
+
+namespace wm::eval_internal {
+
+// Decodes one codepoint at s[*pos], advancing *pos; invalid bytes decode as U+FFFD (one byte).
+uint32_t DecodeUtf8(std::string_view s, size_t* pos);
+void AppendUtf8(uint32_t codepoint, std::string* out);
+size_t CodepointCount(std::string_view s);
+// Byte offset of codepoint index `cp` (clamped to the end).
+size_t ByteOffsetOfCodepoint(std::string_view s, size_t cp);
+
+// The JSON of v cut to jq's error-message width: at most 14 bytes, the last three "..." when cut.
+std::string TruncatedDump(const Value& v);
+// "<kind> (<truncated dump>)", the way jq names a value in type errors.
+std::string Describe(const Value& v);
+
+}  // namespace wm::eval_internal
