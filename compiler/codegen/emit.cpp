@@ -32,8 +32,8 @@ using ir::Op;
 // Bounds on compile-time work for one program: C++ recursion while generating nested nodes, and
 // the number of nodes generated after inlining functions (inlining can multiply code size).
 constexpr int kMaxGenDepth = 1500;
-constexpr size_t kMaxGeneratedNodes = 200'000;
-constexpr uint32_t kMaxFrameSlots = 1u << 20;
+constexpr size_t kMaxGeneratedNodes = 50'000;
+constexpr uint32_t kMaxFrameSlots = 4096;  // 64 KiB of native stack for one frame
 
 // One inlined function activation: where its slots live and what its closure params denote.
 struct Activation {
@@ -89,6 +89,7 @@ class ProgramEmitter {
     root.function = 0;
     root.slot_base = 0;
     next_slot_ = program_.functions[0].num_slots;
+    if (next_slot_ > kMaxFrameSlots) return "too many variables for native code";
     {
       FunctionScope scope(*this, body);
       llvm::Value* status = Gen(program_.functions[0].body, root, body->getArg(2),

@@ -113,28 +113,22 @@ bool Link(const std::string& object, const std::string& shared, const std::strin
   return false;
 }
 
-AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& options) {
-  AotResult result;
-  if (units.empty()) {
-    result.error = "no units to compile";
-    return result;
-  }
+// Builds the optimised module for `units` with a PIC TargetMachine for the host, then either
+// prints it (want_ir) or emits the object file into *out. Returns "" or an error.
+std::string BuildObject(const std::vector<AotUnit>& units, const CodegenOptions& options,
+                        bool want_ir, std::string* out) {
+  if (units.empty()) return "no units to compile";
   std::set<std::string> symbols;
   std::vector<internal::EmitUnit> emit_units;
   for (const AotUnit& unit : units) {
-    if (unit.program == nullptr) {
-      result.error = "unit " + unit.symbol + " has no program";
-      return result;
-    }
+    if (unit.program == nullptr) return "unit " + unit.symbol + " has no program";
     if (unit.symbol.empty() || unit.symbol == WM_NATIVE_ABI_VERSION_SYMBOL ||
         !symbols.insert(unit.symbol).second) {
-      result.error = "invalid or duplicate entry symbol '" + unit.symbol + "'";
-      return result;
+      return "invalid or duplicate entry symbol '" + unit.symbol + "'";
     }
     std::string why;
     if (!Supports(*unit.program, &why)) {
-      result.error = unit.symbol + ": not supported by the native backends: " + why;
-      return result;
+      return unit.symbol + ": not supported by the native backends: " + why;
     }
     emit_units.push_back({unit.symbol, unit.program.get()});
   }
@@ -143,10 +137,7 @@ AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& optio
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string lookup_error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, lookup_error);
-  if (target == nullptr) {
-    result.error = "no LLVM target for " + triple + ": " + lookup_error;
-    return result;
-  }
+  if (target == nullptr) return "no LLVM target for " + triple + ": " + lookup_error;
   llvm::TargetOptions target_options;
   llvm::CodeGenOptLevel level = options.opt_level <= 0   ? llvm::CodeGenOptLevel::None
                                 : options.opt_level == 1 ? llvm::CodeGenOptLevel::Less
@@ -155,36 +146,41 @@ AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& optio
   // Generic CPU: a bundle may be loaded on another machine of the same architecture.
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, "generic", "", target_options, llvm::Reloc::PIC_, std::nullopt, level));
-  if (machine == nullptr) {
-    result.error = "cannot create a target machine for " + triple;
-    return result;
-  }
+  if (machine == nullptr) return "cannot create a target machine for " + triple;
 
   llvm::LLVMContext context;
   llvm::Module module("wm_aot", context);
   module.setDataLayout(machine->createDataLayout());
   module.setTargetTriple(triple);
   std::string error = internal::EmitUnits(module, emit_units);
-  if (!error.empty()) {
-    result.error = error;
-    return result;
-  }
+  if (!error.empty()) return error;
   auto* i32 = llvm::Type::getInt32Ty(context);
   new llvm::GlobalVariable(module, i32, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
                            llvm::ConstantInt::get(i32, WM_NATIVE_ABI_VERSION),
                            WM_NATIVE_ABI_VERSION_SYMBOL);
   internal::OptimizeModule(module, *machine, options.opt_level);
 
-  llvm::SmallVector<char, 0> object;
-  {
-    llvm::raw_svector_ostream os(object);
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
-      result.error = "the LLVM target cannot emit object files";
-      return result;
-    }
-    codegen.run(module);
+  if (want_ir) {
+    llvm::raw_string_ostream os(*out);
+    module.print(os, nullptr);
+    return "";
   }
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    return "the LLVM target cannot emit object files";
+  }
+  codegen.run(module);
+  out->assign(object.data(), object.size());
+  return "";
+}
+
+AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& options) {
+  AotResult result;
+  std::string object;
+  result.error = BuildObject(units, options, /*want_ir=*/false, &object);
+  if (!result.error.empty()) return result;
 
   TempDir dir;
   if (!dir.Create(&result.error)) return result;
@@ -204,6 +200,28 @@ AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& optio
 }
 
 }  // namespace
+
+EmitResult EmitLlvmIr(const std::vector<AotUnit>& units, const CodegenOptions& options) {
+  EmitResult result;
+  try {
+    result.error = BuildObject(units, options, /*want_ir=*/true, &result.text);
+  } catch (const std::exception& e) {
+    result.error = std::string("LLVM IR emission failed: ") + e.what();
+  }
+  if (!result.error.empty()) result.text.clear();
+  return result;
+}
+
+EmitResult EmitObject(const std::vector<AotUnit>& units, const CodegenOptions& options) {
+  EmitResult result;
+  try {
+    result.error = BuildObject(units, options, /*want_ir=*/false, &result.text);
+  } catch (const std::exception& e) {
+    result.error = std::string("object emission failed: ") + e.what();
+  }
+  if (!result.error.empty()) result.text.clear();
+  return result;
+}
 
 AotResult CompileAot(const std::vector<AotUnit>& units, const CodegenOptions& options) {
   try {

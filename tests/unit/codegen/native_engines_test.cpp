@@ -489,6 +489,26 @@ TEST(NativeSupportTest, RefusesPathExpressionsAndRecursion) {
   }
 }
 
+TEST(NativeDumpTest, LlvmIrAndObjectFile) {
+  Builder b;
+  auto program = b.Finish(b.Field(b.Iter(b.Path({"spec", "items"})), "name"));
+  codegen::EmitResult ir = codegen::EmitLlvmIr({{"resolve_names", program}});
+  ASSERT_TRUE(ir.error.empty()) << ir.error;
+  EXPECT_NE(ir.text.find("define i32 @resolve_names(ptr"), std::string::npos) << ir.text;
+  EXPECT_NE(ir.text.find("@wm_abi_version = local_unnamed_addr constant i32"), std::string::npos) << ir.text;
+  // Optimised, the continuations are inlined into the entry: one exported function remains.
+  EXPECT_EQ(ir.text.find("define internal"), std::string::npos) << ir.text;
+
+  codegen::EmitResult object = codegen::EmitObject({{"resolve_names", program}});
+  ASSERT_TRUE(object.error.empty()) << object.error;
+  ASSERT_GT(object.text.size(), 64u);
+  EXPECT_EQ(object.text.substr(0, 4), "\x7f" "ELF");
+
+  codegen::EmitResult duplicate = codegen::EmitLlvmIr({{"x", program}, {"x", program}});
+  EXPECT_TRUE(duplicate.text.empty());
+  EXPECT_NE(duplicate.error.find("duplicate"), std::string::npos) << duplicate.error;
+}
+
 TEST(NativeModuleTest, RefusesGarbageTruncatedAndForeignBytes) {
   std::string error;
   EXPECT_EQ(NativeModule::Create("", &error), nullptr);
