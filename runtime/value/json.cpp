@@ -96,8 +96,9 @@ size_t DecodeUtf8(const unsigned char* p, const unsigned char* end, int32_t* cp)
 // Parses JSON text. One instance per call; holds the cursor and the first error.
 class Parser {
  public:
-  Parser(std::string_view text, const JsonParseOptions& options)
-      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), options_(options) {}
+  // Parses `text` starting at byte `start` (offsets in errors stay relative to text's beginning).
+  Parser(std::string_view text, const JsonParseOptions& options, size_t start = 0)
+      : begin_(text.data()), p_(text.data() + start), end_(text.data() + text.size()), options_(options) {}
 
   void SkipSpace() {
     while (p_ < end_ && IsJsonSpace(*p_)) ++p_;
@@ -524,6 +525,43 @@ void AppendNewlineIndent(int indent, size_t depth, std::string* out) {
   out->append(static_cast<size_t>(indent) * depth, ' ');
 }
 
+// End of the JSON value starting at text[start], found by matching brackets and skipping
+// strings without validating anything; npos if the value does not end within text. Only used to
+// cut a stream into documents for the fast path, so a wrong guess merely costs a fallback.
+size_t ScanValueEnd(std::string_view text, size_t start) {
+  auto skip_string = [&text](size_t i) -> size_t {  // i is on the opening quote
+    for (++i; i < text.size(); ++i) {
+      if (text[i] == '\\') {
+        ++i;
+      } else if (text[i] == '"') {
+        return i + 1;
+      }
+    }
+    return std::string_view::npos;
+  };
+  char c = text[start];
+  if (c == '"') return skip_string(start);
+  if (c == '[' || c == '{') {
+    size_t depth = 0;
+    for (size_t i = start; i < text.size(); ++i) {
+      char x = text[i];
+      if (x == '"') {
+        i = skip_string(i);
+        if (i == std::string_view::npos) return i;
+        --i;  // the loop's ++i moves past the closing quote
+      } else if (x == '[' || x == '{') {
+        ++depth;
+      } else if (x == ']' || x == '}') {
+        if (--depth == 0) return i + 1;
+      }
+    }
+    return std::string_view::npos;
+  }
+  size_t i = start;
+  while (i < text.size() && !IsJsonSpace(text[i]) && std::strchr("[]{},:\"", text[i]) == nullptr) ++i;
+  return i;
+}
+
 }  // namespace
 
 bool ParseJson(std::string_view text, Value* out, JsonError* error, const JsonParseOptions& options) {
@@ -545,13 +583,26 @@ bool ParseJson(std::string_view text, Value* out, JsonError* error, const JsonPa
 
 bool ParseJsonStream(std::string_view text, std::vector<Value>* out, JsonError* error,
                      const JsonParseOptions& options) {
-  Parser parser(text, options);
+  size_t pos = 0;
   for (;;) {
-    parser.SkipSpace();
-    if (parser.AtEnd()) return true;
+    while (pos < text.size() && IsJsonSpace(text[pos])) ++pos;
+    if (pos == text.size()) return true;
+    // Fast path: cut out the next value and hand it to simdjson. Anything unusual (including
+    // every error) is parsed by Parser from the same position, so errors and repairs match.
+    if (options.use_simdjson) {
+      size_t end = ScanValueEnd(text, pos);
+      Value v;
+      if (end != std::string_view::npos && ParseWithSimdjson(text.substr(pos, end - pos), options.max_depth, &v)) {
+        out->push_back(std::move(v));
+        pos = end;
+        continue;
+      }
+    }
+    Parser parser(text, options, pos);
     Value v;
     if (!parser.ParseValue(&v, error)) return false;
     out->push_back(std::move(v));
+    pos = parser.offset();
   }
 }
 
@@ -565,6 +616,13 @@ void FormatNumber(double d, std::string* out) {
   if (d < -DBL_MAX) d = -DBL_MAX;
   if (d == 0) {
     out->append(std::signbit(d) ? "-0" : "0");
+    return;
+  }
+  // Integers below 1e15 (counts, replicas, ports...) print as plain digits in every rule above.
+  if (d > -1e15 && d < 1e15 && d == static_cast<double>(static_cast<int64_t>(d))) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof(buf), static_cast<int64_t>(d));
+    out->append(buf, r.ptr);
     return;
   }
   // Shortest round-trip digits via to_chars, then jq 1.6's layout (its dtoa-based formatter):

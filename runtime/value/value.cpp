@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <unordered_map>
@@ -272,17 +273,19 @@ Value Value::MakeObject(std::vector<Member> members) {
       }
     }
   } else {
-    std::unordered_map<std::string_view, uint32_t> seen;
-    seen.reserve(members.size());
-    for (const Member& m : members) {
-      if (!seen.emplace(m.first.AsString(), 0).second) {
+    // The duplicate check builds the lookup index anyway: keep it when the keys are unique.
+    auto index = std::make_unique<ObjectCell::Index>();
+    index->reserve(members.size());
+    for (uint32_t i = 0; i < members.size(); ++i) {
+      if (!index->emplace(members[i].first.AsString(), i).second) {
         unique = false;
         break;
       }
     }
+    if (unique) cell->index.store(index.release(), std::memory_order_relaxed);
   }
   if (unique) {
-    cell->members = std::move(members);
+    cell->members = std::move(members);  // the index's views point into the key cells: still valid
     return v;
   }
   for (Member& m : members) v.Set(std::move(m.first), std::move(m.second));
