@@ -236,7 +236,7 @@ class Loader {
   void Document(const YAML::Node& doc, int index, LoadResult& result, int list_depth);
   void DefinitionSpec(const Fields& top, Definition& def);
   std::optional<GroupVersionKind> Gvk(const YAML::Node& node, std::string_view what);
-  void ComponentFrom(const YAML::Node& node, Component& c);
+  void ComponentFrom(const YAML::Node& node, Component& c, size_t child_index);
   std::optional<SpecDefinition> Spec(const Fields& f, std::string_view what);
   std::optional<StatusDefinition> Status(const Fields& f, std::string_view what);
   std::optional<StatusMatcher> Matcher(const YAML::Node& node, std::string_view what);
@@ -714,12 +714,17 @@ const Keys kComponentKeys = {"name",           "kind",           "ownerRef",
                              "specDefinition", "scaleDefinition", "statusDefinition",
                              "suspendDefinition", "instanceIdPath", "podSelector"};
 
-void Loader::ComponentFrom(const YAML::Node& node, Component& c) {
-  std::string what = c.is_root ? "rootComponent" : "childComponents entry";
+void Loader::ComponentFrom(const YAML::Node& node, Component& c, size_t child_index) {
+  std::string what = c.is_root ? std::string("spec.structureDefinition.rootComponent")
+                              : "spec.structureDefinition.childComponents[" +
+                                    std::to_string(child_index) + "]";
   // Name the component in every message about it, even those found before `name` is read.
   if (node.IsMap()) {
     YAML::Node name = Lookup(node, "name");
-    if (name.IsScalar() && !name.Scalar().empty()) what = "component '" + name.Scalar() + "'";
+    if (name.IsScalar() && !name.Scalar().empty() &&
+        (IsQuoted(name) || ClassifyPlain(name.Scalar()) == PlainKind::kString)) {
+      what = "component '" + name.Scalar() + "'";
+    }
   }
   auto f = Open(node, what, kComponentKeys);
   if (!f) return;
@@ -827,13 +832,14 @@ void Loader::DefinitionSpec(const Fields& top, Definition& def) {
       def.has_root = true;
       def.root.is_root = true;
       def.root.location = Loc(e->key_node);
-      ComponentFrom(e->value, def.root);
+      ComponentFrom(e->value, def.root, 0);
     }
     if (auto items = Seq(*structure, "childComponents", "spec.structureDefinition")) {
-      for (const YAML::Node& item : *items) {
+      for (size_t i = 0; i < items->size(); ++i) {
+        const YAML::Node& item = (*items)[i];
         Component child;
         child.location = Loc(item);
-        ComponentFrom(item, child);
+        ComponentFrom(item, child, i);
         def.children.push_back(std::move(child));
       }
     }

@@ -69,6 +69,12 @@ const std::vector<RuleInfo> kRules = {
 
 std::string Quote(std::string_view name) { return "'" + std::string(name) + "'"; }
 
+// "version", "version and kind": the empty parts of a kind that must have both.
+std::string MissingVersionKind(const GroupVersionKind& gvk) {
+  if (gvk.version.value.empty() && gvk.kind.value.empty()) return "version and kind";
+  return gvk.version.value.empty() ? "version" : "kind";
+}
+
 // Kubernetes label syntax (apimachinery validation.IsQualifiedName / IsValidLabelValue).
 bool IsLabelName(std::string_view s) {
   if (s.empty() || s.size() > 63) return false;
@@ -250,19 +256,20 @@ class Checker {
       std::vector<const Component*> chain;
       std::set<std::string> visited;
       const Component* current = &child;
-      while (current && current->owner_ref) {
+      // The root ends every chain, even when it wrongly has an ownerRef itself (WM013).
+      while (current && current->owner_ref && !current->is_root) {
         if (!visited.insert(current->name.value).second) break;
         chain.push_back(current);
         current = def_.FindComponent(current->owner_ref->value);
       }
-      if (!current || !current->owner_ref) continue;  // reached the root
+      if (!current || !current->owner_ref || current->is_root) continue;  // reached the root
       // `current` is on a cycle; report each cycle once, at its first member in file order.
       std::vector<std::string> members;
       const Component* walk = current;
       do {
         members.push_back(walk->name.value);
         walk = def_.FindComponent(walk->owner_ref->value);
-      } while (walk && walk != current);
+      } while (walk && walk != current && !walk->is_root);
       std::set<std::string> key(members.begin(), members.end());
       std::string id;
       for (const std::string& m : key) id += m + "\n";
@@ -292,7 +299,8 @@ class Checker {
     std::string label = Label(c);
     if (!c.is_root && c.kind && !c.kind->full()) {
       Report("WM018", c.kind->location,
-             label + " kind must have a version and a kind (" + c.kind->ToString() + ")");
+             label + " kind must have a version and a kind: missing " +
+                 MissingVersionKind(*c.kind));
     }
     if (c.spec) SpecRules(c, *c.spec);
     // Multi-instance components need both halves: ids from the workload and ids on the pods.
@@ -545,8 +553,9 @@ class Checker {
     for (const GroupVersionKind& gvk : def_.additional_child_kinds) {
       if (!gvk.full()) {
         Report("WM060", gvk.location,
-               "additionalChildKinds entry must have a version and a kind (" + gvk.ToString() +
-                   ")");
+               "additionalChildKinds entry " +
+                   (gvk.kind.value.empty() ? std::string() : Quote(gvk.kind.value) + " ") +
+                   "must have a version and a kind: missing " + MissingVersionKind(gvk));
         continue;
       }
       if (!seen.insert(gvk.kind.value).second) {
