@@ -1,0 +1,809 @@
+// The reference engine: executes resolver IR directly as generators in continuation-passing
+// style. Eval(node, frame, input, path, k) calls k once per output and returns a Flow (continue,
+// stop, break to a label, error) that every node propagates, so backtracking, `try`, `label`,
+// `limit` and early stop are ordinary control flow. Path mode (path != nullptr) tracks, next to
+// each value, the path it was reached by, for path(f), assignments and del/paths.
+//
+// IR conventions (produced by compiler/lower, see lower.h): Var, Break and CallParam immediates
+// are (levels << 16) | index, where levels counts lexical parents to walk up from the current
+// frame; a function's frame links to the frame of its lexical parent (Function::parent). Value
+// parameters are bound explicitly in the callee body, so value_param_slots is not used here.
+#include <pthread.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "runtime/eval/builtins.h"
+#include "runtime/eval/eval.h"
+#include "runtime/eval/internal/text.h"
+#include "runtime/eval/ops.h"
+#include "runtime/value/json.h"
+
+namespace wm {
+
+std::string EvalError::Message() const {
+  if (value.IsString()) return std::string(value.AsString());
+  return ToJson(value) + " (not a string)";
+}
+
+namespace {
+
+using ir::NodeId;
+using ir::Op;
+
+// A non-owning reference to a callable (the continuations never outlive the call they are
+// passed to, so no allocation is needed).
+template <class Sig>
+class FnRef;
+template <class R, class... A>
+class FnRef<R(A...)> {
+ public:
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FnRef>>>
+  FnRef(F&& f)  // NOLINT: implicit on purpose, lambdas convert at call sites
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* o, A... a) -> R { return (*static_cast<std::remove_reference_t<F>*>(o))(std::forward<A>(a)...); }) {}
+  R operator()(A... a) const { return call_(obj_, std::forward<A>(a)...); }
+
+ private:
+  void* obj_;
+  R (*call_)(void*, A...);
+};
+
+enum class Flow : uint8_t { kContinue, kStop, kBreak, kError };
+
+// In path mode every value travels with a path: an array of keys, or null when the value was
+// not reached by a path expression (using it as one is then an error).
+using Cont = FnRef<Flow(const Value& value, const Value* path)>;
+
+struct Frame;
+struct Closure {
+  NodeId body;
+  Frame* env;
+};
+
+struct Slot {
+  Value value;
+  Value path;  // set only when bound in path mode
+};
+
+struct Frame {
+  int32_t function;
+  Frame* parent;  // frame of the lexical parent function's activation
+  std::vector<Slot> slots;
+  std::vector<Closure> params;
+};
+
+constexpr uint32_t kLevelShift = 16;
+constexpr uint32_t kIndexMask = 0xFFFF;
+
+// Bytes of stack kept free below the deepest evaluation frame, for the continuation chain of the
+// node in progress and for library calls (oniguruma, strftime, ...).
+constexpr size_t kStackReserve = 512 * 1024;
+
+size_t StackBudgetBytes() {
+  pthread_attr_t attr;
+  size_t size = 8u << 20;
+  void* addr = nullptr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    // The usable part is what lies below the current position.
+    char here;
+    if (addr != nullptr) {
+      size_t below = static_cast<size_t>(&here - static_cast<char*>(addr));
+      if (below < size) size = below;
+    }
+  }
+  return size > 2 * kStackReserve ? size - kStackReserve : size / 2;
+}
+
+std::string Trunc(const Value& v, size_t width) {
+  std::string text = ToJson(v);
+  if (text.size() > width - 1) {
+    text.resize(width - 4);
+    text += "...";
+  }
+  return text;
+}
+
+class Evaluation {
+ public:
+  Evaluation(const ir::Program& program, const RunOptions& options)
+      : program_(program), limits_(options.limits), globals_(options.globals) {
+    fuel_left_ = limits_.fuel;
+    char here;
+    stack_top_ = &here;
+    stack_budget_ = StackBudgetBytes();
+  }
+
+  EvalStatus Execute(const Value& input, const OutputFn& emit, EvalError* error) {
+    if (program_.functions.empty() || program_.functions[0].body == ir::kNoNode ||
+        program_.functions[0].body >= program_.nodes.size()) {
+      SetError(Value::String("invalid program: no entry function"));
+      return Finish(Flow::kError, error);
+    }
+    Frame top{0, nullptr, std::vector<Slot>(program_.functions[0].num_slots), {}};
+    if (globals_ != nullptr) {
+      for (size_t i = 0; i < globals_->size() && i < top.slots.size(); ++i) top.slots[i].value = (*globals_)[i];
+    }
+    uint64_t outputs = 0;
+    Flow flow = Eval(program_.functions[0].body, &top, input, nullptr,
+                     [&](const Value& v, const Value*) -> Flow {
+                       if (++outputs > limits_.max_outputs) {
+                         return LimitError("too many results (limit " + std::to_string(limits_.max_outputs) + ")");
+                       }
+                       return emit(v) ? Flow::kContinue : Flow::kStop;
+                     });
+    return Finish(flow, error);
+  }
+
+ private:
+  EvalStatus Finish(Flow flow, EvalError* error) {
+    switch (flow) {
+      case Flow::kContinue: return EvalStatus::kOk;
+      case Flow::kStop: return EvalStatus::kStopped;
+      case Flow::kBreak:
+        // A break whose label is not active (cannot happen for lowered programs).
+        SetError(Value::String("break without an active label"));
+        [[fallthrough]];
+      case Flow::kError:
+        if (error != nullptr) {
+          error->value = error_;
+          error->limit = error_is_limit_;
+        }
+        return EvalStatus::kError;
+    }
+    return EvalStatus::kError;
+  }
+
+  Flow SetError(Value v) {
+    error_ = std::move(v);
+    error_is_limit_ = false;
+    return Flow::kError;
+  }
+  Flow LimitError(const std::string& message) {
+    error_ = Value::String(message);
+    error_is_limit_ = true;
+    return Flow::kError;
+  }
+
+  // Charges one step of fuel and checks the stack; returns false (with the error set) when a
+  // limit is exceeded.
+  bool Step() {
+    if (fuel_left_ == 0) {
+      LimitError("evaluation step budget exhausted (fuel " + std::to_string(limits_.fuel) + ")");
+      return false;
+    }
+    --fuel_left_;
+    char here;
+    if (static_cast<size_t>(stack_top_ - &here) > stack_budget_) {
+      LimitError("maximum evaluation depth exceeded (stack)");
+      return false;
+    }
+    return true;
+  }
+
+  bool Charge(const Value& v) {
+    size_t bytes = 16;
+    if (v.IsString()) bytes += v.AsString().size();
+    else if (v.IsArray()) bytes += 16 * v.AsArray().size();
+    else if (v.IsObject()) bytes += 48 * v.AsObject().size();
+    memory_used_ += bytes;
+    if (memory_used_ > limits_.max_memory_bytes) {
+      LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+      return false;
+    }
+    return true;
+  }
+
+  const ir::Node& N(NodeId id) const { return program_.nodes[id]; }
+
+  Frame* Up(Frame* frame, uint32_t immediate) const {
+    for (uint32_t levels = immediate >> kLevelShift; levels > 0 && frame != nullptr; --levels) frame = frame->parent;
+    return frame;
+  }
+
+  static Value Extend(const Value& path, const Value& key) {
+    Array p = path.AsArray();
+    p.push_back(key);
+    return Value::MakeArray(std::move(p));
+  }
+
+  // Emits a value computed outside path tracking: in path mode it carries no path.
+  static Flow EmitValue(const Value& v, const Value* path, Cont k) {
+    static const Value kNoPath;
+    return k(v, path ? &kNoPath : nullptr);
+  }
+
+  Flow InvalidPathAccess(const Value& target, const Value& key) {
+    return SetError(Value::String("Invalid path expression near attempt to access element " +
+                                  Trunc(key, 15) + " of " + Trunc(target, 30)));
+  }
+  Flow InvalidPathIterate(const Value& target) {
+    return SetError(Value::String("Invalid path expression near attempt to iterate through " + Trunc(target, 30)));
+  }
+
+  Flow OpFailed(Value error) { return SetError(std::move(error)); }
+
+  // ---- the evaluator
+
+  Flow Eval(NodeId id, Frame* frame, const Value& input, const Value* path, Cont k) {
+    if (!Step()) return Flow::kError;
+    const ir::Node& n = N(id);
+    switch (n.op) {
+      case Op::Identity: return k(input, path);
+      case Op::Empty: return Flow::kContinue;
+      case Op::Const: return EmitValue(program_.consts[n.a], path, k);
+      case Op::Loc: return EmitValue(program_.consts[n.a], path, k);
+      case Op::RecurseAll: return Recurse(input, path, k);
+      case Op::Index: return EvalIndex(n, frame, input, path, k);
+      case Op::Slice: return EvalSlice(n, frame, input, path, k);
+      case Op::Iterate:
+        return Eval(n.kids[0], frame, input, path, [&](const Value& t, const Value* tp) {
+          return IterateValue(t, tp, k);
+        });
+      case Op::Pipe:
+        return Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
+          return Eval(n.kids[1], frame, v, vp, k);
+        });
+      case Op::Comma: {
+        Flow f = Eval(n.kids[0], frame, input, path, k);
+        if (f != Flow::kContinue) return f;
+        return Eval(n.kids[1], frame, input, path, k);
+      }
+      case Op::Neg:
+        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& v, const Value*) {
+          Value out, err;
+          if (!ops::Negate(v, &out, &err)) return OpFailed(err);
+          return EmitValue(out, path, k);
+        });
+      case Op::Binary: return EvalBinary(n, frame, input, path, k);
+      case Op::And:
+      case Op::Or: {
+        bool is_and = n.op == Op::And;
+        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& a, const Value*) {
+          if (is_and ? !a.Truthy() : a.Truthy()) return EmitValue(Value::Bool(!is_and), path, k);
+          return Eval(n.kids[1], frame, input, nullptr, [&](const Value& b, const Value*) {
+            return EmitValue(Value::Bool(b.Truthy()), path, k);
+          });
+        });
+      }
+      case Op::Alternative: return EvalAlternative(n, frame, input, path, k);
+      case Op::If:
+        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& c, const Value*) {
+          return Eval(c.Truthy() ? n.kids[1] : n.kids[2], frame, input, path, k);
+        });
+      case Op::Try: return EvalTry(n, frame, input, path, k);
+      case Op::Collect: {
+        Array items;
+        Flow f = Eval(n.kids[0], frame, input, nullptr, [&](const Value& v, const Value*) {
+          items.push_back(v);
+          memory_used_ += 16;
+          if (memory_used_ > limits_.max_memory_bytes) {
+            return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+          }
+          return Flow::kContinue;
+        });
+        if (f != Flow::kContinue) return f;
+        return EmitValue(Value::MakeArray(std::move(items)), path, k);
+      }
+      case Op::Object: {
+        std::vector<Member> members;
+        return EvalObject(n, 0, frame, input, &members, path, k);
+      }
+      case Op::Format: {
+        Value out, err;
+        if (!ops::ApplyFormat(n.str, input, &out, &err)) return OpFailed(err);
+        if (!Charge(out)) return Flow::kError;
+        return EmitValue(out, path, k);
+      }
+      case Op::StringInterp: {
+        std::vector<std::string> pieces(n.kids.size());
+        return EvalInterp(n, n.kids.size(), frame, input, &pieces, path, k);
+      }
+      case Op::Var: {
+        Frame* f = Up(frame, n.a);
+        const Slot& slot = f->slots[n.a & kIndexMask];
+        if (path != nullptr && slot.path.IsArray()) return k(slot.value, &slot.path);
+        return EmitValue(slot.value, path, k);
+      }
+      case Op::Bind: return EvalBind(n, frame, input, path, k);
+      case Op::Reduce: return EvalReduce(n, frame, input, path, k);
+      case Op::Foreach: return EvalForeach(n, frame, input, path, k);
+      case Op::Label: {
+        uint64_t label = ++label_counter_;
+        frame->slots[n.a & kIndexMask].value = Value::Number(static_cast<double>(label));
+        Flow f = Eval(n.kids[0], frame, input, path, k);
+        if (f == Flow::kBreak && break_label_ == label) return Flow::kContinue;
+        return f;
+      }
+      case Op::Break: {
+        Frame* f = Up(frame, n.a);
+        const Value& label = f->slots[n.a & kIndexMask].value;
+        break_label_ = label.IsNumber() ? static_cast<uint64_t>(label.AsNumber()) : 0;
+        return Flow::kBreak;
+      }
+      case Op::Call: return EvalCall(n, frame, input, path, k);
+      case Op::CallParam: {
+        Frame* f = Up(frame, n.a);
+        const Closure& c = f->params[n.a & kIndexMask];
+        if (++depth_ > limits_.max_depth) {
+          --depth_;
+          return LimitError("maximum recursion depth exceeded (" + std::to_string(limits_.max_depth) + ")");
+        }
+        Flow flow = Eval(c.body, c.env, input, path, k);
+        --depth_;
+        return flow;
+      }
+      case Op::CallBuiltin: return EvalBuiltin(n, frame, input, path, k);
+      case Op::PathOf: {
+        static const Value kEmptyPath = Value::EmptyArray();
+        return Eval(n.kids[0], frame, input, &kEmptyPath, [&](const Value& v, const Value* vp) {
+          if (!vp->IsArray()) {
+            return SetError(Value::String("Invalid path expression with result " + Trunc(v, 30)));
+          }
+          return EmitValue(*vp, path, k);
+        });
+      }
+      case Op::GetPathGen:
+        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& p, const Value*) {
+          Value out, err;
+          Value arg = p;
+          if (!ops::CallBuiltin(ir::BuiltinId::GetPath, input, &arg, 1, &out, &err)) {
+            // jq: a missing path in path mode is not an error when the path is well formed.
+            return OpFailed(err);
+          }
+          if (path == nullptr) return k(out, nullptr);
+          if (!path->IsArray()) return InvalidPathAccess(input, p);
+          Array full = path->AsArray();
+          for (const Value& key : p.AsArray()) full.push_back(key);
+          Value fp = Value::MakeArray(std::move(full));
+          return k(out, &fp);
+        });
+      case Op::Error: {
+        if (n.kids.empty() || n.kids[0] == ir::kNoNode) return SetError(input);
+        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& m, const Value*) {
+          return SetError(m);
+        });
+      }
+    }
+    return SetError(Value::String("invalid IR node"));
+  }
+
+  Flow Recurse(const Value& v, const Value* path, Cont k) {
+    if (!Step()) return Flow::kError;
+    Flow f = k(v, path);
+    if (f != Flow::kContinue) return f;
+    if (v.IsArray()) {
+      Value hold = v;
+      const Array& items = hold.AsArray();
+      for (size_t i = 0; i < items.size(); ++i) {
+        Value cp;
+        if (path && path->IsArray()) cp = Extend(*path, Value::Number(double(i)));
+        f = Recurse(items[i], path ? &cp : nullptr, k);
+        if (f != Flow::kContinue) return f;
+      }
+    } else if (v.IsObject()) {
+      Value hold = v;
+      for (const Member& m : hold.AsObject()) {
+        Value cp;
+        if (path && path->IsArray()) cp = Extend(*path, m.first);
+        f = Recurse(m.second, path ? &cp : nullptr, k);
+        if (f != Flow::kContinue) return f;
+      }
+    }
+    return Flow::kContinue;
+  }
+
+  Flow IterateValue(const Value& t, const Value* tp, Cont k) {
+    if (tp != nullptr && !tp->IsArray()) {
+      if (t.IsArray() || t.IsObject()) return InvalidPathIterate(t);
+    }
+    if (t.IsArray()) {
+      Value hold = t;
+      const Array& items = hold.AsArray();
+      for (size_t i = 0; i < items.size(); ++i) {
+        Flow f;
+        if (tp) {
+          Value cp = Extend(*tp, Value::Number(double(i)));
+          f = k(items[i], &cp);
+        } else {
+          f = k(items[i], nullptr);
+        }
+        if (f != Flow::kContinue) return f;
+      }
+      return Flow::kContinue;
+    }
+    if (t.IsObject()) {
+      Value hold = t;
+      for (const Member& m : hold.AsObject()) {
+        Flow f;
+        if (tp) {
+          Value cp = Extend(*tp, m.first);
+          f = k(m.second, &cp);
+        } else {
+          f = k(m.second, nullptr);
+        }
+        if (f != Flow::kContinue) return f;
+      }
+      return Flow::kContinue;
+    }
+    Array none;
+    Value err;
+    ops::IterateInto(t, &none, &err);
+    return OpFailed(err);
+  }
+
+  Flow EvalIndex(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    // jq order: the key generator is the outer loop, the target the inner one.
+    return Eval(n.kids[1], frame, input, nullptr, [&](const Value& key, const Value*) {
+      return Eval(n.kids[0], frame, input, path, [&](const Value& t, const Value* tp) {
+        if (tp != nullptr && !tp->IsArray()) return InvalidPathAccess(t, key);
+        Value out, err;
+        if (!ops::Index(t, key, &out, &err)) return OpFailed(err);
+        if (tp == nullptr) return k(out, nullptr);
+        if (!tp->IsArray()) return InvalidPathAccess(t, key);
+        Value cp = Extend(*tp, key);
+        return k(out, &cp);
+      });
+    });
+  }
+
+  Flow EvalSlice(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    auto bound = [&](NodeId id, FnRef<Flow(const Value&)> next) -> Flow {
+      if (id == ir::kNoNode) return next(Value::Null());
+      return Eval(id, frame, input, nullptr, [&](const Value& v, const Value*) { return next(v); });
+    };
+    return bound(n.kids[1], [&](const Value& from) {
+      return bound(n.kids[2], [&](const Value& to) {
+        return Eval(n.kids[0], frame, input, path, [&](const Value& t, const Value* tp) {
+          Value out, err;
+          if (!ops::Slice(t, from, to, &out, &err)) return OpFailed(err);
+          if (tp == nullptr) return k(out, nullptr);
+          Value key = Value::MakeObject({{Value::String("start"), from}, {Value::String("end"), to}});
+          if (!tp->IsArray()) return InvalidPathAccess(t, key);
+          Value cp = Extend(*tp, key);
+          return k(out, &cp);
+        });
+      });
+    });
+  }
+
+  Flow EvalBinary(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    auto op = static_cast<ir::BinaryOp>(n.a);
+    return Eval(n.kids[1], frame, input, nullptr, [&](const Value& b, const Value*) {
+      return Eval(n.kids[0], frame, input, nullptr, [&](const Value& a, const Value*) {
+        Value out, err;
+        if (!ops::Binary(op, a, b, &out, &err)) return OpFailed(err);
+        if ((out.IsString() || out.IsArray() || out.IsObject()) && !Charge(b)) return Flow::kError;
+        return EmitValue(out, path, k);
+      });
+    });
+  }
+
+  Flow EvalAlternative(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    bool any = false;
+    Flow f = Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
+      if (!v.Truthy()) return Flow::kContinue;
+      any = true;
+      return k(v, vp);
+    });
+    if (f != Flow::kContinue) return f;
+    if (any) return Flow::kContinue;
+    return Eval(n.kids[1], frame, input, path, k);
+  }
+
+  Flow EvalTry(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    bool downstream = false;  // the flow came from k, i.e. from outside the try body
+    Flow f = Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
+      Flow r = k(v, vp);
+      if (r != Flow::kContinue) downstream = true;
+      return r;
+    });
+    if (f != Flow::kError || downstream || error_is_limit_) return f;
+    NodeId handler = n.kids.size() > 1 ? n.kids[1] : ir::kNoNode;
+    if (handler == ir::kNoNode) return Flow::kContinue;
+    Value caught = std::move(error_);
+    error_ = Value();
+    return Eval(handler, frame, caught, path ? &kNoPathValue : nullptr, k);
+  }
+
+  Flow EvalObject(const ir::Node& n, size_t entry, Frame* frame, const Value& input,
+                  std::vector<Member>* members, const Value* path, Cont k) {
+    if (entry * 2 >= n.kids.size()) {
+      Value obj = Value::MakeObject(*members);
+      if (!Charge(obj)) return Flow::kError;
+      return EmitValue(obj, path, k);
+    }
+    return Eval(n.kids[entry * 2], frame, input, nullptr, [&](const Value& key, const Value*) {
+      if (!key.IsString()) {
+        return SetError(Value::String(std::string("Cannot use ") + eval_internal::Describe(key) + " as object key"));
+      }
+      return Eval(n.kids[entry * 2 + 1], frame, input, nullptr, [&](const Value& value, const Value*) {
+        members->emplace_back(key, value);
+        Flow f = EvalObject(n, entry + 1, frame, input, members, path, k);
+        members->pop_back();
+        return f;
+      });
+    });
+  }
+
+  // Parts are produced with the last part as the outermost loop, as jq does.
+  Flow EvalInterp(const ir::Node& n, size_t remaining, Frame* frame, const Value& input,
+                  std::vector<std::string>* pieces, const Value* path, Cont k) {
+    if (remaining == 0) {
+      std::string s;
+      for (const std::string& p : *pieces) s += p;
+      Value out = Value::String(s);
+      if (!Charge(out)) return Flow::kError;
+      return EmitValue(out, path, k);
+    }
+    size_t i = remaining - 1;
+    const ir::Node& part = N(n.kids[i]);
+    if (part.op == Op::Const && program_.consts[part.a].IsString()) {
+      (*pieces)[i] = std::string(program_.consts[part.a].AsString());
+      return EvalInterp(n, i, frame, input, pieces, path, k);
+    }
+    std::string_view format = n.str.empty() ? std::string_view("text") : std::string_view(n.str);
+    return Eval(n.kids[i], frame, input, nullptr, [&](const Value& v, const Value*) {
+      Value out, err;
+      if (!ops::ApplyFormat(format, v, &out, &err)) return OpFailed(err);
+      (*pieces)[i] = std::string(out.AsString());
+      return EvalInterp(n, i, frame, input, pieces, path, k);
+    });
+  }
+
+  // ---- destructuring
+
+  Flow Destructure(uint32_t pattern_index, const Value& v, const Value* vp, Frame* frame,
+                   const Value& input, FnRef<Flow()> k) {
+    if (!Step()) return Flow::kError;
+    const ir::Pattern& pat = program_.patterns[pattern_index];
+    switch (pat.kind) {
+      case ir::Pattern::Kind::Var: {
+        Slot& slot = frame->slots[pat.slot & kIndexMask];
+        slot.value = v;
+        slot.path = (vp && vp->IsArray()) ? *vp : Value();
+        return k();
+      }
+      case ir::Pattern::Kind::Array: return DestructureArray(pat, 0, v, vp, frame, input, k);
+      case ir::Pattern::Kind::Object: return DestructureObject(pat, 0, v, vp, frame, input, k);
+    }
+    return SetError(Value::String("invalid pattern"));
+  }
+
+  Flow DestructureArray(const ir::Pattern& pat, size_t i, const Value& v, const Value* vp,
+                        Frame* frame, const Value& input, FnRef<Flow()> k) {
+    if (i == pat.elements.size()) return k();
+    Value key = Value::Number(double(i));
+    Value elem, err;
+    if (!ops::Index(v, key, &elem, &err)) return OpFailed(err);
+    Value ep;
+    if (vp && vp->IsArray()) ep = Extend(*vp, key);
+    return Destructure(pat.elements[i], elem, vp ? &ep : nullptr, frame, input, [&] {
+      return DestructureArray(pat, i + 1, v, vp, frame, input, k);
+    });
+  }
+
+  Flow DestructureObject(const ir::Pattern& pat, size_t i, const Value& v, const Value* vp,
+                         Frame* frame, const Value& input, FnRef<Flow()> k) {
+    if (i == pat.entries.size()) return k();
+    const ir::Pattern::Entry& entry = pat.entries[i];
+    return Eval(entry.key, frame, input, nullptr, [&](const Value& key, const Value*) {
+      if (!key.IsString()) {
+        return SetError(Value::String(std::string("Cannot index ") + KindName(v.kind()) + " with " + KindName(key.kind())));
+      }
+      Value member, err;
+      if (!ops::Index(v, key, &member, &err)) return OpFailed(err);
+      Value mp;
+      if (vp && vp->IsArray()) mp = Extend(*vp, key);
+      if (entry.bind_slot >= 0) {
+        Slot& slot = frame->slots[uint32_t(entry.bind_slot) & kIndexMask];
+        slot.value = member;
+        slot.path = mp;
+      }
+      if (entry.value_pattern < 0) return DestructureObject(pat, i + 1, v, vp, frame, input, k);
+      return Destructure(uint32_t(entry.value_pattern), member, vp ? &mp : nullptr, frame, input, [&] {
+        return DestructureObject(pat, i + 1, v, vp, frame, input, k);
+      });
+    });
+  }
+
+  void ClearPatternSlots(uint32_t pattern_index, Frame* frame, int depth = 0) {
+    if (depth > 1000) return;
+    const ir::Pattern& pat = program_.patterns[pattern_index];
+    switch (pat.kind) {
+      case ir::Pattern::Kind::Var: frame->slots[pat.slot & kIndexMask] = Slot{}; break;
+      case ir::Pattern::Kind::Array:
+        for (uint32_t e : pat.elements) ClearPatternSlots(e, frame, depth + 1);
+        break;
+      case ir::Pattern::Kind::Object:
+        for (const auto& e : pat.entries) {
+          if (e.bind_slot >= 0) frame->slots[uint32_t(e.bind_slot) & kIndexMask] = Slot{};
+          if (e.value_pattern >= 0) ClearPatternSlots(uint32_t(e.value_pattern), frame, depth + 1);
+        }
+        break;
+    }
+  }
+
+  Flow EvalBind(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    // In path mode the source is tracked too, so a variable bound to `.a` remembers its path.
+    return Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
+      const size_t alternatives = n.patterns.size();
+      for (size_t alt = 0; alt < alternatives; ++alt) {
+        const bool last = alt + 1 == alternatives;
+        if (alternatives > 1) {
+          for (uint32_t p : n.patterns) ClearPatternSlots(p, frame);
+        }
+        bool downstream = false;
+        Flow f = Destructure(n.patterns[alt], v, vp, frame, input, [&] {
+          return Eval(n.kids[1], frame, input, path, [&](const Value& out, const Value* op) {
+            Flow r = k(out, op);
+            if (r != Flow::kContinue) downstream = true;
+            return r;
+          });
+        });
+        if (f == Flow::kError && !last && !downstream && !error_is_limit_) continue;  // try the next pattern
+        if (f != Flow::kContinue) return f;
+        break;
+      }
+      return Flow::kContinue;
+    });
+  }
+
+  Flow EvalReduce(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    return Eval(n.kids[1], frame, input, nullptr, [&](const Value& init, const Value*) {
+      Value state = init;
+      Flow f = Eval(n.kids[0], frame, input, nullptr, [&](const Value& item, const Value*) {
+        return Destructure(n.patterns[0], item, nullptr, frame, input, [&] {
+          Value last;
+          Flow u = Eval(n.kids[2], frame, state, nullptr, [&](const Value& next, const Value*) {
+            last = next;
+            return Flow::kContinue;
+          });
+          if (u != Flow::kContinue) return u;
+          state = std::move(last);  // an empty update leaves null, as jq does
+          return Flow::kContinue;
+        });
+      });
+      if (f != Flow::kContinue) return f;
+      return EmitValue(state, path, k);
+    });
+  }
+
+  Flow EvalForeach(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    NodeId extract = n.kids.size() > 3 ? n.kids[3] : ir::kNoNode;
+    return Eval(n.kids[1], frame, input, nullptr, [&](const Value& init, const Value*) {
+      Value state = init;
+      return Eval(n.kids[0], frame, input, path, [&](const Value& item, const Value* ip) {
+        return Destructure(n.patterns[0], item, ip, frame, input, [&] {
+          Value old = state;
+          return Eval(n.kids[2], frame, old, nullptr, [&](const Value& next, const Value*) {
+            state = next;
+            if (extract == ir::kNoNode) return EmitValue(next, path, k);
+            return Eval(extract, frame, next, path ? &kNoPathValue : nullptr, k);
+          });
+        });
+      });
+    });
+  }
+
+  Flow EvalCall(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    if (n.a >= program_.functions.size()) return SetError(Value::String("call to an unknown function"));
+    const ir::Function& fn = program_.functions[n.a];
+    if (++depth_ > limits_.max_depth) {
+      --depth_;
+      return LimitError("maximum recursion depth exceeded (" + std::to_string(limits_.max_depth) + ")");
+    }
+    Frame callee{static_cast<int32_t>(n.a), nullptr, std::vector<Slot>(fn.num_slots), {}};
+    if (fn.parent >= 0) {
+      Frame* link = frame;
+      while (link != nullptr && link->function != fn.parent) link = link->parent;
+      callee.parent = link;
+    }
+    callee.params.reserve(n.kids.size());
+    for (NodeId arg : n.kids) callee.params.push_back(Closure{arg, frame});
+    Flow f = Eval(fn.body, &callee, input, path, k);
+    --depth_;
+    return f;
+  }
+
+  Flow EvalBuiltin(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    auto id = static_cast<ir::BuiltinId>(n.a);
+    std::vector<Value> args(n.kids.size());
+    if (eval::IsGeneratorBuiltin(id)) {
+      // range: the first argument is the outermost loop ($from, then $upto, then $by).
+      return EvalArgsForward(n, 0, frame, input, &args, [&]() { return RunRange(args, path, k); });
+    }
+    return EvalArgsBackward(n, n.kids.size(), frame, input, &args, [&]() {
+      Value out, err;
+      if (!ops::CallBuiltin(id, input, args.data(), args.size(), &out, &err)) return OpFailed(err);
+      if (!Charge(out)) return Flow::kError;
+      return EmitValue(out, path, k);
+    });
+  }
+
+  // Arguments of value builtins: the last argument is the outermost loop (jq: pow(2,3; 1,2) is
+  // 2,3,4,9).
+  Flow EvalArgsBackward(const ir::Node& n, size_t remaining, Frame* frame, const Value& input,
+                        std::vector<Value>* args, FnRef<Flow()> k) {
+    if (remaining == 0) return k();
+    size_t i = remaining - 1;
+    return Eval(n.kids[i], frame, input, nullptr, [&](const Value& v, const Value*) {
+      (*args)[i] = v;
+      return EvalArgsBackward(n, i, frame, input, args, k);
+    });
+  }
+
+  Flow EvalArgsForward(const ir::Node& n, size_t i, Frame* frame, const Value& input,
+                       std::vector<Value>* args, FnRef<Flow()> k) {
+    if (i == n.kids.size()) return k();
+    return Eval(n.kids[i], frame, input, nullptr, [&](const Value& v, const Value*) {
+      (*args)[i] = v;
+      return EvalArgsForward(n, i + 1, frame, input, args, k);
+    });
+  }
+
+  Flow RunRange(const std::vector<Value>& args, const Value* path, Cont k) {
+    for (const Value& a : args) {
+      if (!a.IsNumber()) return SetError(Value::String("Range bounds must be numeric"));
+    }
+    double from = args[0].AsNumber();
+    double upto = args[1].AsNumber();
+    double by = args.size() > 2 ? args[2].AsNumber() : 1;
+    if (by == 0 || std::isnan(by)) return Flow::kContinue;
+    for (double x = from; by > 0 ? x < upto : x > upto; x += by) {
+      if (!Step()) return Flow::kError;
+      Flow f = EmitValue(Value::Number(x), path, k);
+      if (f != Flow::kContinue) return f;
+    }
+    return Flow::kContinue;
+  }
+
+  static inline const Value kNoPathValue{};
+
+  const ir::Program& program_;
+  EvalLimits limits_;
+  const std::vector<Value>* globals_;
+  uint64_t fuel_left_ = 0;
+  uint64_t memory_used_ = 0;
+  uint32_t depth_ = 0;
+  uint64_t label_counter_ = 0;
+  uint64_t break_label_ = 0;
+  Value error_;
+  bool error_is_limit_ = false;
+  char* stack_top_ = nullptr;
+  size_t stack_budget_ = 0;
+};
+
+class Interpreter final : public Filter {
+ public:
+  explicit Interpreter(std::shared_ptr<const ir::Program> program)
+      : Filter("interp"), program_(std::move(program)) {}
+
+  EvalStatus Run(const Value& input, const OutputFn& emit, EvalError* error,
+                 const RunOptions& options) const override {
+    if (program_ == nullptr) {
+      if (error != nullptr) *error = EvalError{Value::String("no program"), false};
+      return EvalStatus::kError;
+    }
+    Evaluation evaluation(*program_, options);
+    return evaluation.Execute(input, emit, error);
+  }
+
+ private:
+  std::shared_ptr<const ir::Program> program_;
+};
+
+}  // namespace
+
+std::unique_ptr<Filter> MakeInterpreter(std::shared_ptr<const ir::Program> program) {
+  return std::make_unique<Interpreter>(std::move(program));
+}
+
+}  // namespace wm
