@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compiler/codegen/internal/emit.h"
+#include "runtime/eval/builtins.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -62,6 +63,16 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
           if (!why.empty()) return std::string(ir::OpName(node.op)) + ": " + why;
         }
         break;
+      case ir::Op::CallBuiltin: {
+        auto id = static_cast<ir::BuiltinId>(node.a);
+        bool range = (id == ir::BuiltinId::Range && node.kids.size() == 2) ||
+                     (id == eval::ToId(eval::ExtraBuiltin::Range3) && node.kids.size() == 3);
+        // Generators other than range would need the interpreter's calling convention.
+        if (eval::IsGeneratorBuiltin(id) && !range) {
+          return std::string("generator builtin ") + eval::NativeBuiltinName(id);
+        }
+        break;
+      }
       case ir::Op::Call: {
         if (node.a >= program.functions.size()) return "function index out of range";
         const ir::Function& fn = program.functions[node.a];

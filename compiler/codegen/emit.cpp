@@ -21,6 +21,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
+#include "runtime/eval/builtins.h"
 #include "runtime/eval/native_abi.h"
 
 namespace wm::codegen::internal {
@@ -628,11 +629,11 @@ class ProgramEmitter {
     return Status(WM_STATUS_ERROR);
   }
 
-  static constexpr uint16_t kRange3Id = 256 + 48;  // eval::ExtraBuiltin::Range3 (runtime/eval/builtins.h)
-
+  // The generator builtins (eval::IsGeneratorBuiltin) compile to native loops.
   bool IsRange(const ir::Node& node) const {
     return (node.a == static_cast<uint32_t>(ir::BuiltinId::Range) && node.kids.size() == 2) ||
-           (node.a == kRange3Id && node.kids.size() == 3);
+           (node.a == static_cast<uint32_t>(eval::ToId(eval::ExtraBuiltin::Range3)) &&
+            node.kids.size() == 3);
   }
 
   // The numbers from, from+by, ... while below upto (above it for a negative step; none for 0).

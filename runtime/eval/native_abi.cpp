@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
 #include "runtime/value/json.h"
 
@@ -81,12 +82,6 @@ int32_t FromOp(WmCtx* ctx, bool ok, Value result, Value error, WmValue* out) {
   return SetError(ctx, std::move(error), false);
 }
 
-// jq's short rendering of a value inside messages: JSON cut to 11 bytes with "..." appended.
-std::string DumpForMessage(const Value& v) {
-  std::string text = ToJson(v);
-  if (text.size() > 11) text = text.substr(0, 10) + "...";
-  return text;
-}
 
 extern "C" {
 
@@ -240,8 +235,7 @@ int32_t ShimMakeObject(WmCtx* ctx, const WmValue* const* kv, uint32_t npairs, Wm
       const Value& key = V(kv[2 * i]);
       if (!key.IsString()) {
         return SetError(ctx,
-                        Value::String(std::string("Cannot use ") + KindName(key.kind()) + " (" +
-                                      DumpForMessage(key) + ") as object key"),
+                        Value::String("Cannot use " + eval_internal::Describe(key) + " as object key"),
                         false);
       }
       members.emplace_back(key, V(kv[2 * i + 1]));
