@@ -1,19 +1,313 @@
-// `wmc eval`: placeholder registration until the stage lands.
+// `wmc eval [--engine=interp|jit|aot] [-n] [-r] [-s] [-c] [-S] [--arg NAME V] [--argjson NAME JSON]
+//  EXPR [FILE...]`: runs one jq expression over JSON inputs like `jq -c`, through any engine.
+// Exit codes follow jq: 0 ok, 2 usage/I-O/invalid JSON input, 3 the expression does not compile
+// (diagnostics on stderr), 5 a runtime error (`jq: error (at FILE:LINE): MESSAGE` on stderr).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
 
+#include "compiler/codegen/codegen.h"
+#include "compiler/jq/parser.h"
+#include "compiler/lower/lower.h"
+#include "compiler/source/render.h"
+#include "runtime/bundle/native_module.h"
+#include "runtime/eval/eval.h"
+#include "runtime/value/json.h"
 #include "tools/commands.h"
 
 namespace wm::tools {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitCompile = 3;
+constexpr int kExitRuntime = 5;
+
+struct EvalOptions {
+  std::string engine = "interp";
+  bool null_input = false;
+  bool raw_output = false;
+  bool slurp = false;
+  bool compact = false;  // accepted for jq compatibility: output is always compact
+  bool sort_keys = false;
+  std::vector<std::string> args;       // NAME VALUE pairs
+  std::vector<std::string> json_args;  // NAME JSON pairs
+  std::string expression;
+  std::vector<std::string> files;
+};
+
+// One top-level JSON value of an input and the line jq would report for errors raised while
+// processing it (newlines up to the value's end, plus the newline right after it, as jq counts).
+struct InputValue {
+  Value value;
+  std::string origin;  // "<stdin>" or the file name
+  size_t line = 0;
+};
+
+// Finds the end of the JSON value starting at `pos` (which is not whitespace), without
+// validating it; ParseJson does that. Unbalanced input ends at the end of the text.
+size_t ScanValueEnd(std::string_view text, size_t pos) {
+  char c = text[pos];
+  if (c == '"') {
+    for (size_t i = pos + 1; i < text.size(); ++i) {
+      if (text[i] == '\\') ++i;
+      else if (text[i] == '"') return i + 1;
+    }
+    return text.size();
+  }
+  if (c == '{' || c == '[') {
+    int depth = 0;
+    for (size_t i = pos; i < text.size(); ++i) {
+      char ch = text[i];
+      if (ch == '"') {
+        for (++i; i < text.size() && text[i] != '"'; ++i) {
+          if (text[i] == '\\') ++i;
+        }
+      } else if (ch == '{' || ch == '[') {
+        ++depth;
+      } else if (ch == '}' || ch == ']') {
+        if (--depth == 0) return i + 1;
+      }
+    }
+    return text.size();
+  }
+  size_t i = pos;
+  while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
+         std::string_view("{}[],:\"").find(text[i]) == std::string_view::npos) {
+    ++i;
+  }
+  return i == pos ? pos + 1 : i;
+}
+
+bool ReadValues(std::string_view text, const std::string& origin, std::vector<InputValue>* out) {
+  size_t pos = 0;
+  size_t newlines = 0;
+  size_t counted_to = 0;
+  while (true) {
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+    if (pos >= text.size()) return true;
+    size_t end = ScanValueEnd(text, pos);
+    InputValue item;
+    JsonError error;
+    if (!ParseJson(text.substr(pos, end - pos), &item.value, &error)) {
+      std::fprintf(stderr, "wmc eval: invalid JSON in %s at offset %zu: %s\n", origin.c_str(),
+                   pos + error.offset, error.message.c_str());
+      return false;
+    }
+    for (; counted_to < end; ++counted_to) newlines += text[counted_to] == '\n';
+    item.line = newlines + (end < text.size() && text[end] == '\n' ? 1 : 0);
+    item.origin = origin;
+    out->push_back(std::move(item));
+    pos = end;
+  }
+}
+
+bool ReadFile(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  *text = buffer.str();
+  return true;
+}
+
+// One position per expression byte, so diagnostics in multi-line expressions point at the
+// right line.
+SourceMap ExpressionMap(std::string_view expr) {
+  std::vector<std::pair<uint32_t, uint32_t>> positions;
+  uint32_t line = 1, column = 1;
+  for (char c : expr) {
+    positions.emplace_back(line, column);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  positions.emplace_back(line, column);
+  return SourceMap::PerByte("<expr>", std::move(positions));
+}
+
+std::unique_ptr<Filter> BuildFilter(const EvalOptions& opts, std::shared_ptr<const ir::Program> program,
+                                    int* exit_code) {
+  if (opts.engine == "interp") return MakeInterpreter(program);
+  std::string why;
+  if (!codegen::Supports(*program, &why)) {
+    std::fprintf(stderr, "wmc eval: the %s engine does not support %s\n", opts.engine.c_str(), why.c_str());
+    *exit_code = kExitCompile;
+    return nullptr;
+  }
+  if (opts.engine == "jit") {
+    codegen::JitResult jit = codegen::CompileJit(program);
+    if (!jit.filter) {
+      std::fprintf(stderr, "wmc eval: jit compilation failed: %s\n", jit.error.c_str());
+      *exit_code = kExitCompile;
+    }
+    return std::move(jit.filter);
+  }
+  const std::string symbol = "wm_eval_entry";
+  codegen::AotResult aot = codegen::CompileAot({codegen::AotUnit{symbol, program}});
+  if (aot.shared_object.empty()) {
+    std::fprintf(stderr, "wmc eval: aot compilation failed: %s\n", aot.error.c_str());
+    *exit_code = kExitCompile;
+    return nullptr;
+  }
+  std::string error;
+  std::shared_ptr<NativeModule> module = NativeModule::Create(aot.shared_object, &error);
+  if (!module) {
+    std::fprintf(stderr, "wmc eval: cannot load the aot module: %s\n", error.c_str());
+    *exit_code = kExitCompile;
+    return nullptr;
+  }
+  std::unique_ptr<Filter> filter = module->GetFilter(symbol, program);
+  if (!filter) {
+    std::fprintf(stderr, "wmc eval: the aot module has no entry point %s\n", symbol.c_str());
+    *exit_code = kExitCompile;
+  }
+  return filter;
+}
+
+int RunEval(const EvalOptions& opts) {
+  if (opts.engine != "interp" && opts.engine != "jit" && opts.engine != "aot") {
+    std::fprintf(stderr, "wmc eval: unknown engine '%s' (interp, jit or aot)\n", opts.engine.c_str());
+    return kExitUsage;
+  }
+  // Globals: --arg and --argjson, in command-line order per kind.
+  lower::LowerOptions lower_options;
+  std::vector<Value> globals;
+  for (size_t i = 0; i + 1 < opts.args.size(); i += 2) {
+    lower_options.global_vars.push_back(opts.args[i]);
+    globals.push_back(Value::String(opts.args[i + 1]));
+  }
+  for (size_t i = 0; i + 1 < opts.json_args.size(); i += 2) {
+    Value v;
+    JsonError error;
+    if (!ParseJson(opts.json_args[i + 1], &v, &error)) {
+      std::fprintf(stderr, "wmc eval: invalid JSON text passed to --argjson %s: %s\n",
+                   opts.json_args[i].c_str(), error.message.c_str());
+      return kExitUsage;
+    }
+    lower_options.global_vars.push_back(opts.json_args[i]);
+    globals.push_back(std::move(v));
+  }
+
+  // Compile.
+  SourceFiles sources;
+  sources.Add("<expr>", opts.expression);
+  jq::ParseOptions parse_options;
+  parse_options.source_map = ExpressionMap(opts.expression);
+  jq::ParseResult parsed = jq::Parse(opts.expression, parse_options);
+  if (!parsed.ok()) {
+    std::fputs(Render(parsed.diagnostics, sources, DiagnosticFormat::kText).c_str(), stderr);
+    std::fprintf(stderr, "jq: %zu compile error%s\n", parsed.diagnostics.size(),
+                 parsed.diagnostics.size() == 1 ? "" : "s");
+    return kExitCompile;
+  }
+  lower_options.source_map = parse_options.source_map;
+  lower::LowerResult lowered = lower::Lower(*parsed.ast, opts.expression, lower_options);
+  if (!lowered.program) {
+    std::fputs(Render(lowered.diagnostics, sources, DiagnosticFormat::kText).c_str(), stderr);
+    std::fprintf(stderr, "jq: %zu compile error%s\n", lowered.diagnostics.size(),
+                 lowered.diagnostics.size() == 1 ? "" : "s");
+    return kExitCompile;
+  }
+  int exit_code = kExitOk;
+  std::unique_ptr<Filter> filter = BuildFilter(opts, lowered.program, &exit_code);
+  if (!filter) return exit_code;
+
+  // Inputs.
+  std::vector<InputValue> inputs;
+  if (opts.null_input) {
+    inputs.push_back(InputValue{Value::Null(), "", 0});
+  } else {
+    std::vector<InputValue> values;
+    if (opts.files.empty()) {
+      std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+      if (!ReadValues(text, "<stdin>", &values)) return kExitUsage;
+    }
+    for (const std::string& file : opts.files) {
+      std::string text;
+      if (!ReadFile(file, &text)) {
+        std::fprintf(stderr, "wmc eval: cannot read %s\n", file.c_str());
+        return kExitUsage;
+      }
+      if (!ReadValues(text, file, &values)) return kExitUsage;
+    }
+    if (opts.slurp) {
+      Array all;
+      for (InputValue& v : values) all.push_back(std::move(v.value));
+      InputValue slurped{Value::MakeArray(std::move(all)), opts.files.empty() ? "<stdin>" : opts.files.back(),
+                         values.empty() ? 0 : values.back().line};
+      inputs.push_back(std::move(slurped));
+    } else {
+      inputs = std::move(values);
+    }
+  }
+
+  // Run.
+  RunOptions run_options;
+  run_options.globals = &globals;
+  JsonWriteOptions write_options;
+  write_options.sort_keys = opts.sort_keys;
+  std::string out;
+  for (const InputValue& input : inputs) {
+    EvalError error;
+    EvalStatus status = filter->Run(
+        input.value,
+        [&](const Value& v) {
+          out.clear();
+          if (opts.raw_output && v.IsString()) out.append(v.AsString());
+          else WriteJson(v, &out, write_options);
+          out.push_back('\n');
+          std::fwrite(out.data(), 1, out.size(), stdout);
+          return true;
+        },
+        &error, run_options);
+    if (status == EvalStatus::kError) {
+      std::fflush(stdout);
+      std::string where = opts.null_input ? "<unknown>" : input.origin + ":" + std::to_string(input.line);
+      if (error.value.IsString()) {
+        std::fprintf(stderr, "jq: error (at %s): %s\n", where.c_str(), error.Message().c_str());
+      } else {
+        std::fprintf(stderr, "jq: error (at %s) (not a string): %s\n", where.c_str(), ToJson(error.value).c_str());
+      }
+      exit_code = kExitRuntime;
+    }
+  }
+  std::fflush(stdout);
+  return exit_code;
+}
+
+}  // namespace
 
 void AddEvalCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("eval", "not built yet");
-  cmd->allow_extras();
-  cmd->callback([exit_code] {
-    std::fprintf(stderr, "wmc eval: not built yet\n");
-    *exit_code = 2;
-  });
+  auto opts = std::make_shared<EvalOptions>();
+  auto* cmd = app.add_subcommand("eval", "Run a jq expression over JSON inputs (like jq -c)");
+  cmd->add_option("--engine", opts->engine, "Engine: interp (default), jit or aot");
+  cmd->add_flag("-n,--null-input", opts->null_input, "Use null as the single input");
+  cmd->add_flag("-r,--raw-output", opts->raw_output, "Print strings without quotes");
+  cmd->add_flag("-s,--slurp", opts->slurp, "Read all inputs into one array");
+  cmd->add_flag("-c,--compact-output", opts->compact, "Compact output (the default)");
+  cmd->add_flag("-S,--sort-keys", opts->sort_keys, "Sort object keys in the output");
+  cmd->add_option("--arg", opts->args, "Bind $NAME to the string VALUE")
+      ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("NAME VALUE");
+  cmd->add_option("--argjson", opts->json_args, "Bind $NAME to the JSON value")
+      ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("NAME JSON");
+  cmd->add_option("expression", opts->expression, "The jq expression")->required();
+  cmd->add_option("files", opts->files, "JSON input files (default: stdin)");
+  cmd->callback([opts, exit_code] { *exit_code = RunEval(*opts); });
 }
 
 }  // namespace wm::tools
