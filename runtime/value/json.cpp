@@ -499,6 +499,20 @@ void AppendEscapedString(std::string_view s, std::string* out) {
   const char* end = s.data() + s.size();
   for (const char* p = run; p < end; ++p) {
     unsigned char c = static_cast<unsigned char>(*p);
+    if (c >= 0x80) {
+      // Strings built by builtins (implode, @base64d, ...) may hold invalid UTF-8, which jq
+      // would have replaced on creation: replace it here so the output is always valid.
+      int32_t cp;
+      size_t used = DecodeUtf8(reinterpret_cast<const unsigned char*>(p),
+                               reinterpret_cast<const unsigned char*>(end), &cp);
+      if (cp < 0) {
+        out->append(run, p);
+        out->append(kReplacementChar);
+        run = p + used;
+      }
+      p += used - 1;
+      continue;
+    }
     if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
     out->append(run, p);
     run = p + 1;

@@ -41,7 +41,9 @@ struct JsonWriteOptions {
   bool sort_keys = false;   // jq -S
 };
 
-// Appends the serialization of v to *out.
+// Appends the serialization of v to *out. Strings are escaped as jq does (\" \\ \n \t \r \b \f,
+// other control characters and DEL as \u00xx, everything else raw); invalid UTF-8 in a string
+// is written as U+FFFD so the output is always valid JSON.
 void WriteJson(const Value& v, std::string* out, const JsonWriteOptions& options = {});
 std::string ToJson(const Value& v, const JsonWriteOptions& options = {});
 

@@ -127,6 +127,9 @@ TEST(WriteJson, StringEscapesAsJq) {
   EXPECT_EQ(Roundtrip(R"("\u0080é\u2028\ud83d\ude00")"), "\"\xC2\x80\xC3\xA9\xE2\x80\xA8\xF0\x9F\x98\x80\"");
   EXPECT_EQ(Roundtrip(R"("\u00e9")"), "\"\xC3\xA9\"");
   EXPECT_EQ(ToJson(Value::String(std::string_view("a\0b", 3))), R"("a\u0000b")");
+  // Invalid UTF-8 in a string built at run time is written as U+FFFD, never as raw bytes.
+  EXPECT_EQ(ToJson(Value::String("a\xff\xc3")), "\"a\xEF\xBF\xBD\xEF\xBF\xBD\"");
+  EXPECT_EQ(ToJson(Value::String("\xed\xa0\x80z\xc3\xa9")), "\"\xEF\xBF\xBDz\xC3\xA9\"");
 }
 
 TEST(WriteJson, CompactAndIndented) {
