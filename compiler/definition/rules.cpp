@@ -57,7 +57,9 @@ const std::vector<RuleInfo> kRules = {
     {"WM054", Severity::Error, "a pod group has no members"},
     {"WM060", Severity::Error, "an additionalChildKinds entry lacks its version or kind"},
     {"WM061", Severity::Warning, "an additionalChildKinds entry repeats a component's kind"},
-    {"WM062", Severity::Error, "additionalChildKinds lists the same kind twice"},
+    {"WM062", Severity::Error, "additionalChildKinds lists the same group and kind twice"},
+    {"WM063", Severity::Warning, "additionalChildKinds lists one kind under two groups (the "
+                                 "upstream CRD keys the list by kind alone)"},
     {"WM070", Severity::Warning, "a child component has no pod definition and no children"},
     {"WM071", Severity::Warning, "sibling components' pod selectors cannot tell their pods apart"},
     {"WM080", Severity::Error, "two definitions describe the same root kind"},
@@ -549,7 +551,8 @@ class Checker {
   }
 
   void KindRules() {
-    std::set<std::string> seen;
+    std::set<std::string> seen;                 // group + kind
+    std::map<std::string, std::string> groups;  // kind -> first group
     for (const GroupVersionKind& gvk : def_.additional_child_kinds) {
       if (!gvk.full()) {
         Report("WM060", gvk.location,
@@ -558,10 +561,17 @@ class Checker {
                    "must have a version and a kind: missing " + MissingVersionKind(gvk));
         continue;
       }
-      if (!seen.insert(gvk.kind.value).second) {
+      if (!seen.insert(gvk.group.value + "/" + gvk.kind.value).second) {
         Report("WM062", gvk.kind.location,
-               "additionalChildKinds lists kind " + Quote(gvk.kind.value) + " more than once",
-               {"the list is keyed by kind"});
+               "additionalChildKinds lists " + gvk.ToString() + " more than once");
+      } else if (auto [it, inserted] = groups.emplace(gvk.kind.value, gvk.group.value); !inserted) {
+        auto group_name = [](const std::string& g) { return g.empty() ? "core" : g; };
+        Warn("WM063", gvk.kind.location,
+             "additionalChildKinds lists kind " + Quote(gvk.kind.value) + " under groups " +
+                 Quote(group_name(it->second)) + " and " + Quote(group_name(gvk.group.value)),
+             {"the upstream Karta CRD keys additionalChildKinds by kind alone "
+              "(x-kubernetes-list-map-keys: [kind]); an API server with that CRD rejects the "
+              "second entry"});
       }
       for (const Component* c : def_.Components()) {
         if (c->kind && c->kind->group.value == gvk.group.value &&

@@ -295,11 +295,16 @@ TEST(Rules, AdditionalChildKinds) {
                       "    - {group: example.com, version: v1, kind: Top}\n"
                       "    - {group: \"\", kind: Service}\n"
                       "    - {group: \"\", version: v1, kind: ConfigMap}\n"
-                      "    - {group: \"\", version: v1, kind: ConfigMap}\n";
+                      "    - {group: \"\", version: v1, kind: ConfigMap}\n"
+                      "    - {group: a.io, version: v1, kind: PodGroup}\n"
+                      "    - {group: b.io, version: v1, kind: PodGroup}\n";
   Checked c = Check(Def("", kinds));
   EXPECT_EQ(c.With("WM060").size(), 1u);
   EXPECT_EQ(c.With("WM061").size(), 1u);
   EXPECT_EQ(c.With("WM062").size(), 1u);
+  ASSERT_EQ(c.With("WM063").size(), 1u);
+  EXPECT_EQ(c.With("WM063")[0]->severity, Severity::Warning);
+  EXPECT_EQ(c.With("WM063")[0]->location.line, 23u);
 }
 
 TEST(Rules, WM070_ChildWithoutPods) {
