@@ -304,7 +304,7 @@ TEST(Rules, AdditionalChildKinds) {
   EXPECT_EQ(c.With("WM062").size(), 1u);
   ASSERT_EQ(c.With("WM063").size(), 1u);
   EXPECT_EQ(c.With("WM063")[0]->severity, Severity::Warning);
-  EXPECT_EQ(c.With("WM063")[0]->location.line, 23u);
+  EXPECT_EQ(c.With("WM063")[0]->location.line, 24u);  // the second entry
 }
 
 TEST(Rules, WM070_ChildWithoutPods) {
