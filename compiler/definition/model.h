@@ -16,6 +16,9 @@
 //  - Pod paths (JqInput::kPod): podSelector keyPath / idPath, gang-scheduling filters and
 //    groupByKeyPaths are evaluated against individual Pod objects ("JQ path is evaluated against
 //    individual pod objects, not the root resource spec" in the upstream API comments).
+// ResourceInterface (upstream pkg/api/optimization/v1alpha1) has a subset of these fields (no
+// suspend, replica selector, byExpression, or statuses beyond initializing/running/completed/
+// failed); it is loaded with the same schema.
 // Status mapping precedence (upstream StatusMappings.Entries()): resuming, suspending, suspended,
 // running, failed, completed, initializing, degraded - the first status with a matching matcher
 // wins; the matchers of one status are OR-ed; the criteria inside one matcher are AND-ed.
