@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/eval/builtins.h"
 #include "runtime/value/json.h"
 
 namespace wm::ir {
@@ -104,17 +105,33 @@ constexpr BuiltinInfo kBuiltins[] = {
 static_assert(std::size(kBuiltins) == static_cast<size_t>(BuiltinId::Count),
               "kBuiltins must have one entry per BuiltinId, in enum order");
 
+// Ids from eval::kFirstExtraBuiltin on are the interpreter's extension range (runtime/eval/
+// builtins.h: acos, atan2, trim, range/3, ...); their names and arities come from its table.
+const eval::NativeBuiltin* ExtensionBuiltin(BuiltinId id) {
+  if (static_cast<uint16_t>(id) < eval::kFirstExtraBuiltin) return nullptr;
+  for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) {
+    if (b.id == id) return &b;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const char* BuiltinName(BuiltinId id) {
   size_t i = static_cast<size_t>(id);
-  return i < std::size(kBuiltins) ? kBuiltins[i].name : "?builtin";
+  if (i < std::size(kBuiltins)) return kBuiltins[i].name;
+  const eval::NativeBuiltin* extension = ExtensionBuiltin(id);
+  return extension != nullptr ? extension->name : "?builtin";
 }
 
 int BuiltinArity(BuiltinId id) {
   size_t i = static_cast<size_t>(id);
-  return i < std::size(kBuiltins) ? kBuiltins[i].arity : -1;
+  if (i < std::size(kBuiltins)) return kBuiltins[i].arity;
+  const eval::NativeBuiltin* extension = ExtensionBuiltin(id);
+  return extension != nullptr ? extension->arity : -1;
 }
+
+bool IsKnownBuiltin(BuiltinId id) { return BuiltinArity(id) >= 0; }
 
 namespace {
 
@@ -218,17 +235,17 @@ class Dumper {
         out_ += node.a <= static_cast<uint32_t>(BinaryOp::Ge) ? BinaryOpName(static_cast<BinaryOp>(node.a))
                                                               : "<invalid binop>";
         break;
+      case Op::Label: out_ += " slot=" + std::to_string(node.a); break;
       case Op::Var:
-      case Op::Label:
-      case Op::Break: out_ += " slot=" + std::to_string(node.a); break;
+      case Op::Break: out_ += " slot=" + Scoped(node.a); break;
       case Op::Call:
         out_ += " fn=" + std::to_string(node.a);
         if (node.a < program_.functions.size()) out_ += " " + program_.functions[node.a].name;
         break;
-      case Op::CallParam: out_ += " param=" + std::to_string(node.a); break;
+      case Op::CallParam: out_ += " param=" + Scoped(node.a); break;
       case Op::CallBuiltin:
         out_ += " ";
-        out_ += node.a < static_cast<uint32_t>(BuiltinId::Count)
+        out_ += node.a <= UINT16_MAX && IsKnownBuiltin(static_cast<BuiltinId>(node.a))
                     ? BuiltinName(static_cast<BuiltinId>(node.a))
                     : "<invalid builtin>";
         out_ += "/" + std::to_string(node.kids.size());
@@ -244,6 +261,13 @@ class Dumper {
         AppendPattern(node.patterns[i], 0);
       }
     }
+  }
+
+  // "3" for slot 3 of the current frame, "3^2" for slot 3 two lexical parents up.
+  static std::string Scoped(uint32_t immediate) {
+    std::string text = std::to_string(ScopeIndex(immediate));
+    if (ScopeLevels(immediate) > 0) text += "^" + std::to_string(ScopeLevels(immediate));
+    return text;
   }
 
   void AppendConst(uint32_t index) {

@@ -44,17 +44,19 @@ enum class Op : uint8_t {
   StringInterp, // "..\(A)..": kids are the parts in order; a Const string part is literal text,
                 // any other part is an interpolated filter formatted with format `str` ("text" default).
   // --- variables, control
-  Var,          // $name: a = variable slot in the current frame (see Function::num_slots)
+  Var,          // $name: a = ScopedIndex(levels, slot): variable slot of the frame `levels` lexical
+                // parents up (0 = the current frame; see Function::num_slots and ScopedIndex below)
   Bind,         // SRC as PATTERNS | BODY: kids {source, body}; patterns = indexes into Program::patterns
                 // (more than one = ?// alternatives).
   Reduce,       // reduce SRC as PAT (INIT; UPDATE): kids {source, init, update}; patterns[0]
   Foreach,      // foreach SRC as PAT (INIT; UPDATE; EXTRACT): kids {source, init, update, extract|kNoNode}
-  Label,        // label $name | BODY: kids {body}; a = label slot
-  Break,        // break $name: a = label slot
+  Label,        // label $name | BODY: kids {body}; a = label slot in the current frame (the slot
+                // holds a per-activation label id)
+  Break,        // break $name: a = ScopedIndex(levels, label slot)
   // --- functions
   Call,         // user/prelude function: a = function index; kids = closure args (filter params)
                 // followed by nothing else; value params ($p) are bound inside the callee.
-  CallParam,    // invoke closure parameter a of the current function (a filter argument)
+  CallParam,    // invoke a closure parameter (a filter argument): a = ScopedIndex(levels, index)
   CallBuiltin,  // native builtin: a = BuiltinId; kids = argument filters. Cartesian over the args.
   // --- paths (path(f), assignment, del, paths, ...)
   PathOf,       // path(A): kids {a}; yields arrays of path components
@@ -62,6 +64,17 @@ enum class Op : uint8_t {
   Error,        // error(A) / error: kids {message or kNoNode}
   Loc,          // $__loc__: consts[a] holds {"file":..,"line":..}
 };
+
+// Var, Break and CallParam reach into enclosing functions' frames: their immediate packs how many
+// lexical parents (Function::parent) to walk up and the slot / closure parameter index there.
+// Patterns and Label always bind in the current frame (plain slot numbers).
+inline constexpr uint32_t kScopeLevelShift = 16;
+inline constexpr uint32_t kScopeIndexMask = (1u << kScopeLevelShift) - 1;
+constexpr uint32_t ScopedIndex(uint32_t levels, uint32_t index) {
+  return (levels << kScopeLevelShift) | index;
+}
+constexpr uint32_t ScopeLevels(uint32_t immediate) { return immediate >> kScopeLevelShift; }
+constexpr uint32_t ScopeIndex(uint32_t immediate) { return immediate & kScopeIndexMask; }
 
 enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -106,7 +119,8 @@ struct Node {
 struct Function {
   std::string name;                 // for dumps and errors, e.g. "map/1"
   uint32_t num_closure_params = 0;  // filter parameters (f)
-  std::vector<uint32_t> value_param_slots;  // `$p` parameters: slot each binds
+  std::vector<uint32_t> value_param_slots;  // `$p` parameters: slot each binds (the lowering
+                                            // leaves it empty and binds `$p` with an explicit Bind)
   uint32_t num_slots = 0;           // variable + label slots of one activation frame
   NodeId body = kNoNode;
   // Lexical parent function (for closures over outer variables), or -1 for top level.
@@ -124,8 +138,11 @@ struct Program {
 
 const char* OpName(Op op);
 const char* BinaryOpName(BinaryOp op);  // "+", "==", ...
+// Names and arities cover BuiltinId and the interpreter's extension ids (runtime/eval/builtins.h,
+// from 256). Unknown ids: "?builtin" and -1.
 const char* BuiltinName(BuiltinId id);  // jq name, e.g. "length"
 int BuiltinArity(BuiltinId id);         // number of filter arguments
+bool IsKnownBuiltin(BuiltinId id);      // BuiltinArity(id) >= 0
 
 // Human-readable dump for `--emit=ir` and golden tests.
 std::string Dump(const Program& program);

@@ -287,7 +287,8 @@ class Validator {
         if (s >= f.num_slots) return Fail(where + ": value parameter slot out of range", error);
       }
     }
-    return CheckAcyclic(error);
+    if (!CheckAcyclic(error)) return false;
+    return CheckScopes(error);
   }
 
  private:
@@ -348,7 +349,9 @@ class Validator {
         if (n.a >= kBinaryOpCount) return Fail(where + ": unknown binary operator", error);
         break;
       case Op::CallBuiltin:
-        if (n.a >= static_cast<uint32_t>(BuiltinId::Count)) return Fail(where + ": unknown builtin", error);
+        if (n.a > UINT16_MAX || !IsKnownBuiltin(static_cast<BuiltinId>(n.a))) {
+          return Fail(where + ": unknown builtin", error);
+        }
         break;
       case Op::Call:
         if (n.a >= p_.functions.size()) return Fail(where + ": function index out of range", error);
@@ -358,9 +361,6 @@ class Validator {
         break;
       case Op::Object:
         if (n.kids.size() % 2 != 0) return Fail(where + ": odd number of key/value children", error);
-        break;
-      case Op::Var: case Op::Label: case Op::Break:
-        if (n.a >= kMaxSlots) return Fail(where + ": slot out of range", error);
         break;
       default: break;
     }
@@ -438,6 +438,62 @@ class Validator {
     };
     if (HasCycle(p_.patterns.size(), pattern_successors)) return Fail("patterns form a cycle", error);
     if (HasCycle(p_.nodes.size(), node_successors)) return Fail("nodes form a cycle", error);
+    return true;
+  }
+
+  // Every slot and closure parameter a node names must exist in the frame it designates: walk
+  // each function's body (not into callees) and resolve Var/Break/CallParam immediates through
+  // the lexical parent chain; Label and pattern slots belong to the current frame. Runs after
+  // CheckAcyclic, so the walks terminate.
+  bool CheckScopes(std::string* error) {
+    std::vector<uint32_t> owner(p_.nodes.size(), UINT32_MAX);
+    for (uint32_t f = 0; f < p_.functions.size(); ++f) {
+      std::vector<NodeId> work = {p_.functions[f].body};
+      while (!work.empty()) {
+        NodeId id = work.back();
+        work.pop_back();
+        if (owner[id] == f) continue;
+        owner[id] = f;
+        const Node& n = p_.nodes[id];
+        auto where = [&]() {
+          return "node " + std::to_string(id) + " (" + OpName(n.op) + ") in function " + std::to_string(f);
+        };
+        if (n.op == Op::Var || n.op == Op::Break || n.op == Op::CallParam) {
+          int64_t target = f;
+          for (uint32_t up = ScopeLevels(n.a); up > 0 && target >= 0; --up) target = p_.functions[target].parent;
+          if (target < 0) return Fail(where() + ": refers to a scope outside any function", error);
+          const Function& scope = p_.functions[target];
+          uint32_t limit = n.op == Op::CallParam ? scope.num_closure_params : scope.num_slots;
+          if (ScopeIndex(n.a) >= limit) return Fail(where() + ": index out of range of its scope", error);
+        }
+        if (n.op == Op::Label && n.a >= p_.functions[f].num_slots) {
+          return Fail(where() + ": label slot out of range", error);
+        }
+        std::vector<uint32_t> patterns(n.patterns.begin(), n.patterns.end());
+        std::vector<bool> seen(patterns.empty() ? 0 : p_.patterns.size(), false);
+        while (!patterns.empty()) {
+          uint32_t pi = patterns.back();
+          patterns.pop_back();
+          if (seen[pi]) continue;
+          seen[pi] = true;
+          const Pattern& pat = p_.patterns[pi];
+          if (pat.kind == Pattern::Kind::Var && pat.slot >= p_.functions[f].num_slots) {
+            return Fail(where() + ": pattern slot out of range", error);
+          }
+          for (uint32_t e : pat.elements) patterns.push_back(e);
+          for (const Pattern::Entry& e : pat.entries) {
+            if (e.bind_slot >= 0 && static_cast<uint32_t>(e.bind_slot) >= p_.functions[f].num_slots) {
+              return Fail(where() + ": pattern slot out of range", error);
+            }
+            work.push_back(e.key);
+            if (e.value_pattern >= 0) patterns.push_back(static_cast<uint32_t>(e.value_pattern));
+          }
+        }
+        for (NodeId k : n.kids) {
+          if (k != kNoNode) work.push_back(k);
+        }
+      }
+    }
     return true;
   }
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "runtime/eval/builtins.h"
 #include "runtime/ir/ir.h"
 #include "runtime/ir/ir_binary.h"
 #include "runtime/value/json.h"
@@ -186,6 +187,25 @@ TEST(IrNames, BuiltinsUseJqNamesAndArities) {
     EXPECT_EQ(BuiltinArity(e.id), e.arity) << e.name;
   }
   EXPECT_EQ(BuiltinArity(BuiltinId::Count), -1);
+  EXPECT_STREQ(BuiltinName(BuiltinId::Count), "?builtin");
+  EXPECT_FALSE(IsKnownBuiltin(BuiltinId::Count));
+  // The interpreter's extension range (runtime/eval/builtins.h).
+  EXPECT_STREQ(BuiltinName(eval::ToId(eval::ExtraBuiltin::Atan2)), "atan2");
+  EXPECT_EQ(BuiltinArity(eval::ToId(eval::ExtraBuiltin::Atan2)), 2);
+  EXPECT_TRUE(IsKnownBuiltin(eval::ToId(eval::ExtraBuiltin::Trim)));
+  EXPECT_FALSE(IsKnownBuiltin(static_cast<BuiltinId>(eval::kFirstExtraBuiltin - 1)));
+  EXPECT_FALSE(IsKnownBuiltin(static_cast<BuiltinId>(UINT16_MAX)));
+}
+
+TEST(IrBinary, AcceptsExtensionBuiltins) {
+  Program p = SampleProgram();
+  for (Node& n : p.nodes) {
+    if (n.op == Op::CallBuiltin) n.a = static_cast<uint32_t>(eval::ToId(eval::ExtraBuiltin::Atan2));
+  }
+  Program back;
+  std::string error;
+  ASSERT_TRUE(DeserializeProgram(SerializeProgram(p), &back, &error)) << error;
+  EXPECT_NE(Dump(back).find("CallBuiltin atan2/2"), std::string::npos);
 }
 
 TEST(IrDump, GoldenForSmallProgram) {
@@ -431,6 +451,49 @@ TEST(IrBinary, ValidatesStructure) {
     Program p = SampleProgram();
     p.functions.clear();
     ExpectRejected(p, "no functions");
+  }
+}
+
+TEST(IrBinary, ValidatesScopes) {
+  auto first = [](Program& p, Op op) -> Node& {
+    for (Node& n : p.nodes) {
+      if (n.op == op) return n;
+    }
+    return p.nodes[0];
+  };
+  {
+    Program p = SampleProgram();
+    first(p, Op::Var).a = 7;  // main has 7 slots: 0..6
+    ExpectRejected(p, "index out of range of its scope");
+  }
+  {
+    Program p = SampleProgram();
+    first(p, Op::Var).a = ScopedIndex(1, 0);  // main has no lexical parent
+    ExpectRejected(p, "outside any function");
+  }
+  {
+    Program p = SampleProgram();
+    first(p, Op::CallParam).a = 1;  // twice/1 has one closure parameter
+    ExpectRejected(p, "index out of range of its scope");
+  }
+  {
+    Program p = SampleProgram();
+    first(p, Op::Label).a = 9;
+    ExpectRejected(p, "label slot out of range");
+  }
+  {
+    Program p = SampleProgram();
+    p.functions[0].num_slots = 5;  // the sample binds slot 5 and 6
+    ExpectRejected(p, "out of range");
+  }
+  {
+    // A closure reading its parent's slot 6 through one level is fine, and dumps as 6^1.
+    Program p = SampleProgram();
+    first(p, Op::CallParam) = Node{Op::Var, ScopedIndex(1, 6), {}, {}, "", 0, 0};
+    Program back;
+    std::string error;
+    ASSERT_TRUE(DeserializeProgram(SerializeProgram(p), &back, &error)) << error;
+    EXPECT_NE(Dump(back).find("Var slot=6^1"), std::string::npos) << Dump(back);
   }
 }
 
