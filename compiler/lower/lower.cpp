@@ -301,7 +301,11 @@ class Lowerer {
       if (part && part->kind == NodeKind::String && part->kids.empty()) {
         parts.push_back(AddConst(Value::String(part->text), part.get()));
       } else if (part) {
-        parts.push_back(Lower(part.get(), s, fn, d));
+        NodeId piece = Lower(part.get(), s, fn, d);
+        // A Const string part means literal text in Op::StringInterp; an interpolated constant
+        // (`\("x")`) must still go through the format, so it is wrapped as `. | "x"`.
+        if (program_.nodes[piece].op == Op::Const) piece = Add(Op::Pipe, 0, {Add(Op::Identity, 0, {}, part.get()), piece}, part.get());
+        parts.push_back(piece);
       }
     }
     NodeId id = Add(Op::StringInterp, 0, std::move(parts), n);

@@ -105,7 +105,7 @@ def test($val): ($val | type) as $vt
     elif $vt == "array" and ($val | length) > 1 then test($val[0]; $val[1])
     elif $vt == "array" and ($val | length) > 0 then test($val[0]; null)
     else error($vt + " not a string or array") end;
-def _capture_object: reduce (.captures[] | select(.name != null) | {key: .name, value: .string}) as $pair ({}; . + $pair);
+def _capture_object: reduce (.captures[] | select(.name != null)) as $c ({}; .[$c.name] = $c.string);
 def capture(re; mods): match(re; mods) | _capture_object;
 def capture($val): match($val) | _capture_object;
 def scan($re; $flags): match($re; "g" + $flags)
