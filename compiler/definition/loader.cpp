@@ -256,6 +256,9 @@ class Loader {
   // Offset of the text yaml-cpp is parsing within text_ (non-zero when documents are loaded one
   // by one after a syntax error; yaml-cpp marks are relative to what it was given).
   size_t base_ = 0;
+  // Nodes converted for the current suspend/resume value, bounded by kMaxJsonNodes.
+  static constexpr size_t kMaxJsonNodes = 100000;
+  size_t json_nodes_ = 0;
   const LoadOptions& options_;
   DiagnosticSink& sink_;
 };
@@ -593,6 +596,11 @@ std::optional<PodSelector> Loader::Selector(const Fields& parent, std::string_vi
 }
 
 bool Loader::ToJson(const YAML::Node& node, int depth, nlohmann::ordered_json& out) {
+  // Aliases let a short text denote an exponentially large value ("billion laughs"): count nodes.
+  if (++json_nodes_ > kMaxJsonNodes) {
+    Error("WM007", Loc(node), "value has more than " + std::to_string(kMaxJsonNodes) + " nodes");
+    return false;
+  }
   if (depth > options_.max_depth) {
     Error("WM007", Loc(node), "value nested deeper than " + std::to_string(options_.max_depth) +
                                   " levels");
@@ -668,6 +676,7 @@ bool Loader::ToJson(const YAML::Node& node, int depth, nlohmann::ordered_json& o
 }
 
 std::optional<JsonText> Loader::Json(const YAML::Node& node, std::string_view what) {
+  json_nodes_ = 0;
   JsonText value;
   value.location = Loc(node);
   if (node.IsScalar() && IsQuoted(node)) {

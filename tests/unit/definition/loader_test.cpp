@@ -320,6 +320,22 @@ TEST(Loader, DeepSuspendValueIsBounded) {
   EXPECT_TRUE(l.First("WM007"));
 }
 
+TEST(Loader, AliasBombInSuspendValueIsBounded) {
+  // Each level holds two aliases of the previous one: 2^30 nodes if expanded.
+  std::string value = "          value:\n            l0: &a0 [x, x]\n";
+  for (int i = 1; i <= 30; ++i) {
+    value += "            l" + std::to_string(i) + ": &a" + std::to_string(i) + " [*a" +
+             std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + "]\n";
+  }
+  std::string text = std::string(kJobSet);
+  std::string from = "        - {path: .spec.suspend, value: true}\n";
+  text.replace(text.find(from), from.size(), "        - path: .spec.suspend\n" + value);
+  Loaded l = Load(text);
+  const Diagnostic* d = l.First("WM007");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->message.find("nodes"), std::string::npos);
+}
+
 TEST(Loader, NamespaceWarning) {
   Loaded l = Load("apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata: {name: a, namespace: x}\n");
   const Diagnostic* d = l.First("WM009");
