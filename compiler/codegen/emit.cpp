@@ -5,6 +5,11 @@
 // filters into straight loops. Functions of the program are inlined at compile time (recursion is
 // refused by UnsupportedReason); each inlined activation gets its own slot range in one frame.
 // Runtime services come only through the WmAbi table in the context (runtime/eval/native_abi.h).
+//
+// Agreement with the interpreter (runtime/eval/interpreter.cpp) is by construction: the same
+// IR conventions (Var/Break/CallParam immediates are (levels << 16) | index over lexical parents),
+// the same generator orders, one step of fuel per node evaluation, per destructuring and per range
+// element, and the same call-depth accounting for Call and CallParam.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -37,10 +42,14 @@ constexpr size_t kMaxGeneratedNodes = 50'000;
 constexpr uint32_t kMaxFrameSlots = 4096;  // 64 KiB of native stack for one frame
 
 // One inlined function activation: where its slots live and what its closure params denote.
+constexpr uint32_t kLevelShift = 16;
+constexpr uint32_t kIndexMask = 0xFFFF;
+
 struct Activation {
   uint32_t function = 0;
   uint32_t slot_base = 0;
-  Activation* caller = nullptr;                 // closure args are evaluated in this activation
+  Activation* caller = nullptr;   // closure args are evaluated in this activation
+  Activation* lexical = nullptr;  // activation of Function::parent (the static link)
   const std::vector<NodeId>* closure_args = nullptr;
   std::unordered_map<uint32_t, uint32_t> labels;  // label slot -> compile-time label id
 };
@@ -213,7 +222,7 @@ class ProgramEmitter {
       case WM_ABI_STRING_INTERP: return fn(i32_, {ptr_, i32_, ptr_, ptr_});
       case WM_ABI_MAKE_OBJECT: return fn(i32_, {ptr_, ptr_, i32_, ptr_});
       case WM_ABI_ARRAY_NEW: return fn(void_, {ptr_});
-      case WM_ABI_ARRAY_PUSH: return fn(void_, {ptr_, ptr_});
+      case WM_ABI_ARRAY_PUSH: return fn(i32_, {ptr_, ptr_, ptr_});
       case WM_ABI_EMIT: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_RAISE_ERROR: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_LIMIT_EXCEEDED: return fn(i32_, {ptr_, i32_});
@@ -221,6 +230,7 @@ class ProgramEmitter {
       case WM_ABI_BIND_GLOBALS: return fn(void_, {ptr_, ptr_, i32_});
       case WM_ABI_RECURSE_ALL: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
       case WM_ABI_CHECK_RANGE_ARGS: return fn(i32_, {ptr_, ptr_, i32_});
+      case WM_ABI_CHECK_PATTERN_KEY: return fn(i32_, {ptr_, ptr_, ptr_});
       case WM_ABI_NUM_SLOTS: break;
     }
     return fn(void_, {});
@@ -303,7 +313,7 @@ class ProgramEmitter {
     return IfElse(IsOk(status), then, [&] { return status; });
   }
 
-  // One step of fuel: error status when exhausted.
+  // One step of fuel (the interpreter's Step): error status when exhausted.
   llvm::Value* Tick() {
     llvm::Value* fuel_ptr = BytePtr(ctx_, 16);
     llvm::Value* fuel = builder_.CreateLoad(i64_, fuel_ptr, "fuel");
@@ -329,7 +339,18 @@ class ProgramEmitter {
     return BytePtr(consts, 16ull * index);
   }
 
+  // The activation `immediate >> 16` lexical levels up (Var, Break, CallParam immediates).
+  Activation* Up(Activation& act, uint32_t immediate) {
+    Activation* a = &act;
+    for (uint32_t levels = immediate >> kLevelShift; levels > 0 && a != nullptr; --levels) {
+      a = a->lexical;
+    }
+    if (a == nullptr) Fail("variable or parameter refers to a missing lexical scope");
+    return a;
+  }
+
   llvm::Value* SlotPtr(const Activation& act, uint32_t slot) {
+    slot &= kIndexMask;
     if (slot >= program_.functions[act.function].num_slots) {
       Fail("variable slot out of range in " + program_.functions[act.function].name);
       return NullValue();
@@ -345,7 +366,10 @@ class ProgramEmitter {
       case Op::Identity: return in;
       case Op::Const:
       case Op::Loc: return ConstPtr(node.a);
-      case Op::Var: return SlotPtr(act, node.a);
+      case Op::Var: {
+        Activation* scope = Up(act, node.a);
+        return scope != nullptr ? SlotPtr(*scope, node.a) : NullValue();
+      }
       default: return nullptr;
     }
   }
@@ -356,8 +380,12 @@ class ProgramEmitter {
   // function: whatever it needs from the current function must be passed in `captures`, and the
   // body must use the (reloaded) `captured` values instead.
   llvm::Value* ForEach(NodeId n, Activation& act, llvm::Value* in, const Values& captures,
-                       const Body& body) {
-    if (llvm::Value* simple = SimpleValue(n, act, in)) return body(simple, captures);
+                       const Body& body, bool charge = true) {
+    if (llvm::Value* simple = SimpleValue(n, act, in)) {
+      // Evaluating the node costs its step, as in the interpreter (absent nodes cost nothing).
+      if (!charge || n == ir::kNoNode) return body(simple, captures);
+      return IfOk(Tick(), [&] { return body(simple, captures); });
+    }
     llvm::Function* fn = NewFunction("k");
     std::vector<llvm::Type*> types;
     for (llvm::Value* c : captures) types.push_back(c->getType());
@@ -386,7 +414,8 @@ class ProgramEmitter {
   // Cartesian product: nodes[order[0]] is the outermost loop. `done` gets one value per node (in
   // node order; kNoNode gives null) and the reloaded captures.
   llvm::Value* Cartesian(const std::vector<NodeId>& nodes, const std::vector<size_t>& order,
-                         Activation& act, llvm::Value* in, const Values& captures, const Done& done) {
+                         Activation& act, llvm::Value* in, const Values& captures, const Done& done,
+                         bool literal_strings_are_free = false) {
     std::function<llvm::Value*(size_t, llvm::Value*, const Values&, const Values&)> level =
         [&](size_t depth, llvm::Value* input, const Values& caps, const Values& got) -> llvm::Value* {
       if (depth == order.size()) {
@@ -397,15 +426,25 @@ class ProgramEmitter {
       Values pass = caps;
       pass.push_back(input);
       for (llvm::Value* g : got) pass.push_back(g);
-      return ForEach(nodes[order[depth]], act, input, pass, [&](llvm::Value* v, const Values& c) {
+      NodeId node = nodes[order[depth]];
+      bool charge = !(literal_strings_are_free && IsLiteralString(node));
+      return ForEach(node, act, input, pass, [&](llvm::Value* v, const Values& c) {
         Values inner_caps(c.begin(), c.begin() + caps.size());
         llvm::Value* inner_in = c[caps.size()];
         Values inner_got(c.begin() + caps.size() + 1, c.end());
         inner_got.push_back(v);
         return level(depth + 1, inner_in, inner_caps, inner_got);
-      });
+      }, charge);
     };
     return level(0, in, captures, {});
+  }
+
+  // String interpolation reads literal parts without evaluating them.
+  bool IsLiteralString(NodeId n) const {
+    if (n == ir::kNoNode || n >= program_.nodes.size()) return false;
+    const ir::Node& node = program_.nodes[n];
+    return node.op == Op::Const && node.a < program_.consts.size() &&
+           program_.consts[node.a].IsString();
   }
 
   // ---- the generator
@@ -425,7 +464,7 @@ class ProgramEmitter {
       return Status(WM_STATUS_ERROR);
     }
     ++gen_depth_;
-    llvm::Value* status = GenNode(n, act, in, k);
+    llvm::Value* status = IfOk(Tick(), [&] { return GenNode(n, act, in, k); });
     --gen_depth_;
     return status;
   }
@@ -511,8 +550,7 @@ class ProgramEmitter {
         llvm::Value* array = OwnedSlot();
         CallAbi(WM_ABI_ARRAY_NEW, {array});
         llvm::Value* s = ForEach(kid(0), act, in, {array}, [&](llvm::Value* v, const Values& c) {
-          CallAbi(WM_ABI_ARRAY_PUSH, {c[0], v});
-          return Status(WM_STATUS_OK);
+          return CallAbi(WM_ABI_ARRAY_PUSH, {ctx_, c[0], v});
         });
         llvm::Value* result = IfOk(s, [&] { return CallCont(k, array); });
         Release(array);
@@ -550,7 +588,8 @@ class ProgramEmitter {
                            llvm::Value* s = CallAbi(WM_ABI_STRING_INTERP,
                                                     {ctx_, I32(n), PointerArray(v), out});
                            return WithOwned(s, out, Cont{k.fn, c[0]});
-                         });
+                         },
+                         /*literal_strings_are_free=*/true);
       }
       case Op::CallBuiltin: {
         if (IsRange(node)) {
@@ -590,22 +629,25 @@ class ProgramEmitter {
         return Foreach(node, act, in, k);
       case Op::Label: {
         uint32_t id = next_label_id_++;
-        auto previous = act.labels.find(node.a);
+        uint32_t slot = node.a & kIndexMask;
+        auto previous = act.labels.find(slot);
         bool had_previous = previous != act.labels.end();
         uint32_t previous_id = had_previous ? previous->second : 0;
-        act.labels[node.a] = id;
+        act.labels[slot] = id;
         llvm::Value* s = Gen(kid(0), act, in, k);
         if (had_previous) {
-          act.labels[node.a] = previous_id;
+          act.labels[slot] = previous_id;
         } else {
-          act.labels.erase(node.a);
+          act.labels.erase(slot);
         }
         llvm::Value* mine = builder_.CreateICmpEQ(s, Status(WM_STATUS_BREAK_BASE + id));
         return builder_.CreateSelect(mine, Status(WM_STATUS_OK), s);
       }
       case Op::Break: {
-        auto found = act.labels.find(node.a);
-        if (found == act.labels.end()) {
+        Activation* scope = Up(act, node.a);
+        if (scope == nullptr) return Status(WM_STATUS_ERROR);
+        auto found = scope->labels.find(node.a & kIndexMask);
+        if (found == scope->labels.end()) {
           Fail("break outside of its label");
           return Status(WM_STATUS_ERROR);
         }
@@ -614,12 +656,16 @@ class ProgramEmitter {
       case Op::Call:
         return Call(node, act, in, k);
       case Op::CallParam: {
-        if (act.closure_args == nullptr || node.a >= act.closure_args->size() ||
-            act.caller == nullptr) {
+        Activation* scope = Up(act, node.a);
+        uint32_t index = node.a & kIndexMask;
+        if (scope == nullptr || scope->closure_args == nullptr ||
+            index >= scope->closure_args->size() || scope->caller == nullptr) {
           Fail("closure parameter out of range");
           return Status(WM_STATUS_ERROR);
         }
-        return Gen((*act.closure_args)[node.a], *act.caller, in, k);
+        Activation* env = scope->caller;
+        NodeId body = (*scope->closure_args)[index];
+        return WithDepth([&] { return Gen(body, *env, in, k); });
       }
       case Op::PathOf:
       case Op::GetPathGen:
@@ -687,7 +733,7 @@ class ProgramEmitter {
     return array;
   }
 
-  // The loop over t's elements (arrays and objects), with one step of fuel per element.
+  // The loop over t's elements (arrays and objects).
   llvm::Value* IterateOver(llvm::Value* target, Cont k) {
     llvm::Value* first_slot = Alloca(ptr_, "first");
     llvm::Value* count_slot = Alloca(i64_, "count");
@@ -710,9 +756,8 @@ class ProgramEmitter {
       i->addIncoming(I64(0), pre);
       builder_.CreateCondBr(builder_.CreateICmpSLT(i, count), body, exit);
       builder_.SetInsertPoint(body);
-      llvm::Value* tick = Tick();
       llvm::Value* elem = BytePtr(first, builder_.CreateMul(i, stride));
-      llvm::Value* step = IfOk(tick, [&] { return CallCont(k, elem); });
+      llvm::Value* step = CallCont(k, elem);
       builder_.CreateStore(step, status_slot);
       llvm::BasicBlock* latch = builder_.GetInsertBlock();
       i->addIncoming(builder_.CreateAdd(i, I64(1)), latch);
@@ -820,34 +865,25 @@ class ProgramEmitter {
     return builder_.CreateLoad(i1_, caught);
   }
 
-  // A // B: the truthy outputs of A; if there are none (or A fails), the outputs of B.
+  // A // B: the truthy outputs of A; if there are none, the outputs of B. Errors of A propagate
+  // (as in jq 1.6 and the interpreter).
   llvm::Value* Alternative(NodeId a, NodeId b, Activation& act, llvm::Value* in, Cont k) {
     llvm::Value* found = Alloca(i8_, "found");
-    llvm::Value* downstream = Alloca(i8_, "downstream_error");
     builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), found);
-    builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
-    llvm::Value* s = ForEach(a, act, in, {k.env, found, downstream},
-                             [&](llvm::Value* v, const Values& c) {
-                               return IfElse(
-                                   Truthy(v),
-                                   [&] {
-                                     builder_.CreateStore(llvm::ConstantInt::get(i8_, 1), c[1]);
-                                     return CallFlaggingDownstreamErrors(Cont{k.fn, c[0]}, v, c[2]);
-                                   },
-                                   [&] { return Status(WM_STATUS_OK); });
-                             });
-    llvm::Value* error_value = OwnedSlot();
-    llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
-    Release(error_value);
-    llvm::Value* finished = builder_.CreateOr(IsOk(s), caught);
-    llvm::Value* none = builder_.CreateICmpEQ(builder_.CreateLoad(i8_, found), llvm::ConstantInt::get(i8_, 0));
-    return IfElse(
-        finished,
-        [&] {
-          return IfElse(none, [&] { return Gen(b, act, in, k); },
-                        [&] { return Status(WM_STATUS_OK); });
-        },
-        [&] { return s; });
+    llvm::Value* s = ForEach(a, act, in, {k.env, found}, [&](llvm::Value* v, const Values& c) {
+      return IfElse(
+          Truthy(v),
+          [&] {
+            builder_.CreateStore(llvm::ConstantInt::get(i8_, 1), c[1]);
+            return CallCont(Cont{k.fn, c[0]}, v);
+          },
+          [&] { return Status(WM_STATUS_OK); });
+    });
+    return IfOk(s, [&] {
+      llvm::Value* none =
+          builder_.CreateICmpEQ(builder_.CreateLoad(i8_, found), llvm::ConstantInt::get(i8_, 0));
+      return IfElse(none, [&] { return Gen(b, act, in, k); }, [&] { return Status(WM_STATUS_OK); });
+    });
   }
 
   // try BODY catch HANDLER (HANDLER kNoNode: suppress). Errors of the continuation and limit
@@ -897,63 +933,83 @@ class ProgramEmitter {
   }
 
   // Destructures v with pattern `index` (jq's `as $x`, `as [$a, $b]`, `as {key: $v, $w}`), then
-  // runs then(). Object-pattern keys are filters on v and may generate several bindings; like
-  // ForEach, whatever then() needs must travel in `captures`.
-  llvm::Value* BindPattern(uint32_t index, Activation& act, llvm::Value* v, const Values& captures,
-                           const Then& then, int depth = 0) {
+  // runs then(). Object-pattern keys are filters on `input` (the input of the binding node, as
+  // ir.h specifies) and may generate several bindings. Like ForEach, whatever then() needs must
+  // travel in `captures`. One step of fuel per (sub)pattern, as the interpreter's Destructure.
+  llvm::Value* BindPattern(uint32_t index, Activation& act, llvm::Value* v, llvm::Value* input,
+                           const Values& captures, const Then& then, int depth = 0) {
     if (index >= program_.patterns.size() || depth > 64) {
       Fail("pattern index out of range or nested too deeply");
       return Status(WM_STATUS_ERROR);
     }
     const ir::Pattern& p = program_.patterns[index];
-    switch (p.kind) {
-      case ir::Pattern::Kind::Var:
-        return WithBinding(SlotPtr(act, p.slot), v, [&] { return then(captures); });
-      case ir::Pattern::Kind::Array:
-        return BindArray(p, 0, act, v, captures, then, depth);
-      case ir::Pattern::Kind::Object:
-        return BindObject(p, 0, act, v, captures, then, depth);
-    }
-    return Status(WM_STATUS_ERROR);
+    return IfOk(Tick(), [&]() -> llvm::Value* {
+      switch (p.kind) {
+        case ir::Pattern::Kind::Var:
+          return WithBinding(SlotPtr(act, p.slot), v, [&] { return then(captures); });
+        case ir::Pattern::Kind::Array:
+          return BindArray(p, 0, act, v, input, captures, then, depth);
+        case ir::Pattern::Kind::Object:
+          return BindObject(p, 0, act, v, input, captures, then, depth);
+      }
+      return Status(WM_STATUS_ERROR);
+    });
+  }
+
+  // Splits captures built as {outer..., v, input} back into their parts.
+  struct Unpacked {
+    Values outer;
+    llvm::Value* v;
+    llvm::Value* input;
+  };
+  static Unpacked Unpack(const Values& c) {
+    return Unpacked{Values(c.begin(), c.end() - 2), c[c.size() - 2], c.back()};
+  }
+  static Values Pack(const Values& outer, llvm::Value* v, llvm::Value* input) {
+    Values packed = outer;
+    packed.push_back(v);
+    packed.push_back(input);
+    return packed;
   }
 
   llvm::Value* BindArray(const ir::Pattern& p, size_t i, Activation& act, llvm::Value* v,
-                         const Values& captures, const Then& then, int depth) {
+                         llvm::Value* input, const Values& captures, const Then& then, int depth) {
     if (i == p.elements.size()) return then(captures);
     llvm::Value* position = NumberValue(llvm::ConstantFP::get(f64_, static_cast<double>(i)));
     return IndexThen(v, position, [&](llvm::Value* element) {
-      Values pass = captures;
-      pass.push_back(v);
-      return BindPattern(p.elements[i], act, element, pass, [&](const Values& c) {
-        Values inner(c.begin(), c.end() - 1);
-        return BindArray(p, i + 1, act, c.back(), inner, then, depth);
-      }, depth + 1);
+      return BindPattern(p.elements[i], act, element, input, Pack(captures, v, input),
+                         [&](const Values& c) {
+                           Unpacked u = Unpack(c);
+                           return BindArray(p, i + 1, act, u.v, u.input, u.outer, then, depth);
+                         },
+                         depth + 1);
     });
   }
 
   llvm::Value* BindObject(const ir::Pattern& p, size_t j, Activation& act, llvm::Value* v,
-                          const Values& captures, const Then& then, int depth) {
+                          llvm::Value* input, const Values& captures, const Then& then, int depth) {
     if (j == p.entries.size()) return then(captures);
     const ir::Pattern::Entry& entry = p.entries[j];
-    Values pass = captures;
-    pass.push_back(v);
-    return ForEach(entry.key, act, v, pass, [&](llvm::Value* key, const Values& c) {
-      Values caps(c.begin(), c.end() - 1);
-      llvm::Value* object = c.back();
-      return IndexThen(object, key, [&](llvm::Value* member) {
-        auto rest = [&]() -> llvm::Value* {
-          if (entry.value_pattern < 0) return BindObject(p, j + 1, act, object, caps, then, depth);
-          Values with_object = caps;
-          with_object.push_back(object);
-          return BindPattern(static_cast<uint32_t>(entry.value_pattern), act, member, with_object,
-                             [&](const Values& c2) {
-                               Values inner(c2.begin(), c2.end() - 1);
-                               return BindObject(p, j + 1, act, c2.back(), inner, then, depth);
-                             },
-                             depth + 1);
-        };
-        if (entry.bind_slot < 0) return rest();
-        return WithBinding(SlotPtr(act, static_cast<uint32_t>(entry.bind_slot)), member, rest);
+    return ForEach(entry.key, act, input, Pack(captures, v, input), [&](llvm::Value* key, const Values& c) {
+      Unpacked u = Unpack(c);
+      llvm::Value* key_ok = CallAbi(WM_ABI_CHECK_PATTERN_KEY, {ctx_, u.v, key});
+      return IfOk(key_ok, [&] {
+        return IndexThen(u.v, key, [&](llvm::Value* member) {
+          auto rest = [&]() -> llvm::Value* {
+            if (entry.value_pattern < 0) {
+              return BindObject(p, j + 1, act, u.v, u.input, u.outer, then, depth);
+            }
+            return BindPattern(static_cast<uint32_t>(entry.value_pattern), act, member, u.input,
+                               Pack(u.outer, u.v, u.input),
+                               [&](const Values& c2) {
+                                 Unpacked w = Unpack(c2);
+                                 return BindObject(p, j + 1, act, w.v, w.input, w.outer, then, depth);
+                               },
+                               depth + 1);
+          };
+          if (entry.bind_slot < 0) return rest();
+          return WithBinding(SlotPtr(act, static_cast<uint32_t>(entry.bind_slot)), member, rest);
+        });
       });
     });
   }
@@ -965,7 +1021,7 @@ class ProgramEmitter {
     }
     NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
     return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
-      return BindPattern(node.patterns[0], act, v, c, [&](const Values& c2) {
+      return BindPattern(node.patterns[0], act, v, c[1], c, [&](const Values& c2) {
         return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
       });
     });
@@ -982,22 +1038,21 @@ class ProgramEmitter {
     return ForEach(init, act, in, {k.env, in}, [&](llvm::Value* init_value, const Values& c) {
       llvm::Value* acc = OwnedSlot();
       CallAbi(WM_ABI_COPY, {acc, init_value});
-      llvm::Value* s = ForEach(source, act, c[1], {acc}, [&](llvm::Value* x, const Values& c2) {
-        return IfOk(Tick(), [&] {
-          return BindPattern(node.patterns[0], act, x, c2, [&](const Values& c3) {
-            llvm::Value* acc_in = c3[0];
-            llvm::Value* next = OwnedSlot();
-            StoreNull(next);
-            llvm::Value* su = ForEach(update, act, acc_in, {next}, [&](llvm::Value* u, const Values& c4) {
-              Release(c4[0]);
-              CallAbi(WM_ABI_COPY, {c4[0], u});
-              return Status(WM_STATUS_OK);
-            });
-            // The new state replaces the old only after UPDATE finished reading it.
-            Release(acc_in);
-            CopyBits(acc_in, next);
-            return su;
+      llvm::Value* s = ForEach(source, act, c[1], {acc, c[1]}, [&](llvm::Value* x, const Values& c2) {
+        return BindPattern(node.patterns[0], act, x, c2[1], c2, [&](const Values& c3) {
+          llvm::Value* acc_in = c3[0];
+          llvm::Value* next = OwnedSlot();
+          StoreNull(next);
+          llvm::Value* su = ForEach(update, act, acc_in, {next}, [&](llvm::Value* u, const Values& c4) {
+            Release(c4[0]);
+            CallAbi(WM_ABI_COPY, {c4[0], u});
+            return Status(WM_STATUS_OK);
           });
+          // The new state replaces the old only after UPDATE finished reading it (on error the
+          // state is dropped with the run, so replacing it anyway is harmless).
+          Release(acc_in);
+          CopyBits(acc_in, next);
+          return su;
         });
       });
       llvm::Value* result = IfOk(s, [&] { return CallCont(Cont{k.fn, c[0]}, acc); });
@@ -1006,8 +1061,8 @@ class ProgramEmitter {
     });
   }
 
-  // foreach SRC as $x (INIT; UPDATE; EXTRACT): every UPDATE output becomes the state and is
-  // extracted; the state after UPDATE is its last output (null if none, as jq).
+  // foreach SRC as $x (INIT; UPDATE; EXTRACT): every UPDATE output becomes the state at once and
+  // is extracted; UPDATE keeps reading the state it started from; no output keeps the state.
   llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
     if (node.patterns.size() != 1 || node.kids.size() < 3) {
       Fail("malformed foreach");
@@ -1016,29 +1071,27 @@ class ProgramEmitter {
     NodeId source = node.kids[0], init = node.kids[1], update = node.kids[2];
     NodeId extract = node.kids.size() > 3 ? node.kids[3] : ir::kNoNode;
     return ForEach(init, act, in, {k.env, in}, [&](llvm::Value* init_value, const Values& c) {
-      llvm::Value* acc = OwnedSlot();
-      CallAbi(WM_ABI_COPY, {acc, init_value});
-      llvm::Value* s = ForEach(source, act, c[1], {c[0], acc}, [&](llvm::Value* x, const Values& c2) {
-        return IfOk(Tick(), [&] {
-          return BindPattern(node.patterns[0], act, x, c2, [&](const Values& c3) {
-            llvm::Value* acc_in = c3[1];
-            llvm::Value* next = OwnedSlot();
-            StoreNull(next);
-            llvm::Value* su =
-                ForEach(update, act, acc_in, {c3[0], next}, [&](llvm::Value* u, const Values& c4) {
-                  Release(c4[1]);
-                  CallAbi(WM_ABI_COPY, {c4[1], u});
-                  Cont out{k.fn, c4[0]};
-                  return extract == ir::kNoNode ? CallCont(out, c4[1])
-                                                : Gen(extract, act, c4[1], out);
-                });
-            Release(acc_in);
-            CopyBits(acc_in, next);
-            return su;
-          });
+      llvm::Value* state = OwnedSlot();
+      CallAbi(WM_ABI_COPY, {state, init_value});
+      llvm::Value* s = ForEach(source, act, c[1], {c[0], state, c[1]}, [&](llvm::Value* x, const Values& c2) {
+        return BindPattern(node.patterns[0], act, x, c2[2], c2, [&](const Values& c3) {
+          llvm::Value* state_in = c3[1];
+          llvm::Value* old = OwnedSlot();
+          CallAbi(WM_ABI_COPY, {old, state_in});
+          llvm::Value* su =
+              ForEach(update, act, old, {c3[0], state_in}, [&](llvm::Value* u, const Values& c4) {
+                // u may point into `old`, never into the state slot being replaced.
+                Release(c4[1]);
+                CallAbi(WM_ABI_COPY, {c4[1], u});
+                Cont out{k.fn, c4[0]};
+                return extract == ir::kNoNode ? CallCont(out, c4[1])
+                                              : Gen(extract, act, c4[1], out);
+              });
+          Release(old);
+          return su;
         });
       });
-      Release(acc);
+      Release(state);
       return s;
     });
   }
@@ -1059,11 +1112,9 @@ class ProgramEmitter {
       Fail("wrong number of closure arguments for " + fn.name);
       return Status(WM_STATUS_ERROR);
     }
-    if (inline_stack_.size() > 256 ||
-        std::find(inline_stack_.begin(), inline_stack_.end(), node.a) != inline_stack_.end()) {
-      Fail("recursive function " + fn.name);
-      return Status(WM_STATUS_ERROR);
-    }
+    // No recursion check here: UnsupportedReason refused cycles in the call graph, so inlining
+    // terminates (a closure argument re-enters its caller's body, never a callee's); nested calls
+    // of the same function through closure arguments (f(f(.))) are fine.
     if (static_cast<uint64_t>(next_slot_) + fn.num_slots > kMaxFrameSlots) {
       Fail("too many variables after inlining");
       return Status(WM_STATUS_ERROR);
@@ -1073,8 +1124,17 @@ class ProgramEmitter {
     callee.slot_base = next_slot_;
     callee.caller = &act;
     callee.closure_args = &node.kids;
+    if (fn.parent >= 0) {
+      Activation* link = &act;
+      while (link != nullptr && link->function != static_cast<uint32_t>(fn.parent)) link = link->lexical;
+      callee.lexical = link;
+    }
     next_slot_ += fn.num_slots;
+    return WithDepth([&] { return Gen(fn.body, callee, in, k); });
+  }
 
+  // One more level of call depth around body() (Call and CallParam, as the interpreter counts).
+  llvm::Value* WithDepth(const std::function<llvm::Value*()>& body) {
     llvm::Value* depth_ptr = BytePtr(ctx_, 24);
     llvm::Value* depth = builder_.CreateLoad(i32_, depth_ptr, "depth");
     llvm::Value* max_depth = builder_.CreateLoad(i32_, BytePtr(ctx_, 28), "max_depth");
@@ -1082,15 +1142,11 @@ class ProgramEmitter {
         builder_.CreateICmpUGE(depth, max_depth),
         [&] { return CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, I32(WM_LIMIT_DEPTH)}); },
         [&] {
-          return IfOk(Tick(), [&] {
-            builder_.CreateStore(builder_.CreateAdd(depth, I32(1)), depth_ptr);
-            inline_stack_.push_back(node.a);
-            llvm::Value* s = Gen(fn.body, callee, in, k);
-            inline_stack_.pop_back();
-            llvm::Value* now = builder_.CreateLoad(i32_, depth_ptr);
-            builder_.CreateStore(builder_.CreateSub(now, I32(1)), depth_ptr);
-            return s;
-          });
+          builder_.CreateStore(builder_.CreateAdd(depth, I32(1)), depth_ptr);
+          llvm::Value* s = body();
+          llvm::Value* now = builder_.CreateLoad(i32_, depth_ptr);
+          builder_.CreateStore(builder_.CreateSub(now, I32(1)), depth_ptr);
+          return s;
         });
   }
 
@@ -1121,7 +1177,6 @@ class ProgramEmitter {
   uint32_t next_label_id_ = 0;
   size_t generated_nodes_ = 0;
   int gen_depth_ = 0;
-  std::vector<uint32_t> inline_stack_;
 };
 
 }  // namespace

@@ -22,7 +22,7 @@ static_assert(offsetof(WmCtx, consts) == 8 && offsetof(WmCtx, fuel) == 16 &&
                   offsetof(WmCtx, host) == 32,
               "generated code relies on these WmCtx offsets");
 static_assert(offsetof(WmAbi, copy) == 8 &&
-                  offsetof(WmAbi, check_range_args) == 8 + 8 * WM_ABI_CHECK_RANGE_ARGS &&
+                  offsetof(WmAbi, check_pattern_key) == 8 + 8 * WM_ABI_CHECK_PATTERN_KEY &&
                   sizeof(WmAbi) == 8 + 8 * WM_ABI_NUM_SLOTS,
               "WmAbiSlot numbering must follow the WmAbi field order");
 static_assert(sizeof(std::pair<Value, Value>) == 32, "object members are iterated with stride 32");
@@ -37,6 +37,9 @@ struct HostState {
   const std::vector<Value>* globals = nullptr;
   uint64_t outputs = 0;
   uint64_t max_outputs = 0;
+  uint64_t fuel = 0;          // the budget the run started with (for the message)
+  uint64_t memory_used = 0;   // bytes charged for values built, as the interpreter counts them
+  uint64_t max_memory = 0;
   Value error;               // pending error value
   bool error_pending = false;
   bool error_is_limit = false;
@@ -70,6 +73,29 @@ int32_t Guarded(WmCtx* ctx, const char* what, Body&& body) {
   } catch (...) {
     return Internal(ctx, what);
   }
+}
+
+int32_t LimitError(WmCtx* ctx, const std::string& message) {
+  return SetError(ctx, Value::String(message), true);
+}
+
+// The interpreter's memory accounting for a value it builds (see Evaluation::Charge).
+int32_t Charge(WmCtx* ctx, const Value& v) {
+  HostState& host = Host(ctx);
+  size_t bytes = 16;
+  if (v.IsString()) {
+    bytes += v.AsString().size();
+  } else if (v.IsArray()) {
+    bytes += 16 * v.AsArray().size();
+  } else if (v.IsObject()) {
+    bytes += 48 * v.AsObject().size();
+  }
+  host.memory_used += bytes;
+  if (host.memory_used > host.max_memory) {
+    return LimitError(ctx, "evaluation memory limit exceeded (" + std::to_string(host.max_memory) +
+                               " bytes)");
+  }
+  return WM_STATUS_OK;
 }
 
 // An op that returns (ok, out, error) becomes a status with the error pending.
@@ -157,7 +183,12 @@ int32_t ShimBinary(WmCtx* ctx, uint32_t op, const WmValue* lhs, const WmValue* r
     Value result, error;
     bool ok = ops::Binary(static_cast<ir::BinaryOp>(op), V(lhs), V(rhs), &result, &error);
     MutV(out)->~Value();
-    return FromOp(ctx, ok, std::move(result), std::move(error), out);
+    int32_t status = FromOp(ctx, ok, std::move(result), std::move(error), out);
+    const Value& built = V(out);
+    if (status == WM_STATUS_OK && (built.IsString() || built.IsArray() || built.IsObject())) {
+      status = Charge(ctx, V(rhs));  // what the interpreter charges for a built operand
+    }
+    return status;
   });
 }
 
@@ -182,7 +213,8 @@ int32_t ShimCallBuiltin(WmCtx* ctx, uint32_t builtin, const WmValue* input,
     bool ok = ops::CallBuiltin(static_cast<ir::BuiltinId>(builtin), V(input), values.data(),
                                values.size(), &result, &error);
     MutV(out)->~Value();
-    return FromOp(ctx, ok, std::move(result), std::move(error), out);
+    int32_t status = FromOp(ctx, ok, std::move(result), std::move(error), out);
+    return status == WM_STATUS_OK ? Charge(ctx, V(out)) : status;
   });
 }
 
@@ -194,7 +226,8 @@ int32_t ShimFormat(WmCtx* ctx, uint32_t node, const WmValue* v, WmValue* out) {
     Value result, error;
     bool ok = ops::ApplyFormat(program.nodes[node].str, V(v), &result, &error);
     MutV(out)->~Value();
-    return FromOp(ctx, ok, std::move(result), std::move(error), out);
+    int32_t status = FromOp(ctx, ok, std::move(result), std::move(error), out);
+    return status == WM_STATUS_OK ? Charge(ctx, V(out)) : status;
   });
 }
 
@@ -222,7 +255,7 @@ int32_t ShimStringInterp(WmCtx* ctx, uint32_t node, const WmValue* const* parts,
     }
     MutV(out)->~Value();
     Put(out, Value::String(text));
-    return WM_STATUS_OK;
+    return Charge(ctx, V(out));
   });
 }
 
@@ -242,23 +275,30 @@ int32_t ShimMakeObject(WmCtx* ctx, const WmValue* const* kv, uint32_t npairs, Wm
     }
     MutV(out)->~Value();
     Put(out, Value::MakeObject(std::move(members)));
-    return WM_STATUS_OK;
+    return Charge(ctx, V(out));
   });
 }
 
 void ShimArrayNew(WmValue* out) { new (out) Value(Value::EmptyArray()); }
 
-void ShimArrayPush(WmValue* array, const WmValue* v) { MutV(array)->MutableArray().push_back(V(v)); }
+int32_t ShimArrayPush(WmCtx* ctx, WmValue* array, const WmValue* v) {
+  return Guarded(ctx, "collect", [&]() -> int32_t {
+    MutV(array)->MutableArray().push_back(V(v));
+    HostState& host = Host(ctx);
+    host.memory_used += 16;
+    if (host.memory_used > host.max_memory) {
+      return LimitError(ctx, "evaluation memory limit exceeded (" +
+                                 std::to_string(host.max_memory) + " bytes)");
+    }
+    return WM_STATUS_OK;
+  });
+}
 
 int32_t ShimEmit(WmCtx* ctx, const WmValue* v) {
   HostState& host = Host(ctx);
-  if (host.outputs >= host.max_outputs) {
-    return SetError(ctx,
-                    Value::String("output limit exceeded (" + std::to_string(host.max_outputs) +
-                                  " results)"),
-                    true);
+  if (++host.outputs > host.max_outputs) {
+    return LimitError(ctx, "too many results (limit " + std::to_string(host.max_outputs) + ")");
   }
-  ++host.outputs;
   return Guarded(ctx, "output callback", [&]() -> int32_t {
     return (*host.emit)(V(v)) ? WM_STATUS_OK : WM_STATUS_STOP;
   });
@@ -268,12 +308,10 @@ int32_t ShimRaiseError(WmCtx* ctx, const WmValue* v) { return SetError(ctx, V(v)
 
 int32_t ShimLimitExceeded(WmCtx* ctx, uint32_t which) {
   if (which == WM_LIMIT_FUEL) {
-    return SetError(ctx, Value::String("evaluation step limit exceeded"), true);
+    return LimitError(ctx, "evaluation step budget exhausted (fuel " +
+                               std::to_string(Host(ctx).fuel) + ")");
   }
-  return SetError(ctx,
-                  Value::String("recursion depth limit exceeded (" +
-                                std::to_string(ctx->max_depth) + ")"),
-                  true);
+  return LimitError(ctx, "maximum recursion depth exceeded (" + std::to_string(ctx->max_depth) + ")");
 }
 
 int32_t ShimCatchError(WmCtx* ctx, WmValue* out) {
@@ -343,6 +381,14 @@ int32_t ShimCheckRangeArgs(WmCtx* ctx, const WmValue* const* args, uint32_t narg
   return WM_STATUS_OK;
 }
 
+int32_t ShimCheckPatternKey(WmCtx* ctx, const WmValue* object, const WmValue* key) {
+  if (V(key).IsString()) return WM_STATUS_OK;
+  return SetError(ctx,
+                  Value::String(std::string("Cannot index ") + KindName(V(object).kind()) +
+                                " with " + KindName(V(key).kind())),
+                  false);
+}
+
 }  // extern "C"
 
 const WmAbi kAbi = {
@@ -368,6 +414,7 @@ const WmAbi kAbi = {
     ShimBindGlobals,
     ShimRecurseAll,
     ShimCheckRangeArgs,
+    ShimCheckPatternKey,
 };
 
 }  // namespace
@@ -379,6 +426,8 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   host.emit = &emit;
   host.globals = options.globals;
   host.max_outputs = options.limits.max_outputs;
+  host.fuel = options.limits.fuel;
+  host.max_memory = options.limits.max_memory_bytes;
   WmCtx ctx;
   ctx.abi = &kAbi;
   ctx.consts = reinterpret_cast<const WmValue*>(program.consts.data());
@@ -394,8 +443,8 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
       error->value = std::move(host.error);
       error->limit = host.error_is_limit;
     } else {
-      // A break whose label is not active cannot be produced by lowering; report it plainly.
-      error->value = Value::String("break");
+      // A break whose label is not active (cannot happen for lowered programs).
+      error->value = Value::String("break without an active label");
       error->limit = false;
     }
   }

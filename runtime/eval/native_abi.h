@@ -57,6 +57,7 @@ typedef int32_t (*WmEntry)(WmCtx* ctx, const WmValue* input);
 
 // Runtime services. Functions writing `out` always leave a valid value there (null on failure),
 // so native code may release it unconditionally. Functions returning int32_t return a status.
+// Error messages and limits (fuel, depth, outputs, memory) are worded as the interpreter's.
 typedef struct WmAbi {
   uint32_t version;      // WM_NATIVE_ABI_VERSION
   uint32_t num_entries;  // number of function pointers that follow
@@ -83,7 +84,8 @@ typedef struct WmAbi {
   // {k0: v0, k1: v1, ...} from 2*npairs values (keys must be strings).
   int32_t (*make_object)(WmCtx* ctx, const WmValue* const* kv, uint32_t npairs, WmValue* out);
   void (*array_new)(WmValue* out);
-  void (*array_push)(WmValue* array, const WmValue* v);
+  // Appends v (memory accounting as the interpreter's collect: may fail with a limit error).
+  int32_t (*array_push)(WmCtx* ctx, WmValue* array, const WmValue* v);
   // Delivers one output of the program (output cap, consumer callback).
   int32_t (*emit)(WmCtx* ctx, const WmValue* v);
   // Makes *v the pending error; returns WM_STATUS_ERROR.
@@ -99,6 +101,8 @@ typedef struct WmAbi {
   // Generator builtins (range/2, range/3) loop in native code; this raises the interpreter's
   // error for their arguments when they are not all numbers (returns ok when they are).
   int32_t (*check_range_args)(WmCtx* ctx, const WmValue* const* args, uint32_t nargs);
+  // Object destructuring: a key that is not a string is an error worded by the interpreter.
+  int32_t (*check_pattern_key)(WmCtx* ctx, const WmValue* object, const WmValue* key);
 } WmAbi;
 
 // Slot numbers of the function pointers in WmAbi (pointer i is at byte offset 8 + 8*i).
@@ -123,6 +127,7 @@ enum WmAbiSlot {
   WM_ABI_BIND_GLOBALS,
   WM_ABI_RECURSE_ALL,
   WM_ABI_CHECK_RANGE_ARGS,
+  WM_ABI_CHECK_PATTERN_KEY,
   WM_ABI_NUM_SLOTS
 };
 
