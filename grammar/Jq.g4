@@ -1,5 +1,287 @@
-// Placeholder grammar (replaced by the jq front end).
+// The jq 1.7 language (as the jq manual documents it) for ANTLR 4.7.2; compiler/jq/parser.cpp
+// turns the parse tree into the AST of compiler/jq/ast.h. Generated with
+// `antlr4 -Dlanguage=Cpp -package wm::jq::gen -visitor -no-listener`.
+//
+// Shape of the grammar, and why:
+// - Binary operators are one rule per precedence level, each a loop (never right recursion), so a
+//   long `a | b | c ...` chain costs no parser stack; the AST builder folds right-associative
+//   levels (`|`, `//`) itself. jq's levels, lowest first: `|` < `,` < `//` < assignments
+//   (non-associative) < `or` < `and` < comparisons (non-associative) < `+ -` < `* / %`.
+// - A string literal, interpolations included, is one STRING token; the builder parses each
+//   interpolation with the `embeddedPipe` rule.
+// - Constructs that extend "as far as possible" in jq (`Term as $x | body`, `label $x | body`) are
+//   parsed as heads (`Term as $x`, `label $x`) that end a pipe segment; the builder makes the rest of
+//   the pipe their body. Writing them as `... '|' pipe` would make the parser look ahead to the end
+//   of the input at every operator inside the body.
+// - Unary minus is parsed as a plain prefix; the builder re-associates it as jq does (`-a * b` is
+//   `-(a * b)`), again to keep every decision LL(1)/LL(2).
+// - `reduce`, `foreach`, `if` and `break` are primaries (jq 1.8 and gojq accept postfix after them;
+//   the printer parenthesises them so its output stays valid jq 1.6/1.7).
 grammar Jq;
-program : pipe EOF ;
-pipe : '.' ;
-WS : [ \t\r\n]+ -> skip ;
+
+// ------------------------------------------------------------------------------------- parser
+
+program
+  : moduleDirective? importDirective* funcDef* pipeTail? EOF
+  ;
+
+// The expression inside a string interpolation `\(...)`, parsed on its own (see STRING).
+embeddedPipe
+  : pipe EOF
+  ;
+
+moduleDirective
+  : MODULE object SEMI
+  ;
+
+importDirective
+  : IMPORT string AS (IDENT | BINDING) object? SEMI   # importAs
+  | INCLUDE string object? SEMI                        # include
+  ;
+
+funcDef
+  : DEF IDENT (LPAREN param (SEMI param)* RPAREN)? COLON pipe SEMI
+  ;
+
+param
+  : IDENT
+  | BINDING
+  ;
+
+// Definitions may open any pipe segment; their scope is the rest of the pipe.
+pipe
+  : funcDef* pipeTail
+  ;
+
+pipeTail
+  : commaExpr (PIPE funcDef* commaExpr)*
+  ;
+
+commaExpr
+  : altExpr (COMMA altExpr)*
+  ;
+
+altExpr
+  : assignExpr (DEFINEDOR assignExpr)*
+  ;
+
+assignExpr
+  : orExpr (assignOp orExpr)?
+  ;
+
+assignOp
+  : ASSIGN | SETPIPE | SETPLUS | SETMINUS | SETMULT | SETDIV | SETMOD | SETDEFINEDOR
+  ;
+
+orExpr
+  : andExpr (OR andExpr)*
+  ;
+
+andExpr
+  : compareExpr (AND compareExpr)*
+  ;
+
+compareExpr
+  : addExpr (compareOp addExpr)?
+  ;
+
+compareOp
+  : EQ | NEQ | LT | LE | GT | GE
+  ;
+
+addExpr
+  : mulExpr (addOp mulExpr)*
+  ;
+
+addOp
+  : PLUS | MINUS
+  ;
+
+mulExpr
+  : unaryExpr (mulOp unaryExpr)*
+  ;
+
+mulOp
+  : STAR | SLASH | PERCENT
+  ;
+
+unaryExpr
+  : MINUS unaryExpr                          # negExpr
+  | TRY unaryExpr (CATCH unaryExpr)?         # tryExpr
+  | LABEL BINDING                            # labelHead
+  | postfixTerm (AS patterns)?               # termExpr
+  ;
+
+postfixTerm
+  : primary suffix*
+  ;
+
+suffix
+  : FIELD                                    # fieldSuffix
+  | DOT string                               # stringFieldSuffix
+  | DOT? LBRACKET bracketBody? RBRACKET       # bracketSuffix
+  | QUESTION                                 # optionalSuffix
+  ;
+
+// `[e]`, `[e:e]`, `[e:]`, `[:e]` (empty brackets: iteration).
+bracketBody
+  : pipe (COLON pipe?)?
+  | COLON pipe
+  ;
+
+primary
+  : FIELD                                                            # fieldPrimary
+  | DOT string                                                       # stringFieldPrimary
+  | DOT                                                              # identityPrimary
+  | REC                                                              # recursePrimary
+  | NUMBER                                                           # numberPrimary
+  | string                                                           # stringPrimary
+  | FORMAT                                                           # formatPrimary
+  | LPAREN pipe RPAREN                                               # parenPrimary
+  | LBRACKET pipe? RBRACKET                                          # arrayPrimary
+  | object                                                           # objectPrimary
+  | BINDING                                                          # variablePrimary
+  | IDENT (LPAREN pipe (SEMI pipe)* RPAREN)?                         # callPrimary
+  | REDUCE postfixTerm AS patterns LPAREN pipe SEMI pipe RPAREN      # reducePrimary
+  | FOREACH postfixTerm AS patterns
+      LPAREN pipe SEMI pipe (SEMI pipe)? RPAREN                      # foreachPrimary
+  | IF pipe THEN pipe (ELIF pipe THEN pipe)* (ELSE pipe)? END        # ifPrimary
+  | BREAK BINDING                                                    # breakPrimary
+  ;
+
+object
+  : LBRACE (objectEntry (COMMA objectEntry)* COMMA?)? RBRACE
+  ;
+
+// `{a}`, `{a: v}`, `{"a"}`, `{"a\(x)": v}`, `{@base64 "a": v}`, `{$x}`, `{$x: v}`, `{(e): v}`.
+objectEntry
+  : objectKey (COLON objectValue)?
+  ;
+
+objectKey
+  : IDENT
+  | keyword
+  | BINDING
+  | string
+  | LPAREN pipe RPAREN
+  ;
+
+// jq's ExpD: terms joined by `|`, each optionally negated; anything else needs parentheses.
+objectValue
+  : objectValueTerm (PIPE objectValueTerm)*
+  ;
+
+objectValueTerm
+  : MINUS objectValueTerm
+  | postfixTerm
+  ;
+
+patterns
+  : pattern (ALTERNATION pattern)*
+  ;
+
+pattern
+  : BINDING                                                # variablePattern
+  | LBRACKET pattern (COMMA pattern)* RBRACKET             # arrayPattern
+  | LBRACE patternEntry (COMMA patternEntry)* RBRACE       # objectPattern
+  ;
+
+patternEntry
+  : BINDING (COLON pattern)?
+  | (IDENT | keyword | string | LPAREN pipe RPAREN) COLON pattern
+  ;
+
+string
+  : FORMAT? STRING
+  ;
+
+keyword
+  : AS | DEF | MODULE | IMPORT | INCLUDE | IF | THEN | ELSE | ELIF | REDUCE | FOREACH | END
+  | AND | OR | TRY | CATCH | LABEL | BREAK
+  ;
+
+// -------------------------------------------------------------------------------------- lexer
+
+AS : 'as' ;
+DEF : 'def' ;
+MODULE : 'module' ;
+IMPORT : 'import' ;
+INCLUDE : 'include' ;
+IF : 'if' ;
+THEN : 'then' ;
+ELSE : 'else' ;
+ELIF : 'elif' ;
+REDUCE : 'reduce' ;
+FOREACH : 'foreach' ;
+END : 'end' ;
+AND : 'and' ;
+OR : 'or' ;
+TRY : 'try' ;
+CATCH : 'catch' ;
+LABEL : 'label' ;
+BREAK : 'break' ;
+
+SETDEFINEDOR : '//=' ;
+ALTERNATION : '?//' ;
+DEFINEDOR : '//' ;
+SETPIPE : '|=' ;
+SETPLUS : '+=' ;
+SETMINUS : '-=' ;
+SETMULT : '*=' ;
+SETDIV : '/=' ;
+SETMOD : '%=' ;
+EQ : '==' ;
+NEQ : '!=' ;
+LE : '<=' ;
+GE : '>=' ;
+REC : '..' ;
+
+PIPE : '|' ;
+COMMA : ',' ;
+ASSIGN : '=' ;
+LT : '<' ;
+GT : '>' ;
+PLUS : '+' ;
+MINUS : '-' ;
+STAR : '*' ;
+SLASH : '/' ;
+PERCENT : '%' ;
+QUESTION : '?' ;
+SEMI : ';' ;
+COLON : ':' ;
+LPAREN : '(' ;
+RPAREN : ')' ;
+LBRACKET : '[' ;
+RBRACKET : ']' ;
+LBRACE : '{' ;
+RBRACE : '}' ;
+
+NUMBER
+  : ([0-9]+ ('.' [0-9]*)? | '.' [0-9]+) ([eE] [+-]? [0-9]+)?
+  ;
+
+// `.name` is one token (as in jq), so `.and`, `.if` are fields, and `. name` is not.
+FIELD : '.' NAME ;
+DOT : '.' ;
+
+IDENT : (NAME '::')* NAME ;
+BINDING : '$' (NAME '::')* NAME ;
+FORMAT : '@' [a-zA-Z0-9_]+ ;
+
+// A whole string literal is one token, interpolations included (a combined grammar cannot use
+// lexer modes): the AST builder splits it into literal parts and parses each `\(...)` on its own.
+// The fragments below only need to find where the literal ends, so they track nested strings,
+// parentheses and comments inside interpolations.
+STRING : '"' STRING_CHAR* '"' ;
+
+COMMENT : '#' ~[\r\n]* -> skip ;
+WS : [ \t\r\n\f]+ -> skip ;
+
+// Anything else becomes a token that no rule accepts, so it is reported as a syntax error.
+INVALID : . ;
+
+fragment NAME : [a-zA-Z_] [a-zA-Z_0-9]* ;
+
+fragment STRING_CHAR : ~["\\] | '\\' ~[(] | INTERPOLATION ;
+fragment INTERPOLATION : '\\(' INTERPOLATION_CHAR* ')' ;
+fragment INTERPOLATION_CHAR : STRING | '(' INTERPOLATION_CHAR* ')' | '#' ~[\r\n]* | ~[()"#] ;

@@ -19,14 +19,17 @@ struct Range {
 enum class NodeKind : uint8_t {
   Identity,        // .
   RecurseDefault,  // ..
-  Field,           // .name  ."name"   (text = name; kids: {target} where target may be null = `.`)
+  Field,           // .name  ."name"   (text = name; kids: {target} where target may be null = `.`;
+                   //   an interpolated `."a\(x)"` becomes Index with a String key)
   Index,           // T[K]   kids {target (null = .), key}
   Slice,           // T[F:L] kids {target (null = .), from|null, to|null}
   Iterate,         // T[]    kids {target (null = .)}
   Optional,        // T?     kids {term}
-  Number,          // text = literal as written; number = value
+  Number,          // text = literal as written; number = value (out of range: +-DBL_MAX or 0)
   String,          // kids = parts: String nodes with `text` literal, any other node interpolated;
-                   //   text holds the decoded string when there is no interpolation; format = "@x" or ""
+                   //   text holds the decoded string when there is no interpolation (kids empty then);
+                   //   format = "@x" or ""; an interpolated plain string literal `\("x")` is kept in
+                   //   a Paren so it cannot be mistaken for a literal part
   Format,          // @name  (text = "base64", ...)
   Null, True, False,
   Array,           // [E] kids {e} or {} for []
@@ -46,26 +49,39 @@ enum class NodeKind : uint8_t {
   Neg,             // -A
   If,              // kids {cond, then, [elif-cond, elif-then]..., else|null}
   TryCatch,        // kids {body, handler|null}
-  Reduce,          // kids {source, pattern, init, update}
-  Foreach,         // kids {source, pattern, init, update, extract|null}
+  Reduce,          // kids {source, pattern, init, update, [?// alternative patterns...]}
+  Foreach,         // kids {source, pattern, init, update, extract|null, [?// alternatives...]}
   Bind,            // kids {source, pattern, [alternative patterns...], body}  (`as $x | body`, `?//`)
   Label,           // text = label name; kids {body}
   Break,           // text = label name
-  FuncDef,         // text = name; params in `params`; kids {body, rest}  (`def f: body; rest`)
+  FuncDef,         // text = name; params in `params`; kids {body, rest}  (`def f: body; rest`;
+                   //   rest null for the last definition of a library without a main expression)
   PatternVar,      // $name in a pattern
   PatternArray,    // [p1, p2, ...]
   PatternObject,   // kids: PatternEntry
   PatternEntry,    // kids {key, pattern|null}: key is Variable ($name shorthand), String, Paren(expr)
                    //   or an identifier/keyword as String
-  Import,          // import "path" as name; / include "path";  (text = path, params[0] = alias)
-  Module,          // module {...};
-  Program,         // kids {imports..., body}: top-level wrapper when directives are present
+  Import,          // import "path" as name; / include "path";  (text = path, params[0] = alias,
+                   //   "$name" for data imports, no params for include; kids {metadata object} if any)
+  Module,          // module {...};  kids {metadata object}
+  Program,         // kids {module?, imports..., body}: top-level wrapper when directives are present;
+                   //   body null when the file holds only directives
 };
 
 struct Node {
+  Node() = default;
+  Node(NodeKind k, Range r) : kind(k), range(r), token(r) {}
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  Node(Node&&) = default;
+  Node& operator=(Node&&) = default;
+  // Tears the subtree down iteratively: a long operator chain must not overflow the stack.
+  ~Node();
+
   NodeKind kind = NodeKind::Identity;
   Range range;                   // whole construct
-  Range token;                   // the operator / name token, for pointing diagnostics (e.g. `del`)
+  Range token;                   // the operator / name / keyword token, for pointing diagnostics
+                                 // (e.g. `del`, `|=`, `$ENV`, `..`, `import`); = range for literals
   std::string text;              // see NodeKind
   std::string format;            // String: "@base64" etc.
   double number = 0;             // Number
@@ -75,7 +91,11 @@ struct Node {
   const Node* kid(size_t i) const { return i < kids.size() ? kids[i].get() : nullptr; }
 };
 
-// Structural equality ignoring ranges (for parse(print(ast)) == ast round-trip tests).
+// Structural equality ignoring ranges and Paren nodes (parentheses only group; the printer adds
+// them where precedence needs them), for parse(print(ast)) round-trip tests.
 bool SameShape(const Node& a, const Node& b);
+
+// Stable name of a kind ("Field", "Pipe", ...), as DumpAst prints it.
+const char* KindName(NodeKind kind);
 
 }  // namespace wm::jq

@@ -14,7 +14,10 @@ namespace wm::jq {
 
 struct ParseOptions {
   size_t max_bytes = 1 << 20;   // longer expressions are refused (default 1 MiB)
-  int max_depth = 256;          // deepest nesting of parentheses/brackets/constructs
+  int max_depth = 256;          // deepest nesting of parentheses/brackets/constructs (WM101)
+  int max_ast_depth = 4096;     // deepest AST, e.g. a chain of 4096 `|` or `+` (WM102)
+  size_t max_tokens = 100000;   // longer token streams are refused before parsing (WM102): the
+                                // parse tree costs ~1 KB per token
   int max_errors = 10;          // syntax errors reported per expression before giving up
   // Where the expression came from; used to fill Diagnostic::location. Empty = "<expr>", 1:offset+1.
   SourceMap source_map;
@@ -22,7 +25,9 @@ struct ParseOptions {
 
 struct ParseResult {
   std::unique_ptr<Node> ast;            // null when there were errors
-  std::vector<Diagnostic> diagnostics;  // syntax errors (rule WM100..WM109), with caret ranges
+  // Syntax errors: WM100 syntax error, WM101 nesting too deep, WM102 expression too large,
+  // WM103 invalid UTF-8 or NUL byte; each with a location and a caret length.
+  std::vector<Diagnostic> diagnostics;
   bool ok() const { return ast != nullptr; }
 };
 

@@ -1,0 +1,715 @@
+// Parse tree -> AST. Besides copying structure and byte ranges it does the parts of jq's grammar
+// that the ANTLR grammar leaves to it (see grammar/Jq.g4): folding right-associative `|` and `//`,
+// giving `Term as $x` / `label $x` heads the rest of their pipe as body, re-associating unary
+// minus over `* / %`, decoding string literals and parsing their interpolations.
+// Recursion follows the parse tree, whose depth the parser already bounded.
+#include "compiler/jq/internal/ast_builder.h"
+
+#include <cerrno>
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+
+#include "compiler/jq/internal/string_literal.h"
+
+namespace wm::jq::internal {
+
+using gen::JqParser;
+using NodePtr = std::unique_ptr<Node>;
+
+struct AstBuilder::Segment {
+  std::vector<JqParser::FuncDefContext*> defs;  // definitions opening the segment
+  JqParser::CommaExprContext* expr = nullptr;
+  antlr4::Token* pipe_before = nullptr;         // the `|` in front of it (null for the first)
+};
+
+namespace {
+
+// The child through which a construct extends to the right: where a `Term as $x` head must sit
+// for the rest of the pipe to become its body.
+Node* RightKid(Node* node) {
+  switch (node->kind) {
+    case NodeKind::Pipe: case NodeKind::Comma: case NodeKind::Alternative: case NodeKind::Assign:
+    case NodeKind::Or: case NodeKind::And: case NodeKind::Compare: case NodeKind::Arith:
+      return node->kids.size() == 2 ? node->kids[1].get() : nullptr;
+    case NodeKind::Neg:
+      return node->kids.empty() ? nullptr : node->kids[0].get();
+    case NodeKind::TryCatch:
+      if (node->kids.size() == 2 && node->kids[1]) return node->kids[1].get();
+      return node->kids.empty() ? nullptr : node->kids[0].get();
+    default:
+      return nullptr;
+  }
+}
+
+bool OnRightSpine(Node* root, const Node* target) {
+  for (Node* n = root; n != nullptr; n = RightKid(n)) {
+    if (n == target) return true;
+  }
+  return false;
+}
+
+std::string WithoutSigil(const std::string& text) { return text.empty() ? text : text.substr(1); }
+
+// Splits the children of an `x (op x)*` rule into operands and operator tokens in one pass
+// (ANTLR's indexed accessors such as COMMA(i) rescan all children on every call).
+template <typename Operand>
+void SplitChain(antlr4::ParserRuleContext* ctx, std::vector<Operand*>* operands,
+                std::vector<antlr4::Token*>* ops) {
+  for (auto* child : ctx->children) {
+    if (auto* operand = dynamic_cast<Operand*>(child)) {
+      operands->push_back(operand);
+    } else if (auto* rule = dynamic_cast<antlr4::ParserRuleContext*>(child)) {
+      ops->push_back(rule->getStart());
+    } else if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
+      ops->push_back(terminal->getSymbol());
+    }
+  }
+}
+
+}  // namespace
+
+Range AstBuilder::Span(antlr4::ParserRuleContext* ctx) const {
+  Range begin = Tok(ctx->getStart());
+  antlr4::Token* stop = ctx->getStop();
+  if (stop == nullptr || stop->getTokenIndex() < ctx->getStart()->getTokenIndex()) {
+    return Range{begin.begin, begin.begin};
+  }
+  Range end = Tok(stop);
+  return Range{begin.begin, std::max(begin.begin, end.end)};
+}
+
+NodePtr AstBuilder::Make(NodeKind kind, Range range, Range token) const {
+  auto node = std::make_unique<Node>(kind, range);
+  node->token = token;
+  return node;
+}
+
+NodePtr AstBuilder::Binary(NodeKind kind, std::string op, Range token, NodePtr left,
+                           NodePtr right) const {
+  Range range{left->range.begin, std::max(left->range.end, right->range.end)};
+  NodePtr node = Make(kind, range, token);
+  node->text = std::move(op);
+  node->kids.push_back(std::move(left));
+  node->kids.push_back(std::move(right));
+  return node;
+}
+
+void AstBuilder::Error(Range at, std::string message) {
+  context_.Error(at.begin, at.end > at.begin ? at.end - at.begin : 1, "WM100", std::move(message));
+}
+
+// A head (`Term as $x`, `label $x`) must be followed by `|` and its body.
+void AstBuilder::ErrorAfter(antlr4::Token* last, const std::string& what) {
+  antlr4::Token* next = tokens_.get(last->getTokenIndex() + 1);
+  Error(Tok(next), "unexpected " + DescribeToken(next, embedded_) + "; expected '|' after " + what);
+}
+
+// ----------------------------------------------------------------------------- program
+
+NodePtr AstBuilder::Program(JqParser::ProgramContext* ctx) {
+  embedded_ = false;
+  std::vector<NodePtr> directives;
+  if (auto* module = ctx->moduleDirective()) {
+    NodePtr node = Make(NodeKind::Module, Span(module), Tok(module->MODULE()));
+    node->kids.push_back(Object(module->object()));
+    directives.push_back(std::move(node));
+  }
+  for (auto* directive : ctx->importDirective()) {
+    NodePtr node = Make(NodeKind::Import, Span(directive), Tok(directive->getStart()));
+    JqParser::StringContext* path = nullptr;
+    JqParser::ObjectContext* metadata = nullptr;
+    if (auto* import = dynamic_cast<JqParser::ImportAsContext*>(directive)) {
+      path = import->string();
+      metadata = import->object();
+      node->params.push_back(import->IDENT() ? import->IDENT()->getText() : import->BINDING()->getText());
+    } else if (auto* include = dynamic_cast<JqParser::IncludeContext*>(directive)) {
+      path = include->string();
+      metadata = include->object();
+    }
+    if (path != nullptr) {
+      NodePtr literal = String(path);
+      if (!literal->kids.empty() || !literal->format.empty()) {
+        Error(literal->range, "an import path must be a constant string");
+      }
+      node->text = literal->text;
+    }
+    if (metadata != nullptr) node->kids.push_back(Object(metadata));
+    directives.push_back(std::move(node));
+  }
+
+  NodePtr body;
+  auto defs = ctx->funcDef();
+  if (auto* tail = ctx->pipeTail()) {
+    std::vector<Segment> segments(1);
+    segments[0].defs = defs;
+    for (auto* child : tail->children) {
+      if (auto* expr = dynamic_cast<JqParser::CommaExprContext*>(child)) {
+        segments.back().expr = expr;
+        segments.emplace_back();
+      } else if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
+        segments.back().defs.push_back(def);
+      } else if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
+        segments.back().pipe_before = terminal->getSymbol();
+      }
+    }
+    segments.pop_back();
+    body = Segments(std::move(segments));
+  } else {
+    // A library: definitions without a main expression.
+    for (size_t i = defs.size(); i-- > 0;) body = FuncDef(defs[i], std::move(body));
+  }
+
+  if (directives.empty()) {
+    if (!body) body = Make(NodeKind::Identity, Range{fragment_.base(), fragment_.end()},
+                           Range{fragment_.base(), fragment_.end()});
+    return body;
+  }
+  Range token = directives.front()->token;
+  NodePtr program = Make(NodeKind::Program, Range{fragment_.base(), fragment_.end()}, token);
+  for (auto& d : directives) program->kids.push_back(std::move(d));
+  program->kids.push_back(std::move(body));
+  return program;
+}
+
+NodePtr AstBuilder::Embedded(JqParser::EmbeddedPipeContext* ctx) {
+  embedded_ = true;
+  return Pipe(ctx->pipe());
+}
+
+// ----------------------------------------------------------------------------- pipes
+
+NodePtr AstBuilder::Pipe(JqParser::PipeContext* ctx) {
+  std::vector<Segment> segments(1);
+  segments[0].defs = ctx->funcDef();
+  for (auto* child : ctx->pipeTail()->children) {
+    if (auto* expr = dynamic_cast<JqParser::CommaExprContext*>(child)) {
+      segments.back().expr = expr;
+      segments.emplace_back();
+    } else if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
+      segments.back().defs.push_back(def);
+    } else if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
+      segments.back().pipe_before = terminal->getSymbol();
+    }
+  }
+  segments.pop_back();
+  return Segments(std::move(segments));
+}
+
+NodePtr AstBuilder::Segments(std::vector<Segment> segments) {
+  // Build every segment left to right (so errors come out in reading order), then fold from the
+  // right: `|` is right-associative, definitions scope over the rest of the pipe, and an open head
+  // takes the rest of the pipe as its body.
+  std::vector<NodePtr> nodes;
+  std::vector<Node*> open_heads;
+  for (size_t i = 0; i < segments.size(); ++i) {
+    size_t mark = heads_.size();
+    nodes.push_back(Comma(segments[i].expr));
+    std::vector<std::pair<Node*, size_t>> mine(heads_.begin() + mark, heads_.end());
+    heads_.resize(mark);
+    Node* open = nullptr;
+    for (size_t j = 0; j < mine.size(); ++j) {
+      antlr4::Token* last = tokens_.get(mine[j].second);
+      std::string what = mine[j].first->kind == NodeKind::Label ? "'label $" + mine[j].first->text + "'"
+                                                                 : "the pattern of 'as'";
+      bool last_head = j + 1 == mine.size();
+      if (!last_head || !OnRightSpine(nodes.back().get(), mine[j].first)) {
+        ErrorAfter(last, what);
+      } else if (i + 1 == segments.size()) {
+        ErrorAfter(last, what);
+      } else {
+        open = mine[j].first;
+      }
+    }
+    open_heads.push_back(open);
+  }
+  NodePtr rest;
+  for (size_t i = segments.size(); i-- > 0;) {
+    NodePtr node = std::move(nodes[i]);
+    if (rest) {
+      if (Node* head = open_heads[i]) {
+        uint32_t end = rest->range.end;
+        head->kids.push_back(std::move(rest));
+        for (Node* n = node.get(); n != nullptr; n = RightKid(n)) {
+          n->range.end = std::max(n->range.end, end);
+          if (n == head) break;
+        }
+      } else {
+        node = Binary(NodeKind::Pipe, "|", Tok(segments[i + 1].pipe_before), std::move(node),
+                      std::move(rest));
+      }
+    }
+    for (size_t d = segments[i].defs.size(); d-- > 0;) {
+      node = FuncDef(segments[i].defs[d], std::move(node));
+    }
+    rest = std::move(node);
+  }
+  return rest;
+}
+
+NodePtr AstBuilder::FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest) {
+  Range span = Span(ctx);
+  if (rest) span.end = std::max(span.end, rest->range.end);
+  NodePtr node = Make(NodeKind::FuncDef, span, Tok(ctx->IDENT()));
+  node->text = ctx->IDENT()->getText();
+  for (auto* param : ctx->param()) node->params.push_back(param->getText());
+  node->kids.push_back(Pipe(ctx->pipe()));
+  node->kids.push_back(std::move(rest));
+  return node;
+}
+
+// ----------------------------------------------------------------------------- operators
+
+NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
+  std::vector<JqParser::AltExprContext*> items;
+  std::vector<antlr4::Token*> ops;
+  SplitChain(ctx, &items, &ops);
+  NodePtr node = Alternative(items[0]);
+  for (size_t i = 1; i < items.size(); ++i) {
+    node = Binary(NodeKind::Comma, ",", Tok(ops[i - 1]), std::move(node), Alternative(items[i]));
+  }
+  return node;
+}
+
+NodePtr AstBuilder::Alternative(JqParser::AltExprContext* ctx) {
+  std::vector<JqParser::AssignExprContext*> items;
+  std::vector<antlr4::Token*> ops;
+  SplitChain(ctx, &items, &ops);
+  std::vector<NodePtr> built;
+  for (auto* item : items) built.push_back(Assign(item));
+  NodePtr node = std::move(built.back());
+  for (size_t i = built.size() - 1; i-- > 0;) {
+    node = Binary(NodeKind::Alternative, "//", Tok(ops[i]), std::move(built[i]), std::move(node));
+  }
+  return node;
+}
+
+NodePtr AstBuilder::Assign(JqParser::AssignExprContext* ctx) {
+  NodePtr left = Or(ctx->orExpr(0));
+  auto* op = ctx->assignOp();
+  if (op == nullptr) return left;
+  return Binary(NodeKind::Assign, op->getText(), Span(op), std::move(left), Or(ctx->orExpr(1)));
+}
+
+NodePtr AstBuilder::Or(JqParser::OrExprContext* ctx) {
+  std::vector<JqParser::AndExprContext*> items;
+  std::vector<antlr4::Token*> ops;
+  SplitChain(ctx, &items, &ops);
+  NodePtr node = And(items[0]);
+  for (size_t i = 1; i < items.size(); ++i) {
+    node = Binary(NodeKind::Or, "", Tok(ops[i - 1]), std::move(node), And(items[i]));
+  }
+  return node;
+}
+
+NodePtr AstBuilder::And(JqParser::AndExprContext* ctx) {
+  std::vector<JqParser::CompareExprContext*> items;
+  std::vector<antlr4::Token*> ops;
+  SplitChain(ctx, &items, &ops);
+  NodePtr node = Compare(items[0]);
+  for (size_t i = 1; i < items.size(); ++i) {
+    node = Binary(NodeKind::And, "", Tok(ops[i - 1]), std::move(node), Compare(items[i]));
+  }
+  return node;
+}
+
+NodePtr AstBuilder::Compare(JqParser::CompareExprContext* ctx) {
+  NodePtr left = Add(ctx->addExpr(0));
+  auto* op = ctx->compareOp();
+  if (op == nullptr) return left;
+  return Binary(NodeKind::Compare, op->getText(), Span(op), std::move(left), Add(ctx->addExpr(1)));
+}
+
+NodePtr AstBuilder::Add(JqParser::AddExprContext* ctx) {
+  std::vector<JqParser::MulExprContext*> items;
+  std::vector<antlr4::Token*> ops;
+  SplitChain(ctx, &items, &ops);
+  NodePtr node = Mul(items[0]);
+  for (size_t i = 1; i < items.size(); ++i) {
+    node = Binary(NodeKind::Arith, ops[i - 1]->getText(), Tok(ops[i - 1]), std::move(node), Mul(items[i]));
+  }
+  return node;
+}
+
+NodePtr AstBuilder::Mul(JqParser::MulExprContext* ctx) {
+  std::vector<JqParser::UnaryExprContext*> items;
+  std::vector<antlr4::Token*> ops;
+  SplitChain(ctx, &items, &ops);
+  std::vector<NodePtr> operands;
+  for (auto* item : items) operands.push_back(Unary(item));
+  return MulChain(std::move(operands), std::move(ops));
+}
+
+// jq gives unary minus the precedence of binary minus, so in `a * -b * c` the minus takes the
+// rest of the `* / %` chain: `a * -(b * c)`. Iterative: a chain of 100,000 `* -1` is legal input.
+NodePtr AstBuilder::MulChain(std::vector<NodePtr> operands, std::vector<antlr4::Token*> ops) {
+  struct Pending {
+    NodePtr acc;            // what stands left of the minus (null at the chain's start)
+    antlr4::Token* op;      // the operator between acc and the minus
+    NodePtr neg;            // the Neg node, waiting for the rest of the chain
+  };
+  std::vector<Pending> pending;
+  NodePtr acc;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    NodePtr item = std::move(operands[i]);
+    // A minus in front of anything but the last operand captures the rest of the chain.
+    while (item->kind == NodeKind::Neg && i + 1 < operands.size() && !item->kids.empty() && item->kids[0]) {
+      NodePtr operand = std::move(item->kids[0]);
+      Pending p;
+      p.op = (acc && i > 0) ? ops[i - 1] : nullptr;
+      p.acc = std::move(acc);
+      p.neg = std::move(item);
+      pending.push_back(std::move(p));
+      item = std::move(operand);
+    }
+    if (!acc) {
+      acc = std::move(item);
+    } else {
+      acc = Binary(NodeKind::Arith, ops[i - 1]->getText(), Tok(ops[i - 1]), std::move(acc), std::move(item));
+    }
+  }
+  while (!pending.empty()) {
+    Pending p = std::move(pending.back());
+    pending.pop_back();
+    p.neg->range.end = std::max(p.neg->range.end, acc->range.end);
+    p.neg->kids[0] = std::move(acc);
+    if (p.acc) {
+      acc = Binary(NodeKind::Arith, p.op->getText(), Tok(p.op), std::move(p.acc), std::move(p.neg));
+    } else {
+      acc = std::move(p.neg);
+    }
+  }
+  return acc;
+}
+
+NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx) {
+  if (auto* neg = dynamic_cast<JqParser::NegExprContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Neg, Span(neg), Tok(neg->MINUS()));
+    node->kids.push_back(Unary(neg->unaryExpr()));
+    return node;
+  }
+  if (auto* try_ = dynamic_cast<JqParser::TryExprContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::TryCatch, Span(try_), Tok(try_->TRY()));
+    auto parts = try_->unaryExpr();
+    node->kids.push_back(Unary(parts[0]));
+    node->kids.push_back(parts.size() > 1 ? Unary(parts[1]) : nullptr);
+    return node;
+  }
+  if (auto* label = dynamic_cast<JqParser::LabelHeadContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Label, Span(label), Tok(label->LABEL()));
+    node->text = WithoutSigil(label->BINDING()->getText());
+    heads_.emplace_back(node.get(), label->getStop()->getTokenIndex());
+    return node;
+  }
+  auto* term = dynamic_cast<JqParser::TermExprContext*>(ctx);
+  NodePtr source = Postfix(term->postfixTerm());
+  if (term->AS() == nullptr) return source;
+  Range span = Span(term);
+  NodePtr node = Make(NodeKind::Bind, Range{source->range.begin, span.end}, Tok(term->AS()));
+  node->kids.push_back(std::move(source));
+  Patterns(term->patterns(), &node->kids);
+  heads_.emplace_back(node.get(), term->getStop()->getTokenIndex());
+  return node;
+}
+
+// ----------------------------------------------------------------------------- terms
+
+NodePtr AstBuilder::Postfix(JqParser::PostfixTermContext* ctx) {
+  NodePtr node = Primary(ctx->primary());
+  for (auto* suffix : ctx->suffix()) node = Suffix(suffix, std::move(node));
+  return node;
+}
+
+NodePtr AstBuilder::Suffix(JqParser::SuffixContext* ctx, NodePtr target) {
+  Range span = Span(ctx);
+  Range range{target->range.begin, span.end};
+  // `.` followed by a suffix is written as a null target, as in `.foo` and `.[0]`.
+  if (target->kind == NodeKind::Identity) target.reset();
+  if (auto* field = dynamic_cast<JqParser::FieldSuffixContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Field, range, Tok(field->FIELD()));
+    node->text = field->FIELD()->getText().substr(1);
+    node->kids.push_back(std::move(target));
+    return node;
+  }
+  if (auto* field = dynamic_cast<JqParser::StringFieldSuffixContext*>(ctx)) {
+    return StringField(field->string(), std::move(target), range);
+  }
+  if (auto* bracket = dynamic_cast<JqParser::BracketSuffixContext*>(ctx)) {
+    auto* body = bracket->bracketBody();
+    if (body == nullptr) {
+      NodePtr node = Make(NodeKind::Iterate, range, span);
+      node->kids.push_back(std::move(target));
+      return node;
+    }
+    auto pipes = body->pipe();
+    if (body->COLON() == nullptr) {
+      NodePtr node = Make(NodeKind::Index, range, span);
+      node->kids.push_back(std::move(target));
+      node->kids.push_back(Pipe(pipes[0]));
+      return node;
+    }
+    NodePtr node = Make(NodeKind::Slice, range, span);
+    node->kids.push_back(std::move(target));
+    bool leading_colon = dynamic_cast<antlr4::tree::TerminalNode*>(body->children[0]) != nullptr;
+    if (leading_colon) {
+      node->kids.push_back(nullptr);
+      node->kids.push_back(Pipe(pipes[0]));
+    } else {
+      node->kids.push_back(Pipe(pipes[0]));
+      node->kids.push_back(pipes.size() > 1 ? Pipe(pipes[1]) : nullptr);
+    }
+    return node;
+  }
+  auto* optional = dynamic_cast<JqParser::OptionalSuffixContext*>(ctx);
+  NodePtr node = Make(NodeKind::Optional, range, Tok(optional->QUESTION()));
+  node->kids.push_back(std::move(target));
+  return node;
+}
+
+// `."name"` is a Field; an interpolated or formatted key is an Index with a String key.
+NodePtr AstBuilder::StringField(JqParser::StringContext* ctx, NodePtr target, Range whole) {
+  NodePtr key = String(ctx);
+  if (key->kids.empty() && key->format.empty()) {
+    NodePtr node = Make(NodeKind::Field, whole, key->range);
+    node->text = key->text;
+    node->kids.push_back(std::move(target));
+    return node;
+  }
+  NodePtr node = Make(NodeKind::Index, whole, key->range);
+  node->kids.push_back(std::move(target));
+  node->kids.push_back(std::move(key));
+  return node;
+}
+
+NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
+  Range span = Span(ctx);
+  if (auto* field = dynamic_cast<JqParser::FieldPrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Field, span, span);
+    node->text = field->FIELD()->getText().substr(1);
+    node->kids.push_back(nullptr);
+    return node;
+  }
+  if (auto* field = dynamic_cast<JqParser::StringFieldPrimaryContext*>(ctx)) {
+    return StringField(field->string(), nullptr, span);
+  }
+  if (dynamic_cast<JqParser::IdentityPrimaryContext*>(ctx)) return Make(NodeKind::Identity, span, span);
+  if (dynamic_cast<JqParser::RecursePrimaryContext*>(ctx)) return Make(NodeKind::RecurseDefault, span, span);
+  if (auto* number = dynamic_cast<JqParser::NumberPrimaryContext*>(ctx)) return Number(number->NUMBER());
+  if (auto* string = dynamic_cast<JqParser::StringPrimaryContext*>(ctx)) return String(string->string());
+  if (auto* format = dynamic_cast<JqParser::FormatPrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Format, span, span);
+    node->text = format->FORMAT()->getText().substr(1);
+    return node;
+  }
+  if (auto* paren = dynamic_cast<JqParser::ParenPrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Paren, span, Tok(paren->LPAREN()));
+    node->kids.push_back(Pipe(paren->pipe()));
+    return node;
+  }
+  if (auto* array = dynamic_cast<JqParser::ArrayPrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Array, span, Tok(array->LBRACKET()));
+    if (array->pipe() != nullptr) node->kids.push_back(Pipe(array->pipe()));
+    return node;
+  }
+  if (auto* object = dynamic_cast<JqParser::ObjectPrimaryContext*>(ctx)) return Object(object->object());
+  if (auto* variable = dynamic_cast<JqParser::VariablePrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Variable, span, span);
+    node->text = WithoutSigil(variable->BINDING()->getText());
+    return node;
+  }
+  if (auto* call = dynamic_cast<JqParser::CallPrimaryContext*>(ctx)) {
+    std::string name = call->IDENT()->getText();
+    if (call->LPAREN() == nullptr) {
+      // jq reads these constants as identifiers too; they cannot be redefined.
+      if (name == "null") return Make(NodeKind::Null, span, span);
+      if (name == "true") return Make(NodeKind::True, span, span);
+      if (name == "false") return Make(NodeKind::False, span, span);
+    }
+    NodePtr node = Make(NodeKind::Call, span, Tok(call->IDENT()));
+    node->text = std::move(name);
+    for (auto* arg : call->pipe()) node->kids.push_back(Pipe(arg));
+    return node;
+  }
+  if (auto* reduce = dynamic_cast<JqParser::ReducePrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Reduce, span, Tok(reduce->REDUCE()));
+    node->kids.push_back(Postfix(reduce->postfixTerm()));
+    std::vector<NodePtr> patterns;
+    Patterns(reduce->patterns(), &patterns);
+    node->kids.push_back(std::move(patterns[0]));
+    node->kids.push_back(Pipe(reduce->pipe(0)));
+    node->kids.push_back(Pipe(reduce->pipe(1)));
+    for (size_t i = 1; i < patterns.size(); ++i) node->kids.push_back(std::move(patterns[i]));
+    return node;
+  }
+  if (auto* foreach = dynamic_cast<JqParser::ForeachPrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::Foreach, span, Tok(foreach->FOREACH()));
+    node->kids.push_back(Postfix(foreach->postfixTerm()));
+    std::vector<NodePtr> patterns;
+    Patterns(foreach->patterns(), &patterns);
+    node->kids.push_back(std::move(patterns[0]));
+    auto pipes = foreach->pipe();
+    node->kids.push_back(Pipe(pipes[0]));
+    node->kids.push_back(Pipe(pipes[1]));
+    node->kids.push_back(pipes.size() > 2 ? Pipe(pipes[2]) : nullptr);
+    for (size_t i = 1; i < patterns.size(); ++i) node->kids.push_back(std::move(patterns[i]));
+    return node;
+  }
+  if (auto* if_ = dynamic_cast<JqParser::IfPrimaryContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::If, span, Tok(if_->IF()));
+    for (auto* part : if_->pipe()) node->kids.push_back(Pipe(part));
+    if (if_->ELSE() == nullptr) node->kids.push_back(nullptr);
+    return node;
+  }
+  auto* brk = dynamic_cast<JqParser::BreakPrimaryContext*>(ctx);
+  NodePtr node = Make(NodeKind::Break, span, Tok(brk->BREAK()));
+  node->text = WithoutSigil(brk->BINDING()->getText());
+  return node;
+}
+
+NodePtr AstBuilder::Number(antlr4::tree::TerminalNode* token) {
+  Range range = Tok(token);
+  NodePtr node = Make(NodeKind::Number, range, range);
+  node->text = token->getText();
+  errno = 0;
+  double value = std::strtod(node->text.c_str(), nullptr);
+  // jq 1.7 keeps literals beyond double range as written and clamps them when computing.
+  if (std::isinf(value)) value = value > 0 ? DBL_MAX : -DBL_MAX;
+  node->number = value;
+  return node;
+}
+
+NodePtr AstBuilder::String(JqParser::StringContext* ctx) {
+  Range span = Span(ctx);
+  Range literal_range = Tok(ctx->STRING());
+  NodePtr node = Make(NodeKind::String, span, literal_range);
+  if (ctx->FORMAT() != nullptr) node->format = ctx->FORMAT()->getText();
+  std::string_view literal =
+      context_.text().substr(literal_range.begin, literal_range.end - literal_range.begin);
+  SplitString split = SplitStringLiteral(literal);
+  for (const StringError& error : split.errors) {
+    context_.Error(literal_range.begin + error.offset, error.length, "WM100", error.message);
+  }
+  bool interpolated = false;
+  for (const StringPiece& piece : split.pieces) interpolated = interpolated || piece.interpolation;
+  if (!interpolated) {
+    for (const StringPiece& piece : split.pieces) node->text += piece.text;
+    return node;
+  }
+  for (StringPiece& piece : split.pieces) {
+    Range range{literal_range.begin + piece.begin, literal_range.begin + piece.end};
+    if (!piece.interpolation) {
+      NodePtr part = Make(NodeKind::String, range, range);
+      part->text = std::move(piece.text);
+      node->kids.push_back(std::move(part));
+      continue;
+    }
+    NodePtr part = ParseEmbedded(context_, range.begin, range.end);
+    // On failure the errors are recorded; a placeholder keeps the tree well-formed.
+    if (!part) part = Make(NodeKind::Identity, range, range);
+    if (part->kind == NodeKind::String && part->kids.empty() && part->format.empty()) {
+      // `\("x")` must not read as the literal part "x": keep it apart in a Paren.
+      NodePtr paren = Make(NodeKind::Paren, range, range);
+      paren->kids.push_back(std::move(part));
+      part = std::move(paren);
+    }
+    node->kids.push_back(std::move(part));
+  }
+  return node;
+}
+
+// ----------------------------------------------------------------------------- objects
+
+NodePtr AstBuilder::Object(JqParser::ObjectContext* ctx) {
+  NodePtr node = Make(NodeKind::Object, Span(ctx), Tok(ctx->LBRACE()));
+  for (auto* entry : ctx->objectEntry()) {
+    auto* key_ctx = entry->objectKey();
+    Range key_span = Span(key_ctx);
+    NodePtr key;
+    if (key_ctx->IDENT() != nullptr || key_ctx->keyword() != nullptr) {
+      key = Make(NodeKind::String, key_span, key_span);
+      key->text = key_ctx->getText();
+    } else if (key_ctx->BINDING() != nullptr) {
+      key = Make(NodeKind::Variable, key_span, key_span);
+      key->text = WithoutSigil(key_ctx->BINDING()->getText());
+    } else if (key_ctx->string() != nullptr) {
+      key = String(key_ctx->string());
+    } else {
+      key = Make(NodeKind::Paren, key_span, Tok(key_ctx->LPAREN()));
+      key->kids.push_back(Pipe(key_ctx->pipe()));
+      if (entry->COLON() == nullptr) {
+        Error(key_span, "an object key in parentheses needs a value: write `(key): value`");
+      }
+    }
+    NodePtr entry_node = Make(NodeKind::ObjectEntry, Span(entry), key_span);
+    entry_node->kids.push_back(std::move(key));
+    entry_node->kids.push_back(entry->objectValue() ? ObjectValue(entry->objectValue()) : nullptr);
+    node->kids.push_back(std::move(entry_node));
+  }
+  return node;
+}
+
+NodePtr AstBuilder::ObjectValue(JqParser::ObjectValueContext* ctx) {
+  std::vector<JqParser::ObjectValueTermContext*> terms;
+  std::vector<antlr4::Token*> ops;
+  SplitChain(ctx, &terms, &ops);
+  NodePtr node = ObjectValueTerm(terms.back());
+  for (size_t i = terms.size() - 1; i-- > 0;) {
+    node = Binary(NodeKind::Pipe, "|", Tok(ops[i]), ObjectValueTerm(terms[i]), std::move(node));
+  }
+  return node;
+}
+
+NodePtr AstBuilder::ObjectValueTerm(JqParser::ObjectValueTermContext* ctx) {
+  if (ctx->MINUS() != nullptr) {
+    NodePtr node = Make(NodeKind::Neg, Span(ctx), Tok(ctx->MINUS()));
+    node->kids.push_back(ObjectValueTerm(ctx->objectValueTerm()));
+    return node;
+  }
+  return Postfix(ctx->postfixTerm());
+}
+
+// ----------------------------------------------------------------------------- patterns
+
+void AstBuilder::Patterns(JqParser::PatternsContext* ctx, std::vector<NodePtr>* out) {
+  for (auto* pattern : ctx->pattern()) out->push_back(Pattern(pattern));
+}
+
+NodePtr AstBuilder::Pattern(JqParser::PatternContext* ctx) {
+  Range span = Span(ctx);
+  if (auto* variable = dynamic_cast<JqParser::VariablePatternContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::PatternVar, span, span);
+    node->text = WithoutSigil(variable->BINDING()->getText());
+    return node;
+  }
+  if (auto* array = dynamic_cast<JqParser::ArrayPatternContext*>(ctx)) {
+    NodePtr node = Make(NodeKind::PatternArray, span, Tok(array->LBRACKET()));
+    for (auto* element : array->pattern()) node->kids.push_back(Pattern(element));
+    return node;
+  }
+  auto* object = dynamic_cast<JqParser::ObjectPatternContext*>(ctx);
+  NodePtr node = Make(NodeKind::PatternObject, span, Tok(object->LBRACE()));
+  for (auto* entry : object->patternEntry()) {
+    NodePtr key;
+    Range key_span = Tok(entry->getStart());
+    if (entry->BINDING() != nullptr) {
+      key = Make(NodeKind::Variable, key_span, key_span);
+      key->text = WithoutSigil(entry->BINDING()->getText());
+    } else if (entry->IDENT() != nullptr || entry->keyword() != nullptr) {
+      key = Make(NodeKind::String, key_span, key_span);
+      key->text = entry->IDENT() ? entry->IDENT()->getText() : entry->keyword()->getText();
+    } else if (entry->string() != nullptr) {
+      key = String(entry->string());
+    } else {
+      Range paren{Tok(entry->LPAREN()).begin, Tok(entry->RPAREN()).end};
+      key = Make(NodeKind::Paren, paren, Tok(entry->LPAREN()));
+      key->kids.push_back(Pipe(entry->pipe()));
+    }
+    NodePtr entry_node = Make(NodeKind::PatternEntry, Span(entry), key->range);
+    entry_node->kids.push_back(std::move(key));
+    entry_node->kids.push_back(entry->pattern() ? Pattern(entry->pattern()) : nullptr);
+    node->kids.push_back(std::move(entry_node));
+  }
+  return node;
+}
+
+}  // namespace wm::jq::internal

@@ -1,0 +1,98 @@
+// ANTLR parse tree -> AST (compiler/jq/ast.h), with byte ranges. Internal to compiler/jq: this
+// header pulls in the generated parser and the ANTLR runtime, so only compiler/jq/*.cpp include it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "compiler/jq/ast.h"
+#include "compiler/jq/internal/parse_context.h"
+
+// ANTLR last: antlr4-common.h undefines EOF. Its headers trip -Wattributes under GCC 12.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#include "JqLexer.h"
+#include "JqParser.h"
+#include "antlr4-runtime.h"
+#pragma GCC diagnostic pop
+
+namespace wm::jq::internal {
+
+// One piece of the expression handed to ANTLR (the whole text, or one interpolation body):
+// ANTLR indexes code points, diagnostics and AST ranges use bytes of the whole expression.
+class Fragment {
+ public:
+  Fragment(uint32_t base, std::string_view text);
+  // Byte offset in the whole expression of the code point at `index` (clamped to the end).
+  uint32_t Offset(size_t index) const;
+  uint32_t base() const { return base_; }
+  uint32_t end() const { return base_ + length_; }
+  Range TokenRange(const antlr4::Token* token) const;
+
+ private:
+  uint32_t base_;
+  uint32_t length_;
+  std::vector<uint32_t> code_point_to_byte_;  // one entry per code point, plus the end
+};
+
+// "')'", "identifier 'foo'", "end of input" (or "')'" at the end of an interpolation), ...
+std::string DescribeToken(antlr4::Token* token, bool embedded);
+
+class AstBuilder {
+ public:
+  AstBuilder(ParseContext& context, const Fragment& fragment, antlr4::TokenStream& tokens)
+      : context_(context), fragment_(fragment), tokens_(tokens) {}
+
+  std::unique_ptr<Node> Program(gen::JqParser::ProgramContext* ctx);
+  std::unique_ptr<Node> Embedded(gen::JqParser::EmbeddedPipeContext* ctx);
+
+ private:
+  using NodePtr = std::unique_ptr<Node>;
+  using JqParser = gen::JqParser;
+  struct Segment;
+
+  Range Tok(const antlr4::Token* token) const { return fragment_.TokenRange(token); }
+  Range Tok(antlr4::tree::TerminalNode* node) const { return Tok(node->getSymbol()); }
+  Range Span(antlr4::ParserRuleContext* ctx) const;
+  NodePtr Make(NodeKind kind, Range range, Range token) const;
+  NodePtr Binary(NodeKind kind, std::string op, Range token, NodePtr left, NodePtr right) const;
+  void Error(Range at, std::string message);
+  void ErrorAfter(antlr4::Token* last, const std::string& what);
+
+  NodePtr Pipe(JqParser::PipeContext* ctx);
+  NodePtr Segments(std::vector<Segment> segments);
+  NodePtr FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest);
+  NodePtr Comma(JqParser::CommaExprContext* ctx);
+  NodePtr Alternative(JqParser::AltExprContext* ctx);
+  NodePtr Assign(JqParser::AssignExprContext* ctx);
+  NodePtr Or(JqParser::OrExprContext* ctx);
+  NodePtr And(JqParser::AndExprContext* ctx);
+  NodePtr Compare(JqParser::CompareExprContext* ctx);
+  NodePtr Add(JqParser::AddExprContext* ctx);
+  NodePtr Mul(JqParser::MulExprContext* ctx);
+  NodePtr MulChain(std::vector<NodePtr> operands, std::vector<antlr4::Token*> ops);
+  NodePtr Unary(JqParser::UnaryExprContext* ctx);
+  NodePtr Postfix(JqParser::PostfixTermContext* ctx);
+  NodePtr Suffix(JqParser::SuffixContext* ctx, NodePtr target);
+  NodePtr Primary(JqParser::PrimaryContext* ctx);
+  NodePtr StringField(JqParser::StringContext* ctx, NodePtr target, Range whole);
+  NodePtr String(JqParser::StringContext* ctx);
+  NodePtr Object(JqParser::ObjectContext* ctx);
+  NodePtr ObjectValue(JqParser::ObjectValueContext* ctx);
+  NodePtr ObjectValueTerm(JqParser::ObjectValueTermContext* ctx);
+  void Patterns(JqParser::PatternsContext* ctx, std::vector<NodePtr>* out);
+  NodePtr Pattern(JqParser::PatternContext* ctx);
+  NodePtr Number(antlr4::tree::TerminalNode* token);
+
+  ParseContext& context_;
+  const Fragment& fragment_;
+  antlr4::TokenStream& tokens_;
+  bool embedded_ = false;
+  // Open `Term as $x` / `label $x` heads of the pipe segment being built, with the index of their
+  // last token (the body, the rest of the pipe, is attached when the segment is complete).
+  std::vector<std::pair<Node*, size_t>> heads_;
+};
+
+}  // namespace wm::jq::internal
