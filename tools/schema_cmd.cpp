@@ -104,8 +104,10 @@ void AddSchemaCommand(CLI::App& app, int* exit_code) {
   auto show_args = std::make_shared<ShowArgs>();
   auto* show = cmd->add_subcommand("show", "Print the compact schema of a kind or of a path in it");
   show->add_option("--schemas", show_args->schema_dirs,
-                   "Extra schemas directory searched before the default one");
-  show->add_option("--crd", show_args->crds, "A CRD file to use in addition to the schemas");
+                   "Extra schemas directory searched before the default one")
+      ->allow_extra_args(false);
+  show->add_option("--crd", show_args->crds, "A CRD file to use in addition to the schemas")
+      ->allow_extra_args(false);
   show->add_option("apiVersion", show_args->api_version, "group/version, or v1 for core")
       ->required();
   show->add_option("kind", show_args->kind, "Kind name")->required();

@@ -311,10 +311,12 @@ Result Interpreter::IterateOf(const Result& r, const Node& at) {
     return out;
   }
   const Schema* s = t.schema;
+  // An absent list makes `[]` fail rather than yield null, so optionality before an iteration
+  // does not reach the results: only fields after the last `[]` can make them null.
   if (s && s->items && (t.any || t.kinds & kArr)) {
-    out.type = FromSchema(s->items.get(), path, t.optional_at);
+    out.type = FromSchema(s->items.get(), path, "");
   } else if (s && s->additional_properties && (t.any || t.kinds & kObj)) {
-    out.type = FromSchema(s->additional_properties.get(), path, t.optional_at);
+    out.type = FromSchema(s->additional_properties.get(), path, "");
   } else {
     out.type = AType::Any();
   }
@@ -1315,6 +1317,8 @@ void DefinitionChecker::CheckSuspendValues(const std::vector<FieldResult>& resul
 }
 
 std::vector<Diagnostic> DefinitionChecker::Run() {
+  // The registry is shared across definitions: report only the load errors this check caused.
+  size_t load_errors_before = schemas_.load_errors().size();
   if (def_.has_root && def_.root.kind && def_.root.kind->full()) {
     const definition::GroupVersionKind& k = *def_.root.kind;
     schema::Gvk gvk{k.group.value, k.version.value, k.kind.value};
@@ -1326,6 +1330,14 @@ std::vector<Diagnostic> DefinitionChecker::Run() {
       d.rule = kNoSchema;
       d.location = k.location;
       d.message = "no schema for " + workload_name_ + "; its jq paths are not type-checked";
+      // Other versions of the same kind usually mean a version typo.
+      std::string versions;
+      for (const schema::Gvk& known : schemas_.KnownKinds()) {
+        if (known.group == gvk.group && known.kind == gvk.kind && known.version != gvk.version) {
+          versions += (versions.empty() ? "" : ", ") + known.version;
+        }
+      }
+      if (!versions.empty()) d.notes.push_back("schemas exist for " + gvk.kind + " versions: " + versions);
       d.notes.push_back("import its CRD with `wmc schema import`, or pass --crd FILE / --schemas DIR");
       out_.push_back(std::move(d));
     }
@@ -1349,7 +1361,9 @@ std::vector<Diagnostic> DefinitionChecker::Run() {
   for (const FieldResult& fr : results) CheckRole(fr);
   CheckCardinality(results);
   CheckSuspendValues(results);
-  for (const std::string& e : schemas_.load_errors()) {
+  std::vector<std::string> load_errors = schemas_.load_errors();
+  for (size_t i = load_errors_before; i < load_errors.size(); ++i) {
+    const std::string& e = load_errors[i];
     Diagnostic d;
     d.severity = Severity::Warning;
     d.rule = kSchemaLoad;
