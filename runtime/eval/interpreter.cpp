@@ -232,150 +232,183 @@ class Evaluation {
 
   // ---- the evaluator
 
+  // Dispatch only: every case with locals lives in its own non-inlined function, so that the
+  // frames of deep recursions (one Eval per nested node) stay small.
   Flow Eval(NodeId id, Frame* frame, const Value& input, const Value* path, Cont k) {
     if (!Step()) return Flow::kError;
     const ir::Node& n = N(id);
     switch (n.op) {
       case Op::Identity: return k(input, path);
       case Op::Empty: return Flow::kContinue;
-      case Op::Const: return EmitValue(program_.consts[n.a], path, k);
+      case Op::Const:
       case Op::Loc: return EmitValue(program_.consts[n.a], path, k);
       case Op::RecurseAll: return Recurse(input, path, k);
       case Op::Index: return EvalIndex(n, frame, input, path, k);
       case Op::Slice: return EvalSlice(n, frame, input, path, k);
-      case Op::Iterate:
-        return Eval(n.kids[0], frame, input, path, [&](const Value& t, const Value* tp) {
-          return IterateValue(t, tp, k);
-        });
-      case Op::Pipe:
-        return Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
-          return Eval(n.kids[1], frame, v, vp, k);
-        });
-      case Op::Comma: {
-        Flow f = Eval(n.kids[0], frame, input, path, k);
-        if (f != Flow::kContinue) return f;
-        return Eval(n.kids[1], frame, input, path, k);
-      }
-      case Op::Neg:
-        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& v, const Value*) {
-          Value out, err;
-          if (!ops::Negate(v, &out, &err)) return OpFailed(err);
-          return EmitValue(out, path, k);
-        });
+      case Op::Iterate: return EvalIterate(n, frame, input, path, k);
+      case Op::Pipe: return EvalPipe(n, frame, input, path, k);
+      case Op::Comma: return EvalComma(n, frame, input, path, k);
+      case Op::Neg: return EvalNeg(n, frame, input, path, k);
       case Op::Binary: return EvalBinary(n, frame, input, path, k);
       case Op::And:
-      case Op::Or: {
-        bool is_and = n.op == Op::And;
-        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& a, const Value*) {
-          if (is_and ? !a.Truthy() : a.Truthy()) return EmitValue(Value::Bool(!is_and), path, k);
-          return Eval(n.kids[1], frame, input, nullptr, [&](const Value& b, const Value*) {
-            return EmitValue(Value::Bool(b.Truthy()), path, k);
-          });
-        });
-      }
+      case Op::Or: return EvalAndOr(n, frame, input, path, k);
       case Op::Alternative: return EvalAlternative(n, frame, input, path, k);
-      case Op::If:
-        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& c, const Value*) {
-          return Eval(c.Truthy() ? n.kids[1] : n.kids[2], frame, input, path, k);
-        });
+      case Op::If: return EvalIf(n, frame, input, path, k);
       case Op::Try: return EvalTry(n, frame, input, path, k);
-      case Op::Collect: {
-        Array items;
-        Flow f = Eval(n.kids[0], frame, input, nullptr, [&](const Value& v, const Value*) {
-          items.push_back(v);
-          memory_used_ += 16;
-          if (memory_used_ > limits_.max_memory_bytes) {
-            return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
-          }
-          return Flow::kContinue;
-        });
-        if (f != Flow::kContinue) return f;
-        return EmitValue(Value::MakeArray(std::move(items)), path, k);
-      }
-      case Op::Object: {
-        std::vector<Member> members;
-        return EvalObject(n, 0, frame, input, &members, path, k);
-      }
-      case Op::Format: {
-        Value out, err;
-        if (!ops::ApplyFormat(n.str, input, &out, &err)) return OpFailed(err);
-        if (!Charge(out)) return Flow::kError;
-        return EmitValue(out, path, k);
-      }
-      case Op::StringInterp: {
-        std::vector<std::string> pieces(n.kids.size());
-        return EvalInterp(n, n.kids.size(), frame, input, &pieces, path, k);
-      }
-      case Op::Var: {
-        Frame* f = Up(frame, n.a);
-        const Slot& slot = f->slots[n.a & kIndexMask];
-        if (path != nullptr && slot.path.IsArray()) return k(slot.value, &slot.path);
-        return EmitValue(slot.value, path, k);
-      }
+      case Op::Collect: return EvalCollect(n, frame, input, path, k);
+      case Op::Object: return EvalObjectStart(n, frame, input, path, k);
+      case Op::Format: return EvalFormat(n, input, path, k);
+      case Op::StringInterp: return EvalInterpStart(n, frame, input, path, k);
+      case Op::Var: return EvalVar(n, frame, path, k);
       case Op::Bind: return EvalBind(n, frame, input, path, k);
       case Op::Reduce: return EvalReduce(n, frame, input, path, k);
       case Op::Foreach: return EvalForeach(n, frame, input, path, k);
-      case Op::Label: {
-        uint64_t label = ++label_counter_;
-        frame->slots[n.a & kIndexMask].value = Value::Number(static_cast<double>(label));
-        Flow f = Eval(n.kids[0], frame, input, path, k);
-        if (f == Flow::kBreak && break_label_ == label) return Flow::kContinue;
-        return f;
-      }
-      case Op::Break: {
-        Frame* f = Up(frame, n.a);
-        const Value& label = f->slots[n.a & kIndexMask].value;
-        break_label_ = label.IsNumber() ? static_cast<uint64_t>(label.AsNumber()) : 0;
-        return Flow::kBreak;
-      }
+      case Op::Label: return EvalLabel(n, frame, input, path, k);
+      case Op::Break: return EvalBreak(n, frame);
       case Op::Call: return EvalCall(n, frame, input, path, k);
-      case Op::CallParam: {
-        Frame* f = Up(frame, n.a);
-        const Closure& c = f->params[n.a & kIndexMask];
-        if (++depth_ > limits_.max_depth) {
-          --depth_;
-          return LimitError("maximum recursion depth exceeded (" + std::to_string(limits_.max_depth) + ")");
-        }
-        Flow flow = Eval(c.body, c.env, input, path, k);
-        --depth_;
-        return flow;
-      }
+      case Op::CallParam: return EvalCallParam(n, frame, input, path, k);
       case Op::CallBuiltin: return EvalBuiltin(n, frame, input, path, k);
-      case Op::PathOf: {
-        static const Value kEmptyPath = Value::EmptyArray();
-        return Eval(n.kids[0], frame, input, &kEmptyPath, [&](const Value& v, const Value* vp) {
-          if (!vp->IsArray()) {
-            return SetError(Value::String("Invalid path expression with result " + Trunc(v, 30)));
-          }
-          return EmitValue(*vp, path, k);
-        });
-      }
-      case Op::GetPathGen:
-        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& p, const Value*) {
-          Value out, err;
-          Value arg = p;
-          if (!ops::CallBuiltin(ir::BuiltinId::GetPath, input, &arg, 1, &out, &err)) {
-            // jq: a missing path in path mode is not an error when the path is well formed.
-            return OpFailed(err);
-          }
-          if (path == nullptr) return k(out, nullptr);
-          if (!path->IsArray()) return InvalidPathAccess(input, p);
-          Array full = path->AsArray();
-          for (const Value& key : p.AsArray()) full.push_back(key);
-          Value fp = Value::MakeArray(std::move(full));
-          return k(out, &fp);
-        });
-      case Op::Error: {
-        if (n.kids.empty() || n.kids[0] == ir::kNoNode) return SetError(input);
-        return Eval(n.kids[0], frame, input, nullptr, [&](const Value& m, const Value*) {
-          return SetError(m);
-        });
-      }
+      case Op::PathOf: return EvalPathOf(n, frame, input, path, k);
+      case Op::GetPathGen: return EvalGetPath(n, frame, input, path, k);
+      case Op::Error: return EvalError(n, frame, input);
     }
     return SetError(Value::String("invalid IR node"));
   }
 
-  Flow Recurse(const Value& v, const Value* path, Cont k) {
+#define WM_NOINLINE __attribute__((noinline))
+
+  WM_NOINLINE Flow EvalIterate(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    return Eval(n.kids[0], frame, input, path, [&](const Value& t, const Value* tp) { return IterateValue(t, tp, k); });
+  }
+
+  WM_NOINLINE Flow EvalPipe(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    return Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
+      return Eval(n.kids[1], frame, v, vp, k);
+    });
+  }
+
+  WM_NOINLINE Flow EvalComma(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    Flow f = Eval(n.kids[0], frame, input, path, k);
+    if (f != Flow::kContinue) return f;
+    return Eval(n.kids[1], frame, input, path, k);
+  }
+
+  WM_NOINLINE Flow EvalNeg(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    return Eval(n.kids[0], frame, input, nullptr, [&](const Value& v, const Value*) {
+      Value out, err;
+      if (!ops::Negate(v, &out, &err)) return OpFailed(err);
+      return EmitValue(out, path, k);
+    });
+  }
+
+  WM_NOINLINE Flow EvalAndOr(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    bool is_and = n.op == Op::And;
+    return Eval(n.kids[0], frame, input, nullptr, [&](const Value& a, const Value*) {
+      if (is_and ? !a.Truthy() : a.Truthy()) return EmitValue(Value::Bool(!is_and), path, k);
+      return Eval(n.kids[1], frame, input, nullptr, [&](const Value& b, const Value*) {
+        return EmitValue(Value::Bool(b.Truthy()), path, k);
+      });
+    });
+  }
+
+  WM_NOINLINE Flow EvalIf(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    return Eval(n.kids[0], frame, input, nullptr, [&](const Value& c, const Value*) {
+      return Eval(c.Truthy() ? n.kids[1] : n.kids[2], frame, input, path, k);
+    });
+  }
+
+  WM_NOINLINE Flow EvalCollect(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    Array items;
+    Flow f = Eval(n.kids[0], frame, input, nullptr, [&](const Value& v, const Value*) {
+      items.push_back(v);
+      memory_used_ += 16;
+      if (memory_used_ > limits_.max_memory_bytes) {
+        return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+      }
+      return Flow::kContinue;
+    });
+    if (f != Flow::kContinue) return f;
+    return EmitValue(Value::MakeArray(std::move(items)), path, k);
+  }
+
+  WM_NOINLINE Flow EvalObjectStart(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    std::vector<Member> members;
+    return EvalObject(n, 0, frame, input, &members, path, k);
+  }
+
+  WM_NOINLINE Flow EvalFormat(const ir::Node& n, const Value& input, const Value* path, Cont k) {
+    Value out, err;
+    if (!ops::ApplyFormat(n.str, input, &out, &err)) return OpFailed(err);
+    if (!Charge(out)) return Flow::kError;
+    return EmitValue(out, path, k);
+  }
+
+  WM_NOINLINE Flow EvalInterpStart(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    std::vector<std::string> pieces(n.kids.size());
+    return EvalInterp(n, n.kids.size(), frame, input, &pieces, path, k);
+  }
+
+  WM_NOINLINE Flow EvalVar(const ir::Node& n, Frame* frame, const Value* path, Cont k) {
+    Frame* f = Up(frame, n.a);
+    const Slot& slot = f->slots[n.a & kIndexMask];
+    if (path != nullptr && slot.path.IsArray()) return k(slot.value, &slot.path);
+    return EmitValue(slot.value, path, k);
+  }
+
+  WM_NOINLINE Flow EvalLabel(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    uint64_t label = ++label_counter_;
+    frame->slots[n.a & kIndexMask].value = Value::Number(static_cast<double>(label));
+    Flow f = Eval(n.kids[0], frame, input, path, k);
+    if (f == Flow::kBreak && break_label_ == label) return Flow::kContinue;
+    return f;
+  }
+
+  WM_NOINLINE Flow EvalBreak(const ir::Node& n, Frame* frame) {
+    Frame* f = Up(frame, n.a);
+    const Value& label = f->slots[n.a & kIndexMask].value;
+    break_label_ = label.IsNumber() ? static_cast<uint64_t>(label.AsNumber()) : 0;
+    return Flow::kBreak;
+  }
+
+  // Closure calls are not counted against max_depth: unbounded recursion needs Op::Call.
+  WM_NOINLINE Flow EvalCallParam(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    Frame* f = Up(frame, n.a);
+    const Closure& c = f->params[n.a & kIndexMask];
+    return Eval(c.body, c.env, input, path, k);
+  }
+
+  WM_NOINLINE Flow EvalPathOf(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    static const Value kEmptyPath = Value::EmptyArray();
+    return Eval(n.kids[0], frame, input, &kEmptyPath, [&](const Value& v, const Value* vp) {
+      if (!vp->IsArray()) {
+        return SetError(Value::String("Invalid path expression with result " + Trunc(v, 30)));
+      }
+      return EmitValue(*vp, path, k);
+    });
+  }
+
+  WM_NOINLINE Flow EvalGetPath(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+    return Eval(n.kids[0], frame, input, nullptr, [&](const Value& p, const Value*) {
+      Value out, err;
+      Value arg = p;
+      if (!ops::CallBuiltin(ir::BuiltinId::GetPath, input, &arg, 1, &out, &err)) return OpFailed(err);
+      if (path == nullptr) return k(out, nullptr);
+      if (!path->IsArray()) return InvalidPathAccess(input, p);
+      Array full = path->AsArray();
+      if (p.IsArray()) {
+        for (const Value& key : p.AsArray()) full.push_back(key);
+      }
+      Value fp = Value::MakeArray(std::move(full));
+      return k(out, &fp);
+    });
+  }
+
+  WM_NOINLINE Flow EvalError(const ir::Node& n, Frame* frame, const Value& input) {
+    if (n.kids.empty() || n.kids[0] == ir::kNoNode) return SetError(input);
+    return Eval(n.kids[0], frame, input, nullptr, [&](const Value& m, const Value*) { return SetError(m); });
+  }
+
+  WM_NOINLINE Flow Recurse(const Value& v, const Value* path, Cont k) {
     if (!Step()) return Flow::kError;
     Flow f = k(v, path);
     if (f != Flow::kContinue) return f;
@@ -400,7 +433,7 @@ class Evaluation {
     return Flow::kContinue;
   }
 
-  Flow IterateValue(const Value& t, const Value* tp, Cont k) {
+  WM_NOINLINE Flow IterateValue(const Value& t, const Value* tp, Cont k) {
     if (tp != nullptr && !tp->IsArray()) {
       if (t.IsArray() || t.IsObject()) return InvalidPathIterate(t);
     }
@@ -439,7 +472,7 @@ class Evaluation {
     return OpFailed(err);
   }
 
-  Flow EvalIndex(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalIndex(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     // jq order: the key generator is the outer loop, the target the inner one.
     return Eval(n.kids[1], frame, input, nullptr, [&](const Value& key, const Value*) {
       return Eval(n.kids[0], frame, input, path, [&](const Value& t, const Value* tp) {
@@ -454,7 +487,7 @@ class Evaluation {
     });
   }
 
-  Flow EvalSlice(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalSlice(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     auto bound = [&](NodeId id, FnRef<Flow(const Value&)> next) -> Flow {
       if (id == ir::kNoNode) return next(Value::Null());
       return Eval(id, frame, input, nullptr, [&](const Value& v, const Value*) { return next(v); });
@@ -474,7 +507,7 @@ class Evaluation {
     });
   }
 
-  Flow EvalBinary(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalBinary(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     auto op = static_cast<ir::BinaryOp>(n.a);
     return Eval(n.kids[1], frame, input, nullptr, [&](const Value& b, const Value*) {
       return Eval(n.kids[0], frame, input, nullptr, [&](const Value& a, const Value*) {
@@ -486,7 +519,7 @@ class Evaluation {
     });
   }
 
-  Flow EvalAlternative(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalAlternative(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     bool any = false;
     Flow f = Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
       if (!v.Truthy()) return Flow::kContinue;
@@ -498,7 +531,7 @@ class Evaluation {
     return Eval(n.kids[1], frame, input, path, k);
   }
 
-  Flow EvalTry(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalTry(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     bool downstream = false;  // the flow came from k, i.e. from outside the try body
     Flow f = Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
       Flow r = k(v, vp);
@@ -513,7 +546,7 @@ class Evaluation {
     return Eval(handler, frame, caught, path ? &kNoPathValue : nullptr, k);
   }
 
-  Flow EvalObject(const ir::Node& n, size_t entry, Frame* frame, const Value& input,
+  WM_NOINLINE Flow EvalObject(const ir::Node& n, size_t entry, Frame* frame, const Value& input,
                   std::vector<Member>* members, const Value* path, Cont k) {
     if (entry * 2 >= n.kids.size()) {
       Value obj = Value::MakeObject(*members);
@@ -534,7 +567,7 @@ class Evaluation {
   }
 
   // Parts are produced with the last part as the outermost loop, as jq does.
-  Flow EvalInterp(const ir::Node& n, size_t remaining, Frame* frame, const Value& input,
+  WM_NOINLINE Flow EvalInterp(const ir::Node& n, size_t remaining, Frame* frame, const Value& input,
                   std::vector<std::string>* pieces, const Value* path, Cont k) {
     if (remaining == 0) {
       std::string s;
@@ -560,7 +593,7 @@ class Evaluation {
 
   // ---- destructuring
 
-  Flow Destructure(uint32_t pattern_index, const Value& v, const Value* vp, Frame* frame,
+  WM_NOINLINE Flow Destructure(uint32_t pattern_index, const Value& v, const Value* vp, Frame* frame,
                    const Value& input, FnRef<Flow()> k) {
     if (!Step()) return Flow::kError;
     const ir::Pattern& pat = program_.patterns[pattern_index];
@@ -577,7 +610,7 @@ class Evaluation {
     return SetError(Value::String("invalid pattern"));
   }
 
-  Flow DestructureArray(const ir::Pattern& pat, size_t i, const Value& v, const Value* vp,
+  WM_NOINLINE Flow DestructureArray(const ir::Pattern& pat, size_t i, const Value& v, const Value* vp,
                         Frame* frame, const Value& input, FnRef<Flow()> k) {
     if (i == pat.elements.size()) return k();
     Value key = Value::Number(double(i));
@@ -590,7 +623,7 @@ class Evaluation {
     });
   }
 
-  Flow DestructureObject(const ir::Pattern& pat, size_t i, const Value& v, const Value* vp,
+  WM_NOINLINE Flow DestructureObject(const ir::Pattern& pat, size_t i, const Value& v, const Value* vp,
                          Frame* frame, const Value& input, FnRef<Flow()> k) {
     if (i == pat.entries.size()) return k();
     const ir::Pattern::Entry& entry = pat.entries[i];
@@ -631,7 +664,7 @@ class Evaluation {
     }
   }
 
-  Flow EvalBind(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalBind(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     // In path mode the source is tracked too, so a variable bound to `.a` remembers its path.
     return Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
       const size_t alternatives = n.patterns.size();
@@ -656,7 +689,7 @@ class Evaluation {
     });
   }
 
-  Flow EvalReduce(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalReduce(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     return Eval(n.kids[1], frame, input, nullptr, [&](const Value& init, const Value*) {
       Value state = init;
       Flow f = Eval(n.kids[0], frame, input, nullptr, [&](const Value& item, const Value*) {
@@ -676,7 +709,7 @@ class Evaluation {
     });
   }
 
-  Flow EvalForeach(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalForeach(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     NodeId extract = n.kids.size() > 3 ? n.kids[3] : ir::kNoNode;
     return Eval(n.kids[1], frame, input, nullptr, [&](const Value& init, const Value*) {
       Value state = init;
@@ -693,7 +726,7 @@ class Evaluation {
     });
   }
 
-  Flow EvalCall(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalCall(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     if (n.a >= program_.functions.size()) return SetError(Value::String("call to an unknown function"));
     const ir::Function& fn = program_.functions[n.a];
     if (++depth_ > limits_.max_depth) {
@@ -713,7 +746,7 @@ class Evaluation {
     return f;
   }
 
-  Flow EvalBuiltin(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
+  WM_NOINLINE Flow EvalBuiltin(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     auto id = static_cast<ir::BuiltinId>(n.a);
     std::vector<Value> args(n.kids.size());
     if (eval::IsGeneratorBuiltin(id)) {
@@ -730,7 +763,7 @@ class Evaluation {
 
   // Arguments of value builtins: the last argument is the outermost loop (jq: pow(2,3; 1,2) is
   // 2,3,4,9).
-  Flow EvalArgsBackward(const ir::Node& n, size_t remaining, Frame* frame, const Value& input,
+  WM_NOINLINE Flow EvalArgsBackward(const ir::Node& n, size_t remaining, Frame* frame, const Value& input,
                         std::vector<Value>* args, FnRef<Flow()> k) {
     if (remaining == 0) return k();
     size_t i = remaining - 1;
@@ -740,7 +773,7 @@ class Evaluation {
     });
   }
 
-  Flow EvalArgsForward(const ir::Node& n, size_t i, Frame* frame, const Value& input,
+  WM_NOINLINE Flow EvalArgsForward(const ir::Node& n, size_t i, Frame* frame, const Value& input,
                        std::vector<Value>* args, FnRef<Flow()> k) {
     if (i == n.kids.size()) return k();
     return Eval(n.kids[i], frame, input, nullptr, [&](const Value& v, const Value*) {
@@ -749,7 +782,7 @@ class Evaluation {
     });
   }
 
-  Flow RunRange(const std::vector<Value>& args, const Value* path, Cont k) {
+  WM_NOINLINE Flow RunRange(const std::vector<Value>& args, const Value* path, Cont k) {
     for (const Value& a : args) {
       if (!a.IsNumber()) return SetError(Value::String("Range bounds must be numeric"));
     }
