@@ -1,8 +1,10 @@
 // `wmc schema import [-o DIR] FILE...`: imports CRDs / Kubernetes OpenAPI v3 documents into
 // compact schemas (compiler/schema/import.h). `wmc schema show [--schemas DIR] [--crd FILE]
 // APIVERSION KIND [PATH]`: prints the compact schema of a kind (or of the node at a simple path
-// such as .spec.replicatedJobs[].template) through the lazy registry. Exit 0 ok, 1 unknown kind
-// or path, 2 usage or I/O error.
+// such as .spec.replicatedJobs[].template) through the lazy registry. `wmc schema check
+// [--schemas DIR] [--crd FILE] [--format F] [--werror] FILE|DIR...`: only the type checker's
+// findings (WM200-WM299) on definitions. Exit 0 ok, 1 unknown kind or path / findings, 2 usage
+// or I/O error.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -10,9 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "compiler/check/typecheck.h"
 #include "compiler/schema/import.h"
 #include "compiler/schema/registry.h"
+#include "compiler/source/render.h"
 #include "tools/commands.h"
+#include "tools/definition_input.h"
 
 namespace wm::tools {
 namespace {
@@ -84,6 +89,59 @@ int RunShow(const ShowArgs& args) {
   return 0;
 }
 
+struct TypeCheckArgs {
+  std::vector<std::string> schema_dirs;
+  std::vector<std::string> crds;
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  bool werror = false;
+};
+
+int RunTypeCheck(const TypeCheckArgs& args) {
+  DiagnosticFormat format;
+  if (args.format == "text") format = DiagnosticFormat::kText;
+  else if (args.format == "json") format = DiagnosticFormat::kJson;
+  else if (args.format == "sarif") format = DiagnosticFormat::kSarif;
+  else if (args.format == "github") format = DiagnosticFormat::kGithub;
+  else {
+    std::fprintf(stderr, "wmc schema check: unknown format '%s' (text, json, sarif, github)\n",
+                 args.format.c_str());
+    return 2;
+  }
+  schema::RegistryOptions options;
+  options.schema_dirs = args.schema_dirs;
+  options.crd_files = args.crds;
+  std::string error;
+  auto registry = schema::SchemaRegistry::Create(options, &error);
+  if (!registry) {
+    std::fprintf(stderr, "wmc schema check: %s\n", error.c_str());
+    return 2;
+  }
+  DefinitionRun run;
+  if (!LoadAndCheck(args.inputs, &run)) {
+    std::fprintf(stderr, "wmc schema check: %s\n", run.io_error.c_str());
+    return 2;
+  }
+  std::vector<Diagnostic> findings;
+  int errors = 0, warnings = 0;
+  for (const LoadedFile& file : run.files) {
+    for (const definition::Definition& def : file.definitions) {
+      for (Diagnostic& d : check::TypeCheck(def, *registry)) {
+        errors += d.severity == Severity::Error;
+        warnings += d.severity == Severity::Warning;
+        findings.push_back(std::move(d));
+      }
+    }
+  }
+  std::fputs(Render(findings, run.sources, format).c_str(), stdout);
+  std::fflush(stdout);  // the summary (stderr) follows the findings when both go to one file
+  if (format == DiagnosticFormat::kText && (errors || warnings)) {
+    std::fprintf(stderr, "%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,
+                 warnings == 1 ? "" : "s");
+  }
+  return errors > 0 || (args.werror && warnings > 0) ? 1 : 0;
+}
+
 }  // namespace
 
 void AddSchemaCommand(CLI::App& app, int* exit_code) {
@@ -113,6 +171,19 @@ void AddSchemaCommand(CLI::App& app, int* exit_code) {
   show->add_option("kind", show_args->kind, "Kind name")->required();
   show->add_option("path", show_args->path, "A path such as .spec.template or .items[]");
   show->callback([show_args, exit_code] { *exit_code = RunShow(*show_args); });
+
+  auto check_args = std::make_shared<TypeCheckArgs>();
+  auto* check = cmd->add_subcommand(
+      "check", "Type-check the jq fields of definitions against the schemas (WM200-WM299 only)");
+  check->add_option("--schemas", check_args->schema_dirs,
+                    "Extra schemas directory searched before the default one")
+      ->allow_extra_args(false);
+  check->add_option("--crd", check_args->crds, "A CRD file to use in addition to the schemas")
+      ->allow_extra_args(false);
+  check->add_option("--format", check_args->format, "output format: text, json, sarif, github");
+  check->add_flag("--werror", check_args->werror, "treat warnings as errors (exit 1)");
+  check->add_option("inputs", check_args->inputs, "definition files or directories")->required();
+  check->callback([check_args, exit_code] { *exit_code = RunTypeCheck(*check_args); });
 }
 
 }  // namespace wm::tools

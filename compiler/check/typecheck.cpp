@@ -1146,10 +1146,15 @@ void DefinitionChecker::CheckConditions(const FieldResult& fr) {
   for (const definition::Text* name : {&cd->type_field_name, &cd->status_field_name}) {
     if (item->Property(name->value)) continue;
     std::string hint = Suggest(name->value, *item);
-    out_.push_back(At(*fr.field, Severity::Error, kConditionShape,
+    Diagnostic d = At(*fr.field, Severity::Error, kConditionShape,
                       "conditions at " + PathOf(t) + " have no field '" + name->value + "'" +
                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
-                      {"condition items of " + workload_name_ + " at " + PathOf(t) + "[]"}));
+                      {"condition items of " + workload_name_ + " at " + PathOf(t) + "[]"});
+    if (name->location.line != 0) {  // point at typeFieldName / statusFieldName when written
+      d.location = name->location;
+      d.length = static_cast<uint32_t>(std::max<size_t>(1, name->value.size()));
+    }
+    out_.push_back(std::move(d));
   }
 }
 
@@ -1380,7 +1385,13 @@ std::vector<Diagnostic> TypeCheck(const definition::Definition& definition,
                                   const schema::SchemaRegistry& schemas,
                                   const TypeCheckOptions& options) {
   DefinitionChecker checker(definition, schemas, options);
-  return checker.Run();
+  std::vector<Diagnostic> out = checker.Run();
+  // Reading order (the passes above report field by field, then role by role).
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.location.line != b.location.line) return a.location.line < b.location.line;
+    return a.location.column < b.location.column;
+  });
+  return out;
 }
 
 ExpressionType CheckExpression(const jq::Node& ast, const SourceMap& map,
