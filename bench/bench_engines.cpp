@@ -81,7 +81,8 @@ std::string JobSetJson() {
     "successPolicy":{"operator":"All","targetReplicatedJobs":["workers"]},
     "failurePolicy":{"maxRestarts":3},
     "replicatedJobs":[)" + replicated_job("driver", 1, 1, "8") + "," +
-         replicated_job("workers", 3, 4, "8") + R"(]},
+         replicated_job("workers", 3, 4, "8") + "," + replicated_job("evaluator", 1, 2, "1") +
+         R"(]},
   "status":{"restarts":0,"terminalState":"",
     "conditions":[{"type":"StartupPolicyCompleted","status":"True","reason":"AllJobsStarted",
                    "message":"all jobs started","lastTransitionTime":"2024-06-01T10:01:00Z"},
@@ -90,7 +91,8 @@ std::string JobSetJson() {
                   {"type":"Completed","status":"False","reason":"InProgress","message":"",
                    "lastTransitionTime":"2024-06-01T10:00:30Z"}],
     "replicatedJobsStatus":[{"name":"driver","ready":1,"active":1,"succeeded":0,"failed":0,"suspended":0},
-                            {"name":"workers","ready":3,"active":3,"succeeded":0,"failed":0,"suspended":0}]}})";
+                            {"name":"workers","ready":3,"active":3,"succeeded":0,"failed":0,"suspended":0},
+                            {"name":"evaluator","ready":0,"active":1,"succeeded":0,"failed":0,"suspended":0}]}})";
 }
 
 struct Engines {

@@ -1,0 +1,135 @@
+// Differential tests of the native backends from jq text: each expression is parsed and lowered,
+// then run by the interpreter, the ORC JIT and an AOT shared object (all expressions linked into
+// one .so) on every input; outputs, error status and error messages must be identical. Expressions
+// the backends do not compile must be among the documented exceptions (path expressions).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/codegen.h"
+#include "compiler/jq/parser.h"
+#include "compiler/lower/lower.h"
+#include "runtime/bundle/native_module.h"
+#include "runtime/eval/eval.h"
+#include "runtime/value/json.h"
+
+namespace wm {
+namespace {
+
+struct Expression {
+  const char* text;
+  bool native = true;  // false: the backends are expected to refuse it (interpreter only)
+};
+
+const Expression kExpressions[] = {
+    {"."}, {".a"}, {".a.b.c"}, {".[0]"}, {".[-1]"}, {".a[1:]"}, {".[2:4]"}, {".[]"}, {".[]?"},
+    {".a[]"}, {".."}, {"[..]"}, {".a // \"default\""}, {".a // .b // 3"}, {"(.a, .b)"},
+    {"[.[] | . * 2]"}, {"{a: .x, b: [.y[]?]}"}, {"{(.k): .v}"}, {"{a, b}"}, {"{\"x\": 1} + ."},
+    {".x + .y"}, {".x - .y"}, {".x * .y"}, {".x / .y"}, {".x % .y"}, {"-.x"},
+    {"[.x == .y, .x != .y, .x < .y, .x <= .y, .x > .y, .x >= .y]"}, {".a and .b"}, {".a or .b"},
+    {"if .a then 1 elif .b then 2 else 3 end"}, {"if .a then 1 end"},
+    {"try error(\"x\") catch ."}, {"try (.a | error) catch \"caught\""}, {".a?"}, {"(.a.b.c)?"},
+    {"try error({\"a\": 1}) catch .a"}, {"error(null)"}, {"[.[] | (.x // \"d\")]"},
+    {"[.[] | select(. > 1)]"}, {"map(. + 1)"}, {"to_entries"}, {"from_entries"}, {"add"},
+    {"any"}, {"all"}, {"any(. > 2)"}, {"all(. > 0)"}, {"length"}, {"keys"}, {"has(\"a\")"},
+    {"type"}, {"tostring"}, {"[.[] | tonumber?]"}, {"reduce .[] as $x (0; . + $x)"},
+    {"[foreach .[] as $x (0; . + $x)]"}, {"[foreach .[] as $x (0; . + $x; [$x, .])]"},
+    {". as [$a, $b] | [$a, $b]"}, {". as {a: $x, $b} | [$x, $b]"}, {"[limit(2; .[])]"},
+    {"first(.[])"}, {"[range(5)]"}, {"[range(1; 10; 3)]"}, {"\"\\(.a)-\\(.b)\""}, {"@base64"},
+    {"@json"}, {"@text \"v=\\(.a)\""}, {"join(\",\")"}, {"sort"}, {"sort_by(.a)"},
+    {"group_by(.a)"}, {"unique"}, {"min"}, {"max"}, {"ascii_downcase"}, {"[splits(\", \")]"},
+    {"label $f | .[] | if . > 2 then break $f else . end"}, {"[.[] | strings]"},
+    {"[.[]?|numbers]"}, {"with_entries(.value |= . + 1)", false}, {"[paths]", false},
+    {"del(.a)", false}, {"path(.a[0].b)", false}, {".a = 1", false}, {"to_entries | map(.key)"},
+    {"isempty(.[])"}, {"[.[] | objects | .a]"}, {"$__loc__"}, {"not"}, {"[.[] | not]"},
+    {"indices(1)"}, {"index(\",\")"}, {"ltrimstr(\"a\")"}, {"startswith(\"a\")"},
+    {"tojson | fromjson"}, {"[.[] | floor]"}, {"flatten"},
+    {".spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)"},
+    {".status.conditions[] | select(.type == \"Completed\") | .status"},
+    {"(.status.conditions // []) | any(.type == \"Suspended\" and .status == \"True\")"},
+    {"(.status.replicatedJobsStatus // []) | all((.ready // 0) == 0)"},
+    {".metadata.labels[\"jobset.sigs.k8s.io/replicatedjob-name\"]"},
+    {"def f(g): [g, g]; f(.a)"}, {"def inc: . + 1; [.[]? | inc | inc]"},
+    {"def addvalue(f): f as $x | map(. + $x); addvalue(.[0])"},
+};
+
+const char* const kInputs[] = {
+    "null",
+    "1",
+    "\"a, b, c\"",
+    "[1, 2, 3, 4]",
+    "[3, \"x\", null, true, {\"a\": 1}, [2]]",
+    R"({"a": 1, "b": 2, "x": 6, "y": 4, "k": "key", "v": [1]})",
+    R"({"a": {"b": {"c": "deep"}}, "x": "s", "y": "t"})",
+    R"([{"a": 2, "key": "p", "value": 1}, {"a": 1, "key": "q", "value": 2}])",
+    R"({"metadata": {"labels": {"jobset.sigs.k8s.io/replicatedjob-name": "w"}},
+        "spec": {"replicatedJobs": [{"name": "a", "replicas": 2},
+                                     {"name": "b", "template": {"spec": {"parallelism": 3}}}]},
+        "status": {"conditions": [{"type": "Completed", "status": "True"}],
+                   "replicatedJobsStatus": [{"ready": 0}]}})",
+};
+
+
+std::string RunToText(const Filter& filter, const Value& input) {
+  std::string text;
+  EvalError error;
+  EvalStatus status = filter.Run(input, [&](const Value& v) {
+    text += ToJson(v) + "\n";
+    return true;
+  }, &error);
+  if (status == EvalStatus::kError) {
+    text += std::string(error.limit ? "limit: " : "error: ") + error.Message();
+  }
+  return text;
+}
+
+TEST(NativeJqTest, InterpreterJitAndAotAgree) {
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  std::vector<codegen::AotUnit> units;
+  for (size_t i = 0; i < std::size(kExpressions); ++i) {
+    const char* text = kExpressions[i].text;
+    jq::ParseResult parsed = jq::Parse(text);
+    ASSERT_TRUE(parsed.ok()) << text;
+    lower::LowerResult lowered = lower::Lower(*parsed.ast, text);
+    ASSERT_NE(lowered.program, nullptr) << text;
+    programs.push_back(lowered.program);
+    std::string why;
+    bool supported = codegen::Supports(*lowered.program, &why);
+    EXPECT_EQ(supported, kExpressions[i].native) << text << ": " << why;
+    if (supported) units.push_back({"e" + std::to_string(i), lowered.program});
+  }
+  codegen::AotResult aot = codegen::CompileAot(units);
+  ASSERT_FALSE(aot.shared_object.empty()) << aot.error;
+  std::string load_error;
+  std::shared_ptr<NativeModule> module = NativeModule::Create(aot.shared_object, &load_error);
+  ASSERT_NE(module, nullptr) << load_error;
+
+  std::vector<Value> inputs;
+  for (const char* json : kInputs) {
+    Value v;
+    JsonError error;
+    ASSERT_TRUE(ParseJson(json, &v, &error)) << json;
+    inputs.push_back(v);
+  }
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const char* text = kExpressions[i].text;
+    SCOPED_TRACE(text);
+    std::unique_ptr<Filter> interp = MakeInterpreter(programs[i]);
+    if (!codegen::Supports(*programs[i], nullptr)) continue;
+    codegen::JitResult jit = codegen::CompileJit(programs[i]);
+    ASSERT_NE(jit.filter, nullptr) << jit.error;
+    std::unique_ptr<Filter> native = module->GetFilter("e" + std::to_string(i), programs[i]);
+    ASSERT_NE(native, nullptr);
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      SCOPED_TRACE(kInputs[j]);
+      std::string reference = RunToText(*interp, inputs[j]);
+      EXPECT_EQ(RunToText(*jit.filter, inputs[j]), reference) << "jit";
+      EXPECT_EQ(RunToText(*native, inputs[j]), reference) << "aot";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wm
