@@ -6,6 +6,8 @@
 // are not reported (jq swallows them), except unknown fields, which are schema mistakes.
 #include "compiler/check/typecheck.h"
 
+#include "compiler/schema/import.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -536,9 +538,8 @@ Result Interpreter::Eval(const Node* n, const AType& in, int depth) {
       bool plain = true;
       for (const auto& part : n->kids) {
         if (part && part->kind != NodeKind::String) {
+          // An interpolation: any type converts with tostring, but errors inside still count.
           plain = false;
-          ++suppress_;  // interpolations are converted with tostring: errors still count,
-          --suppress_;  // but their types do not matter
           eval(part.get(), in);
         }
       }
@@ -1191,10 +1192,82 @@ void DefinitionChecker::CheckPhaseValues(const FieldResult& fr) {
   }
 }
 
+// The core type a fragmented pod-spec role must yield, as a schemas-directory path and a field
+// path in it ("" when the role has no such counterpart).
+std::pair<const char*, const char*> CoreTypeOf(definition::JqRole role) {
+  using R = definition::JqRole;
+  switch (role) {
+    case R::kSchedulerName: return {"core/v1/PodSpec", ".schedulerName"};
+    case R::kPriorityClassName: return {"core/v1/PodSpec", ".priorityClassName"};
+    case R::kLabels: return {schema::kObjectMetaPath, ".labels"};
+    case R::kAnnotations: return {schema::kObjectMetaPath, ".annotations"};
+    case R::kResources: return {"core/v1/Container", ".resources"};
+    case R::kResourceClaims: return {"core/v1/PodSpec", ".resourceClaims"};
+    case R::kPodAffinity: return {"core/v1/Affinity", ".podAffinity"};
+    case R::kNodeAffinity: return {"core/v1/Affinity", ".nodeAffinity"};
+    case R::kContainers: return {"core/v1/PodSpec", ".containers"};
+    case R::kContainer: return {"core/v1/Container", ""};
+    case R::kImage: return {"core/v1/Container", ".image"};
+    default: return {nullptr, nullptr};
+  }
+}
+
+// Whether a value described by `actual` can be what `expected` describes: the JSON types
+// overlap and, for objects (or array items) that both list properties, they share at least one
+// property name. Depth-limited: only the top and the array item level are compared.
+bool Compatible(const schema::SchemaRegistry& reg, const Schema* actual, const Schema* expected,
+                int depth, std::string* why) {
+  actual = reg.Deref(actual);
+  expected = reg.Deref(expected);
+  if (!actual || !expected || depth > 2) return true;
+  auto kinds = [](const Schema* s) {
+    uint8_t k = s->types;
+    if (s->int_or_string) k |= kInt | kStr;
+    if (k & kNum) k |= kInt;
+    if (k & kInt) k |= kNum;
+    return k;
+  };
+  uint8_t a = kinds(actual), e = kinds(expected);
+  if (a && e && !(a & e)) {
+    *why = schema::TypeNames(a) + " where the pod field is " + schema::TypeNames(e);
+    return false;
+  }
+  if (actual->items && expected->items) {
+    return Compatible(reg, actual->items.get(), expected->items.get(), depth + 1, why);
+  }
+  if (!actual->properties.empty() && !expected->properties.empty() && !actual->preserve_unknown) {
+    for (const auto& p : actual->properties) {
+      if (expected->Property(p.first)) return true;
+    }
+    std::string names;
+    for (size_t i = 0; i < actual->properties.size() && i < 6; ++i) {
+      names += (i ? ", " : "") + actual->properties[i].first;
+    }
+    *why = "an object with fields " + names + " (none of them in the pod field's type)";
+    return false;
+  }
+  return true;
+}
+
 void DefinitionChecker::CheckRole(const FieldResult& fr) {
   const Result& r = fr.result;
   Shape shape = ShapeOf(fr.role);
   const std::string field_name(definition::FieldName(fr.role));
+  // Fragmented pod-spec roles: compare with the real Kubernetes type when the schemas have it.
+  auto [core_path, core_field] = CoreTypeOf(fr.role);
+  if (core_path && r.type.schema) {
+    std::string error;
+    const Schema* core = schemas_.LookupPath(core_path);
+    const Schema* expected = core ? schemas_.Walk(core, core_field, &error) : nullptr;
+    std::string why;
+    if (expected && !Compatible(schemas_, r.type.schema, expected, 0, &why)) {
+      out_.push_back(At(*fr.field, Severity::Error, kRoleType,
+                        field_name + " yields " + why,
+                        {"result schema: " + PathOf(r.type) + " in " + workload_name_,
+                         std::string("expected the type of ") + core_path + core_field}));
+      return;
+    }
+  }
   if (shape.kinds && !r.type.any && r.type.kinds) {
     uint8_t have = r.type.kinds & ~kNull;
     if (have && !(have & shape.kinds)) {

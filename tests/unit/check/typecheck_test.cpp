@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "compiler/check/typecheck.h"
@@ -115,6 +116,13 @@ class TypeCheckTest : public ::testing::Test {
     for (const auto& s : r.schemas) all[s.RelativePath()] = s.schema;
     // The Pod "CRD" above has an inline metadata; the Trainer's refers to ObjectMeta.
     all[schema::kObjectMetaPath] = *all["core/v1/Pod"]->Property("metadata");
+    // The core Container type the fragmented roles are compared with.
+    all["core/v1/Container"] = schema::FromJson(nlohmann::json::parse(R"({"type": "object",
+        "properties": {"image": {"type": "string"}, "name": {"type": "string"},
+          "resources": {"type": "object", "properties": {"limits": {"type": "object"},
+                                                         "requests": {"type": "object"}}}}})"),
+                                                &error);
+    ASSERT_TRUE(all["core/v1/Container"]) << error;
     registry_ = schema::SchemaRegistry::FromMemory(std::move(all)).release();
   }
   static void TearDownTestSuite() { delete registry_; }
@@ -277,6 +285,26 @@ TEST_F(TypeCheckTest, ScalarRoles) {
   int role_errors = 0;
   for (const auto& d : ds) role_errors += d.rule == kRoleType;
   EXPECT_EQ(role_errors, 2) << All(ds);
+}
+
+TEST_F(TypeCheckTest, FragmentedRolesHaveTheTypesOfThePodFields) {
+  auto ds = Check(R"(      instanceIdPath: .spec.roles[].name
+      specDefinition:
+        fragmentedPodSpecDefinition:
+          labelsPath: .spec.roles[].template.metadata.labels
+          imagePath: .spec.roles[].template.spec.containers
+          resourcesPath: .spec.roles[].template.metadata
+          containerPath: .spec.roles[].template.spec.containers[0]
+)");
+  std::vector<std::string> messages;
+  for (const auto& d : ds) {
+    if (d.rule == kRoleType) messages.push_back(d.message);
+  }
+  ASSERT_EQ(messages.size(), 2u) << All(ds);
+  EXPECT_EQ(messages[0], "imagePath yields array where the pod field is string");
+  EXPECT_EQ(messages[1],
+            "resourcesPath yields an object with fields labels (none of them in the pod field's "
+            "type)");
 }
 
 TEST_F(TypeCheckTest, PhaseValuesAndConditionFields) {
