@@ -1,0 +1,208 @@
+// Interpreter semantics through parse + lower + MakeInterpreter: generators and backtracking,
+// closures and recursion, paths and assignment, try/label/reduce/foreach, destructuring, and the
+// evaluation limits (outputs, fuel, depth, memory).
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "tests/unit/eval/eval_test_util.h"
+
+namespace wm {
+namespace {
+
+using testing::EvalJq;
+using testing::Jq;
+using testing::EvalOutcome;
+
+TEST(Interpreter, GeneratorsAndCartesianOrder) {
+  EXPECT_EQ(Jq("1, 2 | . * 10"), "10 20");
+  EXPECT_EQ(Jq("[(1,2) + (10,20)]"), "[11,12,21,22]");
+  EXPECT_EQ(Jq("[{a:(1,2), b:(3,4)}]"), R"([{"a":1,"b":3},{"a":1,"b":4},{"a":2,"b":3},{"a":2,"b":4}])");
+  EXPECT_EQ(Jq(R"JQ("\(1,2) \(3,4)")JQ"), R"("1 3" "2 3" "1 4" "2 4")");
+  EXPECT_EQ(Jq(R"([(.a,.b)[0,1]])", R"({"a":[1,2],"b":[3,4]})"), "[1,3,2,4]");
+  EXPECT_EQ(Jq("[pow(2,3; 1,2)]"), "[2,3,4,9]");
+  EXPECT_EQ(Jq("[range(0,1; 3,4)]"), "[0,1,2,0,1,2,3,1,2,1,2,3]");
+  EXPECT_EQ(Jq("[(true,false) and (true,false)]"), "[true,false,false]");
+  EXPECT_EQ(Jq("[.[] | select(. > 1)]", "[1,2,3]"), "[2,3]");
+  EXPECT_EQ(Jq("[empty]"), "[]");
+  EXPECT_EQ(Jq("[(null, false) // (3,4)]"), "[3,4]");
+  EXPECT_EQ(Jq("[(1, null, 2) // 3]"), "[1,2]");
+}
+
+TEST(Interpreter, ClosuresRunInTheCallersEnvironment) {
+  EXPECT_EQ(Jq("def f(g): [g]; f(1,2)"), "[1,2]");
+  EXPECT_EQ(Jq("def f($a; $b): $a + $b; f(1,2; 10)"), "11 12");
+  EXPECT_EQ(Jq("1 as $x | def f(g): 2 as $x | [g, $x]; f($x)"), "[1,2]");
+  EXPECT_EQ(Jq("def f(g): def h: g; [h]; 5 as $v | f($v + 1)"), "[6]");
+  EXPECT_EQ(Jq("def f: def g: 3; g; f"), "3");
+  EXPECT_EQ(Jq("def f(x): x * 2; def g(y): f(y + 1); g(3)"), "8");
+  EXPECT_EQ(Jq("def f($a): a + $a; f(3)"), "6");
+  EXPECT_EQ(Jq("[1,2] as $xs | def f: $xs | length; f"), "2");
+  EXPECT_EQ(Jq("def map(f): \"mine\"; [1] | map(. + 1)"), R"("mine")");
+}
+
+TEST(Interpreter, Recursion) {
+  EXPECT_EQ(Jq("def fac: if . <= 1 then 1 else . * (. - 1 | fac) end; 10 | fac"), "3628800");
+  EXPECT_EQ(Jq("def f: if . < 1990 then . + 1 | f else . end; 0 | f"), "1990");
+  EXPECT_EQ(Jq("[1990 | until(. == 0; . - 1)] | length"), "1");
+  EXPECT_EQ(Jq("[recurse(if . < 3 then . + 1 else empty end)]", "0"), "[0,1,2,3]");
+  EXPECT_EQ(Jq("[..]", "[1,[2]]"), "[[1,[2]],1,[2],2]");
+}
+
+TEST(Interpreter, PathsAndAssignment) {
+  EXPECT_EQ(Jq("[paths]", R"({"a":{"b":1}})"), R"([["a"],["a","b"]])");
+  EXPECT_EQ(Jq("path(.a[1:2])"), R"(["a",{"start":1,"end":2}])");
+  EXPECT_EQ(Jq("path(.a // .b)", R"({"a":1})"), R"(["a"])");
+  EXPECT_EQ(Jq("path(if .a then .b else .c end)"), R"(["c"])");
+  EXPECT_EQ(Jq("path(getpath([\"a\",\"b\"]))"), R"(["a","b"])");
+  EXPECT_EQ(Jq("[path(first(.a,.b))]"), R"([["a"]])");
+  EXPECT_EQ(Jq("[path(limit(1; .a,.b))]"), R"([["a"]])");
+  EXPECT_EQ(Jq("path(1)"), "error: Invalid path expression with result 1");
+  EXPECT_EQ(Jq(".a.b.c = 1", "{}"), R"({"a":{"b":{"c":1}}})");
+  EXPECT_EQ(Jq(".a = (1,2)", "{}"), R"({"a":1} {"a":2})");
+  EXPECT_EQ(Jq(".[1:] |= map(. * 2)", "[1,2,3]"), "[1,4,6]");
+  EXPECT_EQ(Jq(".a[] |= empty", R"({"a":[1,2]})"), R"({"a":[2]})");
+  EXPECT_EQ(Jq(".a += (1,2)", "{}"), R"({"a":1} {"a":2})");
+  EXPECT_EQ(Jq(".[] += 1", "[1,2]"), "[2,3]");
+  EXPECT_EQ(Jq(".[] //= 5", "[1,null]"), "[1,5]");
+  EXPECT_EQ(Jq(".a = .b", R"({"b":3})"), R"({"b":3,"a":3})");
+  EXPECT_EQ(Jq(".a |= . + .", R"({"a":2})"), R"({"a":4})");
+  EXPECT_EQ(Jq("del(.a[0,2])", R"({"a":[1,2,3]})"), R"({"a":[2]})");
+  EXPECT_EQ(Jq("to_entries", R"({"a":1})"), R"([{"key":"a","value":1}])");
+  EXPECT_EQ(Jq("with_entries(.value += 1)", R"({"a":1})"), R"({"a":2})");
+  EXPECT_EQ(Jq("pick(.a.b)", R"({"a":{"b":1,"c":2},"d":3})"), R"({"a":{"b":1}})");
+}
+
+TEST(Interpreter, TryLabelReduceForeach) {
+  EXPECT_EQ(Jq("try error(\"x\") catch ."), R"("x")");
+  EXPECT_EQ(Jq("try (1, error(\"x\"), 3) catch ."), R"(1 "x")");
+  EXPECT_EQ(Jq("[.[] | (1 / .)?]", "[1,0,2]"), "[1,0.5]");
+  EXPECT_EQ(Jq("(try 1) | error(\"outside\")"), "error: outside");  // not caught: downstream
+  EXPECT_EQ(Jq("try error({a:1}) catch .a"), "1");
+  EXPECT_EQ(Jq("label $f | 1, break $f, 2"), "1");
+  EXPECT_EQ(Jq("[label $a | label $b | 1, break $a, 2], 3"), "[1] 3");
+  EXPECT_EQ(Jq("reduce range(5) as $x (0; . + $x)"), "10");
+  EXPECT_EQ(Jq("reduce range(3) as $x (0; empty)"), "null");
+  EXPECT_EQ(Jq("reduce (1,2) as $x (0,10; . + $x)"), "3 13");
+  EXPECT_EQ(Jq("[foreach (1,2,3) as $x (0; . + $x)]"), "[1,3,6]");
+  EXPECT_EQ(Jq("[foreach (1,2) as $x (0; . + $x, . * 10; .)]"), "[1,0,2,0]");
+  EXPECT_EQ(Jq("[foreach range(5) as $x (0; . + $x; [$x, .])]"), "[[0,0],[1,1],[2,3],[3,6],[4,10]]");
+  EXPECT_EQ(Jq("[limit(3; range(10))]"), "[0,1,2]");
+  EXPECT_EQ(Jq("[limit(0; 1, 2)]"), "[]");
+  EXPECT_EQ(Jq("first(range(5; 10))"), "5");
+  EXPECT_EQ(Jq("[first(empty)]"), "[]");
+  EXPECT_EQ(Jq("isempty(empty), isempty(1, error(\"x\"))"), "true false");
+}
+
+TEST(Interpreter, Destructuring) {
+  EXPECT_EQ(Jq(". as [$a, $b] | {a: $a, b: $b}", "[1]"), R"({"a":1,"b":null})");
+  EXPECT_EQ(Jq(". as {a: {b: $c}} | $c", R"({"a":{"b":1}})"), "1");
+  EXPECT_EQ(Jq(". as {$a, b: [$c]} | [$a, $c]", R"({"a":1,"b":[2]})"), "[1,2]");
+  EXPECT_EQ(Jq(". as {(\"a\",\"b\"): $v} | $v", R"({"a":1})"), "1 null");
+  EXPECT_EQ(Jq(". as {$a: [$b]} | $b", R"({"a":1})"), "error: Cannot index number with number");
+  EXPECT_EQ(Jq(".[] as [$a] ?// $a | $a", "[[1,2]]"), "1");
+  EXPECT_EQ(Jq(". as [$a] ?// $a | if $a == 3 then error(\"x\") else $a end", "[3]"), "[3]");
+  EXPECT_EQ(Jq(". as [$a] ?// {a: $b} | [$a, $b]", R"({"a":5})"), "[null,5]");
+}
+
+TEST(Interpreter, StringsAndFormats) {
+  EXPECT_EQ(Jq(R"JQ(@base64 "x\("a")y")JQ"), R"("xYQ==y")");
+  EXPECT_EQ(Jq(R"JQ(@json "v=\("a")")JQ"), R"("v=\"a\"")");
+  EXPECT_EQ(Jq(R"JQ("a\(1 + 1)b\(null)")JQ"), R"("a2bnull")");
+  EXPECT_EQ(Jq("@csv", R"([1,"a"])"), R"("1,\"a\"")");
+  EXPECT_EQ(Jq(R"JQ(@sh "echo \(.)")JQ", R"("a b")"), R"("echo 'a b'")");
+  EXPECT_EQ(Jq("$__loc__"), R"({"file":"<top-level>","line":1})");
+}
+
+TEST(Interpreter, ErrorsAndNonStringErrorValues) {
+  EvalOutcome o = EvalJq("1 | .a");
+  EXPECT_TRUE(o.failed);
+  EXPECT_EQ(o.error, R"(Cannot index number with "a")");
+  o = EvalJq("error({})");
+  EXPECT_TRUE(o.failed);
+  EXPECT_EQ(o.error, "{} (not a string)");
+  EXPECT_EQ(Jq("[.[] | tostring]", "[1,\"a\",[2]]"), R"(["1","a","[2]"])");
+  EXPECT_EQ(Jq("try error catch .", "\"msg\""), R"("msg")");
+  EXPECT_EQ(Jq("try error(null) catch ."), "null");
+}
+
+TEST(Interpreter, LimitsEndQuicklyWithErrors) {
+  EvalOutcome o = EvalJq("def f: f; f");
+  EXPECT_TRUE(o.failed);
+  EXPECT_TRUE(o.limit);
+  o = EvalJq("[limit(1e9; repeat(1))]");
+  EXPECT_TRUE(o.failed);
+  EXPECT_TRUE(o.limit);
+  o = EvalJq("last(range(1e9))");
+  EXPECT_TRUE(o.failed);
+  EXPECT_TRUE(o.limit);
+  EXPECT_NE(o.error.find("fuel"), std::string::npos);
+  o = EvalJq("range(2000)");
+  EXPECT_TRUE(o.failed);
+  EXPECT_EQ(o.outputs.size(), 1000u);
+  EXPECT_EQ(o.error, "too many results (limit 1000)");
+  // Limits are not catchable by try.
+  o = EvalJq("try (def f: f; f) catch \"caught\"");
+  EXPECT_TRUE(o.failed);
+  RunOptions small;
+  small.limits.max_memory_bytes = 1 << 20;
+  o = EvalJq("[range(200000)] | length", "null", small);
+  EXPECT_TRUE(o.failed);
+  EXPECT_NE(o.error.find("memory"), std::string::npos);
+  RunOptions shallow;
+  shallow.limits.max_depth = 10;
+  o = EvalJq("def f: if . < 20 then . + 1 | f else . end; 0 | f", "null", shallow);
+  EXPECT_TRUE(o.failed);
+  EXPECT_NE(o.error.find("depth"), std::string::npos);
+}
+
+TEST(Interpreter, DeepRecursionOnASmallThreadStackIsAnError) {
+  // A 1 MB thread cannot hold 1990 nested calls: the stack guard must report it, not crash.
+  EvalOutcome o;
+  std::thread worker;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 1 << 20);
+  pthread_t thread;
+  struct Job {
+    EvalOutcome* out;
+  } job{&o};
+  ASSERT_EQ(pthread_create(&thread, &attr, [](void* arg) -> void* {
+    auto* j = static_cast<Job*>(arg);
+    *j->out = EvalJq("def f: if . < 1990 then . + 1 | f else . end; 0 | f");
+    return nullptr;
+  }, &job), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  EXPECT_TRUE(o.failed);
+  EXPECT_TRUE(o.limit);
+}
+
+TEST(Interpreter, GlobalsFromRunOptions) {
+  jq::ParseResult parsed = jq::Parse("[$a, $b]");
+  ASSERT_TRUE(parsed.ok());
+  lower::LowerOptions options;
+  options.global_vars = {"a", "b"};
+  lower::LowerResult lowered = lower::Lower(*parsed.ast, "[$a, $b]", options);
+  ASSERT_TRUE(lowered.program);
+  std::vector<Value> globals = {Value::String("x"), Value::Number(2)};
+  RunOptions run;
+  run.globals = &globals;
+  std::string got;
+  EvalError error;
+  MakeInterpreter(lowered.program)->Run(Value(), [&](const Value& v) { got = ToJson(v); return true; }, &error, run);
+  EXPECT_EQ(got, R"(["x",2])");
+}
+
+TEST(Interpreter, StopFromTheConsumer) {
+  jq::ParseResult parsed = jq::Parse("range(10)");
+  lower::LowerResult lowered = lower::Lower(*parsed.ast, "range(10)");
+  int seen = 0;
+  EvalError error;
+  EvalStatus status = MakeInterpreter(lowered.program)->Run(Value(), [&](const Value&) { return ++seen < 3; }, &error);
+  EXPECT_EQ(status, EvalStatus::kStopped);
+  EXPECT_EQ(seen, 3);
+}
+
+}  // namespace
+}  // namespace wm
