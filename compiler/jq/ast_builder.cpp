@@ -235,7 +235,7 @@ NodePtr AstBuilder::Segments(std::vector<Segment> segments) {
           if (n == head) break;
         }
       } else {
-        node = Binary(NodeKind::Pipe, "|", Tok(segments[i + 1].pipe_before), std::move(node),
+        node = Binary(NodeKind::Pipe, "", Tok(segments[i + 1].pipe_before), std::move(node),
                       std::move(rest));
       }
     }
@@ -266,7 +266,7 @@ NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
   SplitChain(ctx, &items, &ops);
   NodePtr node = Alternative(items[0]);
   for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::Comma, ",", Tok(ops[i - 1]), std::move(node), Alternative(items[i]));
+    node = Binary(NodeKind::Comma, "", Tok(ops[i - 1]), std::move(node), Alternative(items[i]));
   }
   return node;
 }
@@ -279,7 +279,7 @@ NodePtr AstBuilder::Alternative(JqParser::AltExprContext* ctx) {
   for (auto* item : items) built.push_back(Assign(item));
   NodePtr node = std::move(built.back());
   for (size_t i = built.size() - 1; i-- > 0;) {
-    node = Binary(NodeKind::Alternative, "//", Tok(ops[i]), std::move(built[i]), std::move(node));
+    node = Binary(NodeKind::Alternative, "", Tok(ops[i]), std::move(built[i]), std::move(node));
   }
   return node;
 }
@@ -654,7 +654,7 @@ NodePtr AstBuilder::ObjectValue(JqParser::ObjectValueContext* ctx) {
   SplitChain(ctx, &terms, &ops);
   NodePtr node = ObjectValueTerm(terms.back());
   for (size_t i = terms.size() - 1; i-- > 0;) {
-    node = Binary(NodeKind::Pipe, "|", Tok(ops[i]), ObjectValueTerm(terms[i]), std::move(node));
+    node = Binary(NodeKind::Pipe, "", Tok(ops[i]), ObjectValueTerm(terms[i]), std::move(node));
   }
   return node;
 }

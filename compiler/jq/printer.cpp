@@ -507,6 +507,9 @@ std::string Detail(const Node& node) {
       }
       return s;
     }
+    case NodeKind::Pipe: return "|";
+    case NodeKind::Comma: return ",";
+    case NodeKind::Alternative: return "//";
     case NodeKind::Or: return "or";
     case NodeKind::And: return "and";
     default: return node.text;

@@ -1,0 +1,365 @@
+// Tests of the jq front end: every construct parses to the expected AST shape (written as an
+// S-expression), jq's precedence and associativity, byte ranges, syntax diagnostics with their
+// positions, and hostile input (huge, deeply nested, invalid UTF-8, NUL) giving diagnostics.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "compiler/jq/parser.h"
+
+namespace wm::jq {
+namespace {
+
+// (Kind text kids...) without ranges; null kids print as `_`.
+std::string Sexp(const Node* node) {
+  if (node == nullptr) return "_";
+  std::string out = "(";
+  out += KindName(node->kind);
+  if (!node->text.empty()) out += " " + node->text;
+  if (!node->format.empty()) out += " " + node->format;
+  for (const auto& p : node->params) out += " " + p;
+  for (const auto& kid : node->kids) out += " " + Sexp(kid.get());
+  out += ")";
+  return out;
+}
+
+std::string Shape(std::string_view text) {
+  ParseResult r = Parse(text);
+  if (!r.ok()) {
+    std::string out = "ERROR";
+    for (const auto& d : r.diagnostics) out += " " + d.message;
+    return out;
+  }
+  return Sexp(r.ast.get());
+}
+
+std::string FirstError(std::string_view text, const ParseOptions& options = {}) {
+  ParseResult r = Parse(text, options);
+  if (r.ok() || r.diagnostics.empty()) return "OK";
+  const Diagnostic& d = r.diagnostics.front();
+  return d.rule + " " + std::to_string(d.location.line) + ":" + std::to_string(d.location.column) +
+         " " + d.message;
+}
+
+TEST(JqParserTest, Paths) {
+  EXPECT_EQ(Shape("."), "(Identity)");
+  EXPECT_EQ(Shape(".."), "(RecurseDefault)");
+  EXPECT_EQ(Shape(".foo"), "(Field foo _)");
+  EXPECT_EQ(Shape(".\"foo bar\""), "(Field foo bar _)");
+  EXPECT_EQ(Shape(".[\"foo\"]"), "(Index _ (String foo))");
+  EXPECT_EQ(Shape(".[0]"), "(Index _ (Number 0))");
+  EXPECT_EQ(Shape(".[1:2]"), "(Slice _ (Number 1) (Number 2))");
+  EXPECT_EQ(Shape(".[:2]"), "(Slice _ _ (Number 2))");
+  EXPECT_EQ(Shape(".[1:]"), "(Slice _ (Number 1) _)");
+  EXPECT_EQ(Shape(".[]"), "(Iterate _)");
+  EXPECT_EQ(Shape(".[]?"), "(Optional (Iterate _))");
+  EXPECT_EQ(Shape(".a.b"), "(Field b (Field a _))");
+  EXPECT_EQ(Shape(".a.[0]"), "(Index (Field a _) (Number 0))");
+  EXPECT_EQ(Shape(".a?.b"), "(Field b (Optional (Field a _)))");
+  EXPECT_EQ(Shape("$x[0]"), "(Index (Variable x) (Number 0))");
+  EXPECT_EQ(Shape("(1,2)[1:]"), "(Slice (Paren (Comma (Number 1) (Number 2))) (Number 1) _)");
+  EXPECT_EQ(Shape("\"abc\"[1:]"), "(Slice (String abc) (Number 1) _)");
+  EXPECT_EQ(Shape(".and"), "(Field and _)");
+  EXPECT_EQ(Shape(". .a"), "(Field a _)");
+  EXPECT_EQ(Shape(".a.\"b\\(1)\""), "(Index (Field a _) (String (String b) (Number 1)))");
+  EXPECT_EQ(Shape("..?"), "(Optional (RecurseDefault))");
+}
+
+TEST(JqParserTest, Literals) {
+  EXPECT_EQ(Shape("null"), "(Null)");
+  EXPECT_EQ(Shape("true, false"), "(Comma (True) (False))");
+  EXPECT_EQ(Shape("1.5e3"), "(Number 1.5e3)");
+  ParseResult big = Parse("100000000000000000000000");
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(big.ast->text, "100000000000000000000000");
+  EXPECT_DOUBLE_EQ(big.ast->number, 1e23);
+  ParseResult huge = Parse("1e1000");
+  ASSERT_TRUE(huge.ok());
+  EXPECT_TRUE(std::isfinite(huge.ast->number));
+  EXPECT_EQ(Shape("\"a\\n\\t\\\"\\\\\\/\\u00e9\""), "(String a\n\t\"\\/\xC3\xA9)");
+  EXPECT_EQ(Shape("\"\\ud83d\\ude00\""), "(String \xF0\x9F\x98\x80)");
+  EXPECT_EQ(Shape("\"a\\(1 + 2)b\""), "(String (String a) (Arith + (Number 1) (Number 2)) (String b))");
+  EXPECT_EQ(Shape("\"\\(\"x\")\""), "(String (Paren (String x)))");
+  EXPECT_EQ(Shape("\"\\(\"in\\(1)\")\""), "(String (String (String in) (Number 1)))");
+  EXPECT_EQ(Shape("@base64 \"x\\(.)\""), "(String @base64 (String x) (Identity))");
+  EXPECT_EQ(Shape("@base64"), "(Format base64)");
+  EXPECT_EQ(Shape("[]"), "(Array)");
+  EXPECT_EQ(Shape("[1, 2]"), "(Array (Comma (Number 1) (Number 2)))");
+  EXPECT_EQ(Shape("$__loc__"), "(Variable __loc__)");
+  EXPECT_EQ(Shape("$ENV"), "(Variable ENV)");
+}
+
+TEST(JqParserTest, Objects) {
+  EXPECT_EQ(Shape("{}"), "(Object)");
+  EXPECT_EQ(Shape("{a: 1}"), "(Object (ObjectEntry (String a) (Number 1)))");
+  EXPECT_EQ(Shape("{a}"), "(Object (ObjectEntry (String a) _))");
+  EXPECT_EQ(Shape("{if: 1}"), "(Object (ObjectEntry (String if) (Number 1)))");
+  EXPECT_EQ(Shape("{\"a\"}"), "(Object (ObjectEntry (String a) _))");
+  EXPECT_EQ(Shape("{\"a\\(1)\": 2}"), "(Object (ObjectEntry (String (String a) (Number 1)) (Number 2)))");
+  EXPECT_EQ(Shape("{$x}"), "(Object (ObjectEntry (Variable x) _))");
+  EXPECT_EQ(Shape("{$x: 1}"), "(Object (ObjectEntry (Variable x) (Number 1)))");
+  EXPECT_EQ(Shape("{$__loc__}"), "(Object (ObjectEntry (Variable __loc__) _))");
+  EXPECT_EQ(Shape("{(.a): 1}"), "(Object (ObjectEntry (Paren (Field a _)) (Number 1)))");
+  EXPECT_EQ(Shape("{@base64 \"k\": 1}"), "(Object (ObjectEntry (String k @base64) (Number 1)))");
+  EXPECT_EQ(Shape("{a: .b | .c}"), "(Object (ObjectEntry (String a) (Pipe (Field b _) (Field c _))))");
+  EXPECT_EQ(Shape("{a: -1}"), "(Object (ObjectEntry (String a) (Neg (Number 1))))");
+  EXPECT_EQ(Shape("{a: 1,}"), "(Object (ObjectEntry (String a) (Number 1)))");
+  EXPECT_EQ(Shape("{a: 1, b}"), "(Object (ObjectEntry (String a) (Number 1)) (ObjectEntry (String b) _))");
+}
+
+TEST(JqParserTest, PrecedenceAndAssociativity) {
+  EXPECT_EQ(Shape("1 | 2 | 3"), "(Pipe (Number 1) (Pipe (Number 2) (Number 3)))");
+  EXPECT_EQ(Shape("1, 2 | 3"), "(Pipe (Comma (Number 1) (Number 2)) (Number 3))");
+  EXPECT_EQ(Shape("1, 2, 3"), "(Comma (Comma (Number 1) (Number 2)) (Number 3))");
+  EXPECT_EQ(Shape("1 // 2 // 3"), "(Alternative (Number 1) (Alternative (Number 2) (Number 3)))");
+  EXPECT_EQ(Shape("1, 2 // 3"), "(Comma (Number 1) (Alternative (Number 2) (Number 3)))");
+  EXPECT_EQ(Shape(".a = 1 // 2"), "(Alternative (Assign = (Field a _) (Number 1)) (Number 2))");
+  EXPECT_EQ(Shape(".a |= 1 or 2"), "(Assign |= (Field a _) (Or (Number 1) (Number 2)))");
+  EXPECT_EQ(Shape("1 or 2 and 3"), "(Or (Number 1) (And (Number 2) (Number 3)))");
+  EXPECT_EQ(Shape("1 and 2 == 3"), "(And (Number 1) (Compare == (Number 2) (Number 3)))");
+  EXPECT_EQ(Shape("1 == 2 + 3"), "(Compare == (Number 1) (Arith + (Number 2) (Number 3)))");
+  EXPECT_EQ(Shape("1 + 2 * 3"), "(Arith + (Number 1) (Arith * (Number 2) (Number 3)))");
+  EXPECT_EQ(Shape("1 - 2 - 3"), "(Arith - (Arith - (Number 1) (Number 2)) (Number 3))");
+  EXPECT_EQ(Shape("1 / 2 % 3"), "(Arith % (Arith / (Number 1) (Number 2)) (Number 3))");
+  // jq: unary minus binds like binary minus, so it takes a following `*` chain.
+  EXPECT_EQ(Shape("-1 * 2"), "(Neg (Arith * (Number 1) (Number 2)))");
+  EXPECT_EQ(Shape("-1 + 2"), "(Arith + (Neg (Number 1)) (Number 2))");
+  EXPECT_EQ(Shape("2 * -3 * 4"), "(Arith * (Number 2) (Neg (Arith * (Number 3) (Number 4))))");
+  EXPECT_EQ(Shape("1 - -1"), "(Arith - (Number 1) (Neg (Number 1)))");
+  EXPECT_EQ(Shape("- -1"), "(Neg (Neg (Number 1)))");
+  // Non-associative levels.
+  EXPECT_NE(FirstError("1 == 2 == 3"), "OK");
+  EXPECT_NE(FirstError(".a = 1 = 2"), "OK");
+  EXPECT_NE(FirstError("1 < 2 > 3"), "OK");
+  // Postfix `?` binds to the term.
+  EXPECT_EQ(Shape("1 + .a?"), "(Arith + (Number 1) (Optional (Field a _)))");
+}
+
+TEST(JqParserTest, AssignmentOperators) {
+  for (const char* op : {"=", "|=", "+=", "-=", "*=", "/=", "%=", "//="}) {
+    EXPECT_EQ(Shape(std::string(".a ") + op + " 1"), std::string("(Assign ") + op + " (Field a _) (Number 1))");
+  }
+}
+
+TEST(JqParserTest, BindingsExtendToTheEndOfThePipe) {
+  EXPECT_EQ(Shape(".a as $x | $x | .b"),
+            "(Bind (Field a _) (PatternVar x) (Pipe (Variable x) (Field b _)))");
+  EXPECT_EQ(Shape("1 + 2 as $x | $x, 3"),
+            "(Arith + (Number 1) (Bind (Number 2) (PatternVar x) (Comma (Variable x) (Number 3))))");
+  EXPECT_EQ(Shape(".a, .b as $x | $x"),
+            "(Comma (Field a _) (Bind (Field b _) (PatternVar x) (Variable x)))");
+  EXPECT_EQ(Shape("(.a as $x | $x) | 1"),
+            "(Pipe (Paren (Bind (Field a _) (PatternVar x) (Variable x))) (Number 1))");
+  EXPECT_EQ(Shape(". as [$a, {b: $c, $d}] | $a"),
+            "(Bind (Identity) (PatternArray (PatternVar a) (PatternObject (PatternEntry (String b) "
+            "(PatternVar c)) (PatternEntry (Variable d) _))) (Variable a))");
+  EXPECT_EQ(Shape(". as {$a: [$b], (\"x\"): $c, \"y\": $d} | 1"),
+            "(Bind (Identity) (PatternObject (PatternEntry (Variable a) (PatternArray (PatternVar b))) "
+            "(PatternEntry (Paren (String x)) (PatternVar c)) (PatternEntry (String y) (PatternVar d))) "
+            "(Number 1))");
+  EXPECT_EQ(Shape(". as [$a] ?// $a | $a"),
+            "(Bind (Identity) (PatternArray (PatternVar a)) (PatternVar a) (Variable a))");
+  EXPECT_EQ(Shape("label $out | 1, break $out"),
+            "(Label out (Comma (Number 1) (Break out)))");
+  EXPECT_EQ(Shape("try .a as $x | $x"),
+            "(TryCatch (Bind (Field a _) (PatternVar x) (Variable x)) _)");
+  EXPECT_EQ(FirstError(".a as $x"), "WM100 1:9 unexpected end of input; expected '|' after the pattern of 'as'");
+  EXPECT_EQ(FirstError(".a as $x, 1 | 2"), "WM100 1:9 unexpected ','; expected '|' after the pattern of 'as'");
+  EXPECT_EQ(FirstError("label $x"), "WM100 1:9 unexpected end of input; expected '|' after 'label $x'");
+}
+
+TEST(JqParserTest, Definitions) {
+  EXPECT_EQ(Shape("def f: 1; f"), "(FuncDef f (Number 1) (Call f))");
+  EXPECT_EQ(Shape("def f(a; $b): a + $b; f(1; 2)"),
+            "(FuncDef f a $b (Arith + (Call a) (Variable b)) (Call f (Number 1) (Number 2)))");
+  EXPECT_EQ(Shape("def f: def g: 3; g; f"), "(FuncDef f (FuncDef g (Number 3) (Call g)) (Call f))");
+  EXPECT_EQ(Shape(".a | def f: 1; f | 2"),
+            "(Pipe (Field a _) (FuncDef f (Number 1) (Pipe (Call f) (Number 2))))");
+  EXPECT_EQ(Shape("def f: 1; def g: 2;"), "(FuncDef f (Number 1) (FuncDef g (Number 2) _))");
+}
+
+TEST(JqParserTest, ControlFlow) {
+  EXPECT_EQ(Shape("reduce .[] as $x (0; . + $x)"),
+            "(Reduce (Iterate _) (PatternVar x) (Number 0) (Arith + (Identity) (Variable x)))");
+  EXPECT_EQ(Shape("foreach .[] as $x (0; 1)"), "(Foreach (Iterate _) (PatternVar x) (Number 0) (Number 1) _)");
+  EXPECT_EQ(Shape("foreach .[] as $x (0; 1; 2)"),
+            "(Foreach (Iterate _) (PatternVar x) (Number 0) (Number 1) (Number 2))");
+  EXPECT_EQ(Shape("if 1 then 2 else 3 end"), "(If (Number 1) (Number 2) (Number 3))");
+  EXPECT_EQ(Shape("if 1 then 2 end"), "(If (Number 1) (Number 2) _)");
+  EXPECT_EQ(Shape("if 1 then 2 elif 3 then 4 else 5 end"),
+            "(If (Number 1) (Number 2) (Number 3) (Number 4) (Number 5))");
+  EXPECT_EQ(Shape("try error(\"x\") catch ."), "(TryCatch (Call error (String x)) (Identity))");
+  EXPECT_EQ(Shape("try 1 + 2"), "(Arith + (TryCatch (Number 1) _) (Number 2))");
+  EXPECT_EQ(Shape("try 1 catch 2 + 3"), "(Arith + (TryCatch (Number 1) (Number 2)) (Number 3))");
+  EXPECT_EQ(Shape("try try 1 catch 2"), "(TryCatch (TryCatch (Number 1) (Number 2)) _)");
+  EXPECT_EQ(Shape("reduce .[] as $x (0; .) | 1"),
+            "(Pipe (Reduce (Iterate _) (PatternVar x) (Number 0) (Identity)) (Number 1))");
+}
+
+TEST(JqParserTest, Directives) {
+  EXPECT_EQ(Shape("import \"a\" as a; a::f"), "(Program (Import a a) (Call a::f))");
+  EXPECT_EQ(Shape("import \"d\" as $d; $d"), "(Program (Import d $d) (Variable d))");
+  EXPECT_EQ(Shape("include \"b\"; 1"), "(Program (Import b) (Number 1))");
+  EXPECT_EQ(Shape("module {a: 1}; 1"), "(Program (Module (Object (ObjectEntry (String a) (Number 1)))) (Number 1))");
+  EXPECT_EQ(Shape("# only a comment\n"), "(Identity)");
+  EXPECT_EQ(Shape(""), "(Identity)");
+  EXPECT_EQ(Shape("1 # comment\n+ 2"), "(Arith + (Number 1) (Number 2))");
+}
+
+TEST(JqParserTest, RangesAreBytes) {
+  // "é" is two bytes: the field after it starts at byte 7, not at code point 6.
+  ParseResult r = Parse("\"\xC3\xA9\" | .ab");
+  ASSERT_TRUE(r.ok());
+  const Node& pipe = *r.ast;
+  EXPECT_EQ(pipe.range.begin, 0u);
+  EXPECT_EQ(pipe.range.end, 10u);
+  EXPECT_EQ(pipe.token.begin, 5u);
+  EXPECT_EQ(pipe.token.end, 6u);
+  EXPECT_EQ(pipe.kid(1)->range.begin, 7u);
+  EXPECT_EQ(pipe.kid(1)->range.end, 10u);
+  ParseResult call = Parse("[del(.a)]");
+  ASSERT_TRUE(call.ok());
+  const Node* del = call.ast->kid(0);
+  EXPECT_EQ(del->kind, NodeKind::Call);
+  EXPECT_EQ(del->token.begin, 1u);
+  EXPECT_EQ(del->token.end, 4u);
+  EXPECT_EQ(del->range.end, 8u);
+  ParseResult assign = Parse(".a |= 1");
+  ASSERT_TRUE(assign.ok());
+  EXPECT_EQ(assign.ast->token.begin, 3u);
+  EXPECT_EQ(assign.ast->token.end, 5u);
+  ParseResult interp = Parse("\"x\\(.ab)\"");
+  ASSERT_TRUE(interp.ok());
+  EXPECT_EQ(interp.ast->kid(1)->range.begin, 4u);
+  EXPECT_EQ(interp.ast->kid(1)->range.end, 7u);
+}
+
+TEST(JqParserTest, SyntaxErrorsSayWhatWasFoundAndExpected) {
+  EXPECT_EQ(FirstError(")"), "WM100 1:1 unexpected ')'; expected a term");
+  EXPECT_EQ(FirstError(".a |"), "WM100 1:5 unexpected end of input; expected a term");
+  EXPECT_EQ(FirstError("(1"), "WM100 1:3 unexpected end of input; expected ')'");
+  EXPECT_EQ(FirstError("[1, 2"), "WM100 1:6 unexpected end of input; expected ']'");
+  EXPECT_EQ(FirstError("if . then 1"), "WM100 1:12 unexpected end of input; expected 'else', 'elif' or 'end'");
+  EXPECT_EQ(FirstError("{a: 1 + 2}"), "WM100 1:7 unexpected '+'; expected '}'");
+  EXPECT_EQ(FirstError("reduce .[] $x (0; .)"), "WM100 1:12 unexpected variable '$x'; expected 'as'");
+  EXPECT_EQ(FirstError(".a ~ 1"), "WM100 1:4 unexpected character '~'; expected end of input");
+  EXPECT_EQ(FirstError("\"abc"), "WM100 1:1 unterminated string literal");
+  EXPECT_EQ(FirstError("\"\\q\""), "WM100 1:2 invalid escape '\\q' in string");
+  EXPECT_EQ(FirstError("\"\\u12\""), "WM100 1:2 invalid \\u escape: expected four hex digits");
+  EXPECT_EQ(FirstError("\"\\(1 +)\""), "WM100 1:7 unexpected ')'; expected a term");
+  EXPECT_EQ(FirstError("{(1)}"), "WM100 1:2 an object key in parentheses needs a value: write `(key): value`");
+  EXPECT_EQ(FirstError("1 2"), "WM100 1:3 unexpected number 2; expected end of input");
+}
+
+TEST(JqParserTest, DiagnosticsGoThroughTheSourceMap) {
+  ParseOptions options;
+  options.source_map = SourceMap::Contiguous(Location{"defs.yaml", 12, 20}, 8);
+  ParseResult r = Parse(".a | )", options);
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].location.file, "defs.yaml");
+  EXPECT_EQ(r.diagnostics[0].location.line, 12u);
+  EXPECT_EQ(r.diagnostics[0].location.column, 25u);
+  EXPECT_EQ(r.diagnostics[0].length, 1u);
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::Error);
+}
+
+TEST(JqParserTest, MaxErrorsCapsDiagnostics) {
+  ParseOptions options;
+  options.max_errors = 2;
+  ParseResult r = Parse("\"\\q\\w\\e\\r\\t\\y\"", options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.size(), 2u);
+  options.max_errors = 10;
+  r = Parse("\"\\q\\w\\e\\y\"", options);
+  EXPECT_EQ(r.diagnostics.size(), 4u);
+}
+
+// ----------------------------------------------------------------------------- hostile input
+
+double Seconds(const std::chrono::steady_clock::time_point& start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(JqParserHostileTest, DeepParenthesesAndBrackets) {
+  for (char open : {'(', '['}) {
+    std::string text(100000, open);
+    auto start = std::chrono::steady_clock::now();
+    std::string error = FirstError(text);
+    EXPECT_LT(Seconds(start), 2.0);
+    EXPECT_EQ(error.substr(0, 11), "WM101 1:257") << error;
+  }
+  std::string balanced = std::string(100000, '(') + "1" + std::string(100000, ')');
+  EXPECT_EQ(FirstError(balanced).substr(0, 5), "WM101");
+  std::string interpolations;
+  for (int i = 0; i < 300; ++i) interpolations += "\"\\(";
+  EXPECT_EQ(FirstError(interpolations).substr(0, 5), "WM101");
+  // At the limit, it parses.
+  std::string ok = std::string(200, '[') + std::string(200, ']');
+  EXPECT_EQ(FirstError(ok), "OK");
+}
+
+TEST(JqParserHostileTest, DeepKeywordNestingIsBounded) {
+  std::string ifs;
+  for (int i = 0; i < 5000; ++i) ifs += "if ";
+  EXPECT_EQ(FirstError(ifs).substr(0, 5), "WM101");
+  std::string minus(20000, '-');
+  EXPECT_EQ(FirstError(minus + "1").substr(0, 5), "WM101");
+  std::string tries;
+  for (int i = 0; i < 20000; ++i) tries += "try ";
+  EXPECT_EQ(FirstError(tries + "1").substr(0, 5), "WM101");
+}
+
+TEST(JqParserHostileTest, OneMegabyteExpression) {
+  std::string chain = "1";
+  while (chain.size() < (1u << 20) - 2) chain += "+1";
+  auto start = std::chrono::steady_clock::now();
+  std::string error = FirstError(chain);
+  EXPECT_LT(Seconds(start), 5.0);
+  EXPECT_EQ(error.substr(0, 5), "WM102") << error;
+  EXPECT_EQ(FirstError(std::string((1u << 20) + 1, ' ')).substr(0, 5), "WM102");
+}
+
+TEST(JqParserHostileTest, LongButShallowChainsAreTooLargeNotCrashes) {
+  std::string pipes;
+  for (int i = 0; i < 20000; ++i) pipes += ".a|";
+  EXPECT_EQ(FirstError(pipes + ".").substr(0, 5), "WM102");
+  std::string negs = "1";
+  for (int i = 0; i < 20000; ++i) negs += "*-1";
+  EXPECT_EQ(FirstError(negs).substr(0, 5), "WM102");
+  // Moderate chains parse.
+  std::string moderate;
+  for (int i = 0; i < 1000; ++i) moderate += ".a|";
+  EXPECT_EQ(FirstError(moderate + "."), "OK");
+}
+
+TEST(JqParserHostileTest, InvalidUtf8AndNul) {
+  EXPECT_EQ(FirstError(std::string("\"a\xFF\"")), "WM103 1:3 invalid UTF-8 byte 0xFF in expression");
+  EXPECT_EQ(FirstError(std::string(".a | \xC3")).substr(0, 9), "WM103 1:6");
+  EXPECT_EQ(FirstError(std::string("\xED\xA0\x80")).substr(0, 5), "WM103");  // a surrogate
+  EXPECT_EQ(FirstError(std::string("\xC0\xAF")).substr(0, 5), "WM103");      // overlong
+  EXPECT_EQ(FirstError(std::string(".a\0.b", 5)), "WM103 1:3 NUL byte in expression");
+  // Valid UTF-8 outside strings is a syntax error, not a crash.
+  EXPECT_EQ(FirstError("\xC3\xA9"), "WM100 1:1 unexpected character '\xC3\xA9'; expected a term");
+}
+
+TEST(JqParserHostileTest, GarbageNeverCrashes) {
+  const char* inputs[] = {
+      "\"\\(", "\"\\(\"", "((((", "))))", "[[[]]]]]", "{{{", "}}}", "\"\\u", "\\", "$", "@", ".[",
+      ".[:]", "reduce", "foreach . as", "if", "try", "label", "def", "def f", "def f:", "import",
+      "..a", "?//", "{a:}", "{(1):}", ". as [$a", ". as {a}", "\"\\(1)\\(2", ".a[1:2:3]", "@@",
+      "1e", "1e+", "-", "--", "- -", "$__loc__.", "{$__loc__:", "\"\\(\"\\(\"\\(\"",
+  };
+  for (const char* text : inputs) {
+    ParseResult r = Parse(text);
+    if (!r.ok()) {
+      EXPECT_FALSE(r.diagnostics.empty()) << text;
+      for (const Diagnostic& d : r.diagnostics) EXPECT_FALSE(d.message.empty()) << text;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wm::jq
