@@ -19,7 +19,7 @@ std::string MakeJobSetJson() {
   using nlohmann::json;
   auto container = [](const std::string& name, int gpus) {
     json env = json::array();
-    for (int i = 0; i < 16; ++i) {
+    for (int i = 0; i < 24; ++i) {
       env.push_back({{"name", "TRAINING_OPTION_" + std::to_string(i)}, {"value", "value-" + std::to_string(i * 37)}});
     }
     env.push_back({{"name", "POD_IP"}, {"valueFrom", {{"fieldRef", {{"fieldPath", "status.podIP"}}}}}});

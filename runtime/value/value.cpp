@@ -79,13 +79,6 @@ class ValueAccess {
   }
   static bool HasCell(const Value& v) { return v.kind_ >= Kind::String; }
   static detail::HeapCell* Cell(const Value& v) { return v.heap_; }
-  // Detaches the cell pointer from v without releasing it (v becomes null).
-  static detail::HeapCell* Release(Value& v) {
-    detail::HeapCell* cell = v.heap_;
-    v.kind_ = Kind::Null;
-    v.number_ = 0;
-    return cell;
-  }
 };
 
 namespace {
@@ -199,14 +192,24 @@ Value::Value(Value&& other) noexcept : kind_(other.kind_) {
 
 Value& Value::operator=(const Value& other) noexcept {
   if (this == &other) return *this;
-  if (ValueAccess::HasCell(other)) Retain(other.heap_);
-  if (ValueAccess::HasCell(*this)) ReleaseCell(heap_);
-  kind_ = other.kind_;
+  // Read `other` before releasing our cell: `other` may live inside it (v = v.AsArray()[0]).
+  Kind kind = other.kind_;
+  double number = 0;
+  HeapCell* cell = nullptr;
   if (ValueAccess::HasCell(other)) {
-    heap_ = other.heap_;
+    cell = other.heap_;
+    Retain(cell);
   } else {
-    number_ = other.number_;
+    number = other.number_;
   }
+  HeapCell* old = ValueAccess::HasCell(*this) ? heap_ : nullptr;
+  kind_ = kind;
+  if (cell != nullptr) {
+    heap_ = cell;
+  } else {
+    number_ = number;
+  }
+  if (old != nullptr) ReleaseCell(old);
   return *this;
 }
 

@@ -86,6 +86,14 @@ TEST(Value, CopyShareAndMoveLeavesNull) {
   Value d = Num(3);
   d = std::move(c);
   EXPECT_EQ(d.AsString(), "shared");
+  // Assigning a child over its own parent must not read the child after freeing the parent.
+  {
+    Value nested = Value::MakeArray({Value::MakeArray({Str("kept")})});
+    nested = nested.AsArray()[0];  // copy-assign
+    EXPECT_EQ(ToJson(nested), R"(["kept"])");
+    nested = nested.AsArray()[0];
+    EXPECT_EQ(nested.AsString(), "kept");
+  }
   // Move-assigning a child over its own parent must not free the child first.
   Value parent = Value::MakeArray({Value::MakeArray({Str("inner")})});
   Value child = parent.AsArray()[0];
