@@ -72,13 +72,13 @@ const char* const kInputs[] = {
 };
 
 
-std::string RunToText(const Filter& filter, const Value& input) {
+std::string RunToText(const Filter& filter, const Value& input, const RunOptions& options = {}) {
   std::string text;
   EvalError error;
   EvalStatus status = filter.Run(input, [&](const Value& v) {
     text += ToJson(v) + "\n";
     return true;
-  }, &error);
+  }, &error, options);
   if (status == EvalStatus::kError) {
     text += std::string(error.limit ? "limit: " : "error: ") + error.Message();
   }
@@ -113,6 +113,7 @@ TEST(NativeJqTest, InterpreterJitAndAotAgree) {
     ASSERT_TRUE(ParseJson(json, &v, &error)) << json;
     inputs.push_back(v);
   }
+  size_t limit_errors = 0;
   for (size_t i = 0; i < programs.size(); ++i) {
     const char* text = kExpressions[i].text;
     SCOPED_TRACE(text);
@@ -127,8 +128,22 @@ TEST(NativeJqTest, InterpreterJitAndAotAgree) {
       std::string reference = RunToText(*interp, inputs[j]);
       EXPECT_EQ(RunToText(*jit.filter, inputs[j]), reference) << "jit";
       EXPECT_EQ(RunToText(*native, inputs[j]), reference) << "aot";
+      // Tight limits: fuel is charged per node evaluation in every engine, so a run stops at the
+      // same point with the same outputs before it.
+      for (uint64_t fuel : {3, 12, 40}) {
+        RunOptions tight;
+        tight.limits.fuel = fuel;
+        tight.limits.max_outputs = 3;
+        tight.limits.max_depth = 3;
+        std::string limited = RunToText(*interp, inputs[j], tight);
+        if (limited.find("limit: ") != std::string::npos) ++limit_errors;
+        EXPECT_EQ(RunToText(*jit.filter, inputs[j], tight), limited) << "jit, fuel " << fuel;
+        EXPECT_EQ(RunToText(*native, inputs[j], tight), limited) << "aot, fuel " << fuel;
+      }
     }
   }
+  // The tight runs must really exercise the limits.
+  EXPECT_GT(limit_errors, 200u);
 }
 
 }  // namespace
