@@ -12,6 +12,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -39,7 +40,10 @@ struct AType {
   const Schema* schema = nullptr;   // the (dereferenced) schema node describing the value
   std::string path;                 // its schema path (".spec.replicatedJobs[]"), with schema
   std::vector<std::string> enums;   // known possible values (JSON text), when finite
-  std::shared_ptr<AType> elem;      // element type of arrays built by [...]
+  std::shared_ptr<AType> elem;      // element type of arrays built by [...], keys, to_entries
+  // For keys / to_entries of a schema object: the path of that object, so iterating the result
+  // counts as iterating the object itself (`to_entries[]` and `.[]` name the same instances).
+  std::optional<std::string> elem_source;
   std::shared_ptr<std::map<std::string, AType>> fields;  // fields of objects built by {...}
   std::string optional_at;          // schema path of the first non-required field passed
   std::string default_json;         // the schema default of the value, if any
@@ -307,9 +311,12 @@ Result Interpreter::IterateOf(const Result& r, const Node& at) {
   }
   std::string path = t.path + "[]";
   out.origin = path;
-  out.origin_known = t.schema != nullptr || t.elem != nullptr;
+  // Only iterations of schema paths name a collection; a computed array does not.
+  out.origin_known = t.schema != nullptr;
   if (t.elem) {
     out.type = *t.elem;
+    out.origin_known = t.elem_source.has_value();
+    if (t.elem_source) out.origin = *t.elem_source + "[]";
     return out;
   }
   const Schema* s = t.schema;
@@ -806,6 +813,7 @@ Result Interpreter::CallBuiltin(const Node& n, const AType& in, int depth) {
       require(kArr | kObj, "an object or array");
       AType t = AType::Of(kArr);
       t.elem = std::make_shared<AType>(AType::Of(kStr | kNumeric));
+      if (in.schema) t.elem_source = in.path;
       return One(t);
     }
     if (name == "tostring" || name == "tojson" || name == "type" || name == "ascii_downcase" ||
@@ -823,8 +831,17 @@ Result Interpreter::CallBuiltin(const Node& n, const AType& in, int depth) {
     }
     if (name == "to_entries") {
       require(kObj, "an object");
+      // [{key, value}] where value has the map's value schema: `.value.x` stays checked.
+      auto fields = std::make_shared<std::map<std::string, AType>>();
+      (*fields)["key"] = AType::Of(kStr);
+      (*fields)["value"] = in.schema && in.schema->additional_properties
+                               ? FromSchema(in.schema->additional_properties.get(), in.path + "[]", "")
+                               : AType::Any();
+      AType entry = AType::Of(kObj);
+      entry.fields = fields;
       AType t = AType::Of(kArr);
-      t.elem = std::make_shared<AType>(AType::Of(kObj));
+      t.elem = std::make_shared<AType>(entry);
+      if (in.schema) t.elem_source = in.path;
       return One(t);
     }
     if (name == "from_entries") {
@@ -970,6 +987,10 @@ Result Interpreter::CallBuiltin(const Node& n, const AType& in, int depth) {
       arg(0, in);
       Result r = arg(1, in);
       r.card.min = 0;
+      const Node* n0 = n.kid(0);
+      if (n0 && n0->kind == NodeKind::Number && n0->number <= 1 && r.card.max != kUnknownMax) {
+        r.card.max = std::min<uint8_t>(r.card.max, n0->number <= 0 ? 0 : 1);
+      }
       return r;
     }
   }

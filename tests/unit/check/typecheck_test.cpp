@@ -468,6 +468,13 @@ TEST_F(TypeCheckTest, ExpressionTypesAndCardinality) {
       {".spec.extra.x.y", "unknown", "one", ""},
       {"empty", "unknown", "none", ""},
       {".spec.roles[].name, .status.phase", "string", "many", ""},
+      // to_entries / keys of a schema map iterate that map (same collection as `.[]`).
+      {".spec.roles[0].template.metadata.labels | to_entries[] | .value", "string", "many",
+       ".spec.roles[].template.metadata.labels[]"},
+      {".spec.roles[0].template.metadata.labels | keys[]", "number|string", "many",
+       ".spec.roles[].template.metadata.labels[]"},
+      {"[1, 2] | .[]", "integer", "many", ""},  // a computed array names no collection
+      {"limit(1; .spec.roles[].name)", "string", "optional", ""},
   };
   for (const Case& c : cases) {
     auto parsed = jq::Parse(c.expr);
