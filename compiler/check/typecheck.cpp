@@ -85,14 +85,14 @@ AType Join(const AType& a, const AType& b) {
   return t;
 }
 
-std::string Describe(const AType& t) {
+std::string Describe(const AType& t, int depth = 0) {
   if (t.any) return "unknown";
   uint8_t k = t.kinds;
   if (k & kInt && k & kNum) k &= ~kInt;
   std::string s = schema::TypeNames(k);
   if (t.kinds == kArr) {
     if (t.schema && t.schema->items) return "array";  // element described by the schema
-    if (t.elem) return "array of " + Describe(*t.elem);
+    if (t.elem && depth < 3) return "array of " + Describe(*t.elem, depth + 1);
   }
   return s;
 }
@@ -1292,11 +1292,15 @@ void DefinitionChecker::CheckRole(const FieldResult& fr) {
   if (shape.kinds && !r.type.any && r.type.kinds) {
     uint8_t have = r.type.kinds & ~kNull;
     if (have && !(have & shape.kinds)) {
+      std::vector<std::string> notes;
+      if (r.type.schema) {
+        notes.push_back("result schema: " + PathOf(r.type) + " in " +
+                        (InputOf(fr.role) == definition::JqInput::kPod ? pod_name_
+                                                                        : workload_name_));
+      }
       out_.push_back(At(*fr.field, Severity::Error, kRoleType,
                         field_name + " yields " + Describe(r.type) + ", not " + shape.name,
-                        {"result schema: " + PathOf(r.type) + " in " +
-                         (InputOf(fr.role) == definition::JqInput::kPod ? pod_name_
-                                                                         : workload_name_)}));
+                        std::move(notes)));
       return;
     }
   }
