@@ -54,7 +54,7 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
       case ir::Op::GetPathGen:
         return std::string(ir::OpName(node.op)) + " (path expressions)";
       case ir::Op::Bind:
-        if (node.patterns.size() != 1) return "Bind with ?// alternative patterns";
+        if (node.patterns.empty()) return "Bind without patterns";
         [[fallthrough]];
       case ir::Op::Reduce:
       case ir::Op::Foreach:

@@ -9,7 +9,7 @@
 // Agreement with the interpreter (runtime/eval/interpreter.cpp) is by construction: the same
 // IR conventions (Var/Break/CallParam immediates are (levels << 16) | index over lexical parents),
 // the same generator orders, one step of fuel per node evaluation, per destructuring and per range
-// element, and the same call-depth accounting for Call and CallParam.
+// element, and the same call-depth accounting (Calls count, closure invocations do not).
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -665,7 +665,7 @@ class ProgramEmitter {
         }
         Activation* env = scope->caller;
         NodeId body = (*scope->closure_args)[index];
-        return WithDepth([&] { return Gen(body, *env, in, k); });
+        return Gen(body, *env, in, k);  // closure invocations do not count as call depth
       }
       case Op::PathOf:
       case Op::GetPathGen:
@@ -1014,16 +1014,54 @@ class ProgramEmitter {
     });
   }
 
+  // The variable slots a pattern binds (for ?// alternatives, which reset all of them to null).
+  void CollectPatternSlots(uint32_t index, std::vector<uint32_t>* slots, int depth = 0) {
+    if (index >= program_.patterns.size() || depth > 64) return;
+    const ir::Pattern& p = program_.patterns[index];
+    if (p.kind == ir::Pattern::Kind::Var) slots->push_back(p.slot);
+    for (uint32_t e : p.elements) CollectPatternSlots(e, slots, depth + 1);
+    for (const ir::Pattern::Entry& e : p.entries) {
+      if (e.bind_slot >= 0) slots->push_back(static_cast<uint32_t>(e.bind_slot));
+      if (e.value_pattern >= 0) CollectPatternSlots(static_cast<uint32_t>(e.value_pattern), slots, depth + 1);
+    }
+  }
+
+  // SRC as P1 ?// P2 ... | BODY. With alternatives, every variable of every pattern starts null,
+  // and an error raised while destructuring or in BODY (not downstream, not a limit) moves on to
+  // the next pattern; the last pattern's errors propagate (as the interpreter).
   llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    if (node.patterns.size() != 1) {
-      Fail("?// alternative patterns are not compiled");
+    NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
+    if (node.patterns.empty()) {
+      Fail("Bind without patterns");
       return Status(WM_STATUS_ERROR);
     }
-    NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
-    return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
-      return BindPattern(node.patterns[0], act, v, c[1], c, [&](const Values& c2) {
-        return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
+    if (node.patterns.size() == 1) {
+      return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
+        return BindPattern(node.patterns[0], act, v, c[1], c, [&](const Values& c2) {
+          return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
+        });
       });
+    }
+    std::vector<uint32_t> slots;
+    for (uint32_t p : node.patterns) CollectPatternSlots(p, &slots);
+    return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
+      llvm::Value* downstream = Alloca(i8_, "downstream");
+      std::function<llvm::Value*(size_t)> attempt = [&](size_t alt) -> llvm::Value* {
+        for (uint32_t slot : slots) StoreNull(SlotPtr(act, slot));
+        builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
+        Values caps = {c[0], c[1], downstream};
+        llvm::Value* s = BindPattern(node.patterns[alt], act, v, c[1], caps, [&](const Values& c2) {
+          return ForEach(body, act, c2[1], {c2[0], c2[2]}, [&](llvm::Value* out, const Values& c3) {
+            return CallFlaggingDownstreamErrors(Cont{k.fn, c3[0]}, out, c3[1]);
+          });
+        });
+        if (alt + 1 == node.patterns.size()) return s;
+        llvm::Value* error_value = OwnedSlot();
+        llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
+        Release(error_value);
+        return IfElse(caught, [&] { return attempt(alt + 1); }, [&] { return s; });
+      };
+      return attempt(0);
     });
   }
 
@@ -1133,7 +1171,7 @@ class ProgramEmitter {
     return WithDepth([&] { return Gen(fn.body, callee, in, k); });
   }
 
-  // One more level of call depth around body() (Call and CallParam, as the interpreter counts).
+  // One more level of call depth around body() (Calls only, as the interpreter counts).
   llvm::Value* WithDepth(const std::function<llvm::Value*()>& body) {
     llvm::Value* depth_ptr = BytePtr(ctx_, 24);
     llvm::Value* depth = builder_.CreateLoad(i32_, depth_ptr, "depth");

@@ -370,7 +370,7 @@ std::vector<Case> BuildCases() {
     add("output_cap", b.Finish(b.Iter(b.Dot())), {{"[1,2,3]", ""}, {"[1,2]", "1 2"}}, options);
   }
   {
-    // Call depth: def f(g): g; f(f(f(.))) nests 6 levels (3 calls, 3 closure invocations).
+    // Call depth: def f(g): g; f(f(f(.))) nests 3 calls (closure invocations do not count).
     Builder b;
     NodeId param = b.Node(Op::CallParam, {}, 0);
     uint32_t f = 1;
@@ -378,10 +378,10 @@ std::vector<Case> BuildCases() {
     auto program = std::make_shared<ir::Program>(*b.Finish(body));
     program->functions.push_back({"f/1", 1, {}, 0, param, -1});
     RunOptions shallow;
-    shallow.limits.max_depth = 5;
+    shallow.limits.max_depth = 2;
     add("depth_limit", program, {{"1", ""}}, shallow);
     RunOptions enough;
-    enough.limits.max_depth = 6;
+    enough.limits.max_depth = 3;
     add("depth_enough", program, {{"1", "1"}}, enough);
   }
   {

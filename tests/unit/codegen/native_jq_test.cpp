@@ -51,7 +51,8 @@ const Expression kExpressions[] = {
     {"(.status.conditions // []) | any(.type == \"Suspended\" and .status == \"True\")"},
     {"(.status.replicatedJobsStatus // []) | all((.ready // 0) == 0)"},
     {".metadata.labels[\"jobset.sigs.k8s.io/replicatedjob-name\"]"},
-    {"def f(g): [g, g]; f(.a)"}, {"def inc: . + 1; [.[]? | inc | inc]"},
+    {"def f(g): [g, g]; f(.a)"}, {"[.[]? as [$a] ?// {a: $a} ?// $a | $a]"},
+    {"[.[]? as [$a, $b] ?// {a: $a} | [$a, $b]]"}, {". as [$x] ?// $x | if ($x | type) == \"array\" then error(\"arr\") else $x end"}, {"def inc: . + 1; [.[]? | inc | inc]"},
     {"def addvalue(f): f as $x | map(. + $x); addvalue(.[0])"},
 };
 
