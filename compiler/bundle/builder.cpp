@@ -4,6 +4,7 @@
 #include "compiler/bundle/builder.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
