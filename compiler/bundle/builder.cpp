@@ -30,7 +30,7 @@ class CatalogBuilder {
   // Lowers `field` once per distinct (role, text) and returns its resolver index, or -1.
   int32_t Intern(const std::string& definition, const std::string& component, JqRole role,
                  const JqField& field) {
-    std::string role_name(definition::FieldName(role));
+    std::string role_name(definition::RoleName(role));
     auto key = std::make_pair(role_name, field.text);
     if (auto it = interned_.find(key); it != interned_.end()) return it->second;
     if (!field.ast) {

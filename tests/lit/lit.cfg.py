@@ -14,6 +14,9 @@ src_dir = lit_config.params.get("wmc_source_dir", "")
 build_dir = lit_config.params.get("wmc_build_dir", "")
 config.environment["PATH"] = os.pathsep.join(
     ["/usr/lib/llvm-19/bin", bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# Test outputs (%t) go to the build tree, never into the sources.
+if build_dir:
+    config.test_exec_root = os.path.join(build_dir, "tests", "lit")
 config.substitutions.append(("%wmc", os.path.join(bin_dir, "wmc")))
 config.substitutions.append(("%src", src_dir))
 config.substitutions.append(("%build", build_dir))
