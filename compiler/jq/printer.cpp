@@ -193,7 +193,13 @@ class Printer {
       ObjectValue(value->kid(0));
       return;
     }
-    Target(value);
+    if (LevelOf(*value) < kPostfix) {
+      out += "(";
+      Bare(*value, kFollowNothing);
+      out += ")";
+      return;
+    }
+    Bare(*value, kFollowNothing);
   }
 
   void Pattern(const Node* p) {

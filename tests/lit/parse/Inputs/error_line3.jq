@@ -1,0 +1,4 @@
+# A program over three lines with a syntax error on the last one.
+.spec.replicatedJobs[]
+| .replicas
+| )

@@ -1,0 +1,2 @@
+def replicas: .spec.replicas // 1;
+[.spec.template, replicas]
