@@ -86,7 +86,10 @@ size_t ScanValueEnd(std::string_view text, size_t pos) {
   return i == pos ? pos + 1 : i;
 }
 
-bool ReadValues(std::string_view text, const std::string& origin, std::vector<InputValue>* out) {
+// Parses the values of one input in order, handing each to `sink` as soon as it is read (so
+// outputs for earlier values appear before a later syntax error, as with jq).
+template <class Sink>
+bool ReadValues(std::string_view text, const std::string& origin, Sink&& sink) {
   size_t pos = 0;
   size_t newlines = 0;
   size_t counted_to = 0;
@@ -97,6 +100,7 @@ bool ReadValues(std::string_view text, const std::string& origin, std::vector<In
     InputValue item;
     JsonError error;
     if (!ParseJson(text.substr(pos, end - pos), &item.value, &error)) {
+      std::fflush(stdout);
       std::fprintf(stderr, "wmc eval: invalid JSON in %s at offset %zu: %s\n", origin.c_str(),
                    pos + error.offset, error.message.c_str());
       return false;
@@ -104,7 +108,7 @@ bool ReadValues(std::string_view text, const std::string& origin, std::vector<In
     for (; counted_to < end; ++counted_to) newlines += text[counted_to] == '\n';
     item.line = newlines + (end < text.size() && text[end] == '\n' ? 1 : 0);
     item.origin = origin;
-    out->push_back(std::move(item));
+    sink(std::move(item));
     pos = end;
   }
 }
@@ -223,42 +227,13 @@ int RunEval(const EvalOptions& opts) {
   std::unique_ptr<Filter> filter = BuildFilter(opts, lowered.program, &exit_code);
   if (!filter) return exit_code;
 
-  // Inputs.
-  std::vector<InputValue> inputs;
-  if (opts.null_input) {
-    inputs.push_back(InputValue{Value::Null(), "", 0});
-  } else {
-    std::vector<InputValue> values;
-    if (opts.files.empty()) {
-      std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-      if (!ReadValues(text, "<stdin>", &values)) return kExitUsage;
-    }
-    for (const std::string& file : opts.files) {
-      std::string text;
-      if (!ReadFile(file, &text)) {
-        std::fprintf(stderr, "wmc eval: cannot read %s\n", file.c_str());
-        return kExitUsage;
-      }
-      if (!ReadValues(text, file, &values)) return kExitUsage;
-    }
-    if (opts.slurp) {
-      Array all;
-      for (InputValue& v : values) all.push_back(std::move(v.value));
-      InputValue slurped{Value::MakeArray(std::move(all)), opts.files.empty() ? "<stdin>" : opts.files.back(),
-                         values.empty() ? 0 : values.back().line};
-      inputs.push_back(std::move(slurped));
-    } else {
-      inputs = std::move(values);
-    }
-  }
-
-  // Run.
+  // Run each input as soon as it is read.
   RunOptions run_options;
   run_options.globals = &globals;
   JsonWriteOptions write_options;
   write_options.sort_keys = opts.sort_keys;
   std::string out;
-  for (const InputValue& input : inputs) {
+  auto run_one = [&](const InputValue& input) {
     EvalError error;
     EvalStatus status = filter->Run(
         input.value,
@@ -281,6 +256,40 @@ int RunEval(const EvalOptions& opts) {
       }
       exit_code = kExitRuntime;
     }
+  };
+  if (opts.null_input) {
+    run_one(InputValue{Value::Null(), "", 0});
+    std::fflush(stdout);
+    return exit_code;
+  }
+  std::vector<InputValue> slurped;
+  auto sink = [&](InputValue&& item) {
+    if (opts.slurp) slurped.push_back(std::move(item));
+    else run_one(item);
+  };
+  bool inputs_ok = true;
+  if (opts.files.empty()) {
+    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    inputs_ok = ReadValues(text, "<stdin>", sink);
+  }
+  for (size_t i = 0; inputs_ok && i < opts.files.size(); ++i) {
+    std::string text;
+    if (!ReadFile(opts.files[i], &text)) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "wmc eval: cannot read %s\n", opts.files[i].c_str());
+      return kExitUsage;
+    }
+    inputs_ok = ReadValues(text, opts.files[i], sink);
+  }
+  if (!inputs_ok) {
+    std::fflush(stdout);
+    return kExitUsage;
+  }
+  if (opts.slurp) {
+    Array all;
+    for (InputValue& v : slurped) all.push_back(std::move(v.value));
+    run_one(InputValue{Value::MakeArray(std::move(all)), opts.files.empty() ? "<stdin>" : opts.files.back(),
+                       slurped.empty() ? 0 : slurped.back().line});
   }
   std::fflush(stdout);
   return exit_code;

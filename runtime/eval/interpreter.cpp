@@ -664,28 +664,37 @@ class Evaluation {
     }
   }
 
+  // Destructures `v` with the first pattern of `patterns` that works: with `?//` alternatives, an
+  // error while destructuring or while running `body` for a non-final alternative (but not an
+  // error raised downstream of the body's outputs) moves on to the next one, with every
+  // variable of every alternative reset to null.
+  WM_NOINLINE Flow DestructureAlternatives(const std::vector<uint32_t>& patterns, const Value& v,
+                                           const Value* vp, Frame* frame, const Value& input,
+                                           FnRef<Flow(bool* downstream)> body) {
+    const size_t alternatives = patterns.size();
+    for (size_t alt = 0; alt < alternatives; ++alt) {
+      const bool last = alt + 1 == alternatives;
+      if (alternatives > 1) {
+        for (uint32_t p : patterns) ClearPatternSlots(p, frame);
+      }
+      bool downstream = false;
+      Flow f = Destructure(patterns[alt], v, vp, frame, input, [&] { return body(&downstream); });
+      if (f == Flow::kError && !last && !downstream && !error_is_limit_) continue;
+      return f;
+    }
+    return Flow::kContinue;
+  }
+
   WM_NOINLINE Flow EvalBind(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     // In path mode the source is tracked too, so a variable bound to `.a` remembers its path.
     return Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
-      const size_t alternatives = n.patterns.size();
-      for (size_t alt = 0; alt < alternatives; ++alt) {
-        const bool last = alt + 1 == alternatives;
-        if (alternatives > 1) {
-          for (uint32_t p : n.patterns) ClearPatternSlots(p, frame);
-        }
-        bool downstream = false;
-        Flow f = Destructure(n.patterns[alt], v, vp, frame, input, [&] {
-          return Eval(n.kids[1], frame, input, path, [&](const Value& out, const Value* op) {
-            Flow r = k(out, op);
-            if (r != Flow::kContinue) downstream = true;
-            return r;
-          });
+      return DestructureAlternatives(n.patterns, v, vp, frame, input, [&](bool* downstream) {
+        return Eval(n.kids[1], frame, input, path, [&](const Value& out, const Value* op) {
+          Flow r = k(out, op);
+          if (r != Flow::kContinue) *downstream = true;
+          return r;
         });
-        if (f == Flow::kError && !last && !downstream && !error_is_limit_) continue;  // try the next pattern
-        if (f != Flow::kContinue) return f;
-        break;
-      }
-      return Flow::kContinue;
+      });
     });
   }
 
@@ -693,7 +702,7 @@ class Evaluation {
     return Eval(n.kids[1], frame, input, nullptr, [&](const Value& init, const Value*) {
       Value state = init;
       Flow f = Eval(n.kids[0], frame, input, nullptr, [&](const Value& item, const Value*) {
-        return Destructure(n.patterns[0], item, nullptr, frame, input, [&] {
+        return DestructureAlternatives(n.patterns, item, nullptr, frame, input, [&](bool*) {
           Value last;
           Flow u = Eval(n.kids[2], frame, state, nullptr, [&](const Value& next, const Value*) {
             last = next;
@@ -714,12 +723,14 @@ class Evaluation {
     return Eval(n.kids[1], frame, input, nullptr, [&](const Value& init, const Value*) {
       Value state = init;
       return Eval(n.kids[0], frame, input, path, [&](const Value& item, const Value* ip) {
-        return Destructure(n.patterns[0], item, ip, frame, input, [&] {
+        return DestructureAlternatives(n.patterns, item, ip, frame, input, [&](bool* downstream) {
           Value old = state;
           return Eval(n.kids[2], frame, old, nullptr, [&](const Value& next, const Value*) {
             state = next;
-            if (extract == ir::kNoNode) return EmitValue(next, path, k);
-            return Eval(extract, frame, next, path ? &kNoPathValue : nullptr, k);
+            Flow r = extract == ir::kNoNode ? EmitValue(next, path, k)
+                                            : Eval(extract, frame, next, path ? &kNoPathValue : nullptr, k);
+            if (r != Flow::kContinue) *downstream = true;
+            return r;
           });
         });
       });
