@@ -52,6 +52,7 @@ class JsonGenerator {
 
  private:
   void Emit(int depth, std::string* out);
+  void EmitContainer(bool array, int depth, std::string* out);
   Rng rng_;
   GeneratorOptions options_;
 };

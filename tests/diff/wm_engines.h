@@ -1,0 +1,72 @@
+// The wm side of the differential tests: jq text -> Parse -> Lower -> every engine (interpreter
+// always; JIT and AOT when codegen::Supports accepts the program). AOT units are compiled in
+// batches into ONE shared object (a link costs ~16 ms), so callers register many programs first
+// and build them together. Outcomes use the oracle's RunOutcome shape for direct comparison.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/eval/eval.h"
+#include "runtime/ir/ir.h"
+#include "runtime/value/value.h"
+#include "tests/diff/libjq_oracle.h"
+
+namespace wm {
+class NativeModule;
+}
+
+namespace wm::diff {
+
+// Names of the engines in reports.
+inline constexpr const char* kInterp = "interp";
+inline constexpr const char* kJit = "jit";
+inline constexpr const char* kAot = "aot";
+
+// One jq program prepared for every engine that accepts it.
+struct PreparedProgram {
+  std::string text;
+  std::shared_ptr<const ir::Program> program;  // null when parse or lowering failed
+  std::string front_end_error;                  // first diagnostic when program is null
+  bool native_supported = false;                // codegen::Supports said yes
+  std::string native_unsupported_reason;
+  std::unique_ptr<Filter> interp;
+  std::unique_ptr<Filter> jit;  // null when unsupported or JIT compilation failed
+  std::string jit_error;
+  std::unique_ptr<Filter> aot;  // set by AotBatch::Build
+  std::string aot_error;
+};
+
+struct EngineOptions {
+  bool enable_jit = true;
+  bool enable_aot = true;
+  size_t max_outputs = 1000;  // outputs collected per run, as the oracle's cap
+};
+
+// Parses and lowers `text` and creates the interpreter and (if enabled and supported) JIT
+// filters. Never throws.
+std::unique_ptr<PreparedProgram> Prepare(const std::string& text, const EngineOptions& options);
+
+// Collects programs and compiles them into one shared object; then fills PreparedProgram::aot
+// for each (or aot_error for all of them if the batch fails to compile or load).
+class AotBatch {
+ public:
+  void Add(PreparedProgram* prepared);
+  size_t size() const { return members_.size(); }
+  // Compiles, links and loads the batch. Returns false when the whole batch failed.
+  bool Build(std::string* error);
+
+ private:
+  std::vector<PreparedProgram*> members_;
+  std::shared_ptr<NativeModule> module_;
+};
+
+// Runs one filter on a parsed input; outputs as compact JSON (runtime/value/json.h ToJson).
+RunOutcome RunFilter(const Filter& filter, const Value& input, size_t max_outputs);
+
+// Parses JSON input text with the project's parser; false with *error on failure.
+bool ParseInput(const std::string& json, Value* out, std::string* error);
+
+}  // namespace wm::diff
