@@ -340,25 +340,45 @@ NodePtr AstBuilder::Mul(JqParser::MulExprContext* ctx) {
   return MulChain(std::move(operands), std::move(ops));
 }
 
+namespace {
+
+// The unary minus that would take the rest of a `* / %` chain after `item`: the item itself, or
+// the last operand of a `try` (jq's `try -a * b` is `try -(a * b)`).
+Node* CapturingMinus(Node* item) {
+  Node* node = item;
+  while (node->kind == NodeKind::TryCatch && node->kids.size() == 2) {
+    node = node->kids[1] ? node->kids[1].get() : node->kids[0].get();
+    if (node == nullptr) return nullptr;
+  }
+  if (node->kind == NodeKind::Neg && !node->kids.empty() && node->kids[0]) return node;
+  return nullptr;
+}
+
+}  // namespace
+
 // jq gives unary minus the precedence of binary minus, so in `a * -b * c` the minus takes the
 // rest of the `* / %` chain: `a * -(b * c)`. Iterative: a chain of 100,000 `* -1` is legal input.
 NodePtr AstBuilder::MulChain(std::vector<NodePtr> operands, std::vector<antlr4::Token*> ops) {
   struct Pending {
     NodePtr acc;            // what stands left of the minus (null at the chain's start)
     antlr4::Token* op;      // the operator between acc and the minus
-    NodePtr neg;            // the Neg node, waiting for the rest of the chain
+    NodePtr root;           // the operand holding the minus (the minus itself, or a `try`)
+    Node* neg;              // the minus, waiting for the rest of the chain
   };
   std::vector<Pending> pending;
   NodePtr acc;
   for (size_t i = 0; i < operands.size(); ++i) {
     NodePtr item = std::move(operands[i]);
     // A minus in front of anything but the last operand captures the rest of the chain.
-    while (item->kind == NodeKind::Neg && i + 1 < operands.size() && !item->kids.empty() && item->kids[0]) {
-      NodePtr operand = std::move(item->kids[0]);
+    while (i + 1 < operands.size()) {
+      Node* neg = CapturingMinus(item.get());
+      if (neg == nullptr) break;
+      NodePtr operand = std::move(neg->kids[0]);
       Pending p;
       p.op = (acc && i > 0) ? ops[i - 1] : nullptr;
       p.acc = std::move(acc);
-      p.neg = std::move(item);
+      p.root = std::move(item);
+      p.neg = neg;
       pending.push_back(std::move(p));
       item = std::move(operand);
     }
@@ -371,12 +391,16 @@ NodePtr AstBuilder::MulChain(std::vector<NodePtr> operands, std::vector<antlr4::
   while (!pending.empty()) {
     Pending p = std::move(pending.back());
     pending.pop_back();
-    p.neg->range.end = std::max(p.neg->range.end, acc->range.end);
+    uint32_t end = acc->range.end;
     p.neg->kids[0] = std::move(acc);
+    for (Node* n = p.root.get(); n != nullptr; n = RightKid(n)) {
+      n->range.end = std::max(n->range.end, end);
+      if (n == p.neg) break;
+    }
     if (p.acc) {
-      acc = Binary(NodeKind::Arith, p.op->getText(), Tok(p.op), std::move(p.acc), std::move(p.neg));
+      acc = Binary(NodeKind::Arith, p.op->getText(), Tok(p.op), std::move(p.acc), std::move(p.root));
     } else {
-      acc = std::move(p.neg);
+      acc = std::move(p.root);
     }
   }
   return acc;

@@ -712,3 +712,6 @@ module {name: "x"}; def f: 1; f # 1.7 (modules: parse-only)
 import "a" as a {search: "./lib"}; 1 # 1.7 (modules: parse-only)
 def f: 1; # 1.7 (a library without main expression: parse-only)
 def f: 1; def g: 2; # 1.7 (a library: parse-only)
+try -1 * error("x")
+try 1 catch -1 * 2
+4 * try -1 * 2 * 3

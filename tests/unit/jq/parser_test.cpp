@@ -193,6 +193,10 @@ TEST(JqParserTest, ControlFlow) {
   EXPECT_EQ(Shape("try error(\"x\") catch ."), "(TryCatch (Call error (String x)) (Identity))");
   EXPECT_EQ(Shape("try 1 + 2"), "(Arith + (TryCatch (Number 1) _) (Number 2))");
   EXPECT_EQ(Shape("try 1 catch 2 + 3"), "(Arith + (TryCatch (Number 1) (Number 2)) (Number 3))");
+  // The minus in a `try` operand takes a following `*` chain, as in jq.
+  EXPECT_EQ(Shape("try -1 * 2"), "(TryCatch (Neg (Arith * (Number 1) (Number 2))) _)");
+  EXPECT_EQ(Shape("try 1 catch -2 * 3"), "(TryCatch (Number 1) (Neg (Arith * (Number 2) (Number 3))))");
+  EXPECT_EQ(Shape("try 1 * 2"), "(Arith * (TryCatch (Number 1) _) (Number 2))");
   EXPECT_EQ(Shape("try try 1 catch 2"), "(TryCatch (TryCatch (Number 1) (Number 2)) _)");
   EXPECT_EQ(Shape("reduce .[] as $x (0; .) | 1"),
             "(Pipe (Reduce (Iterate _) (PatternVar x) (Number 0) (Identity)) (Number 1))");
