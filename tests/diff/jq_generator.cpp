@@ -605,9 +605,9 @@ struct ProgramGenerator::Impl {
       case 12: return T("[scan(" + Quote(rng.Pick(kRegexes)) + ")]");
       case 13: return T(std::string(rng.Chance(50) ? "sub(" : "gsub(") + Quote(rng.Pick(kRegexes)) + "; " + StringLiteral() + ")");
       case 14: return T(std::string(rng.Pick(std::vector<std::string>{"sort_by(", "group_by(", "unique_by(", "min_by(", "max_by("})) + arg() + ")");
-      case 15: return T("any(" + arg() + ")");
-      case 16: return T("all(" + arg() + ")");
-      case 17: return T("any(" + arg() + "; " + arg() + ")");
+      case 15: return T("any(" + ArgWithoutTry(depth) + ")");
+      case 16: return T("all(" + ArgWithoutTry(depth) + ")");
+      case 17: return T("any(" + ArgWithoutTry(depth) + "; " + ArgWithoutTry(depth) + ")");
       case 18: return T("flatten(" + std::to_string(rng.Below(3)) + ")");
       case 19: return T("[range(" + std::to_string(rng.Below(5)) + ")]");
       case 20: return T("[range(" + std::to_string(static_cast<int>(rng.Below(4)) - 1) + "; " +
@@ -623,8 +623,8 @@ struct ProgramGenerator::Impl {
       case 28: return T("tostream");
       case 29: return T("fromstream(tostream)");
       case 30: return E("[.[]?] | walk(" + Single(depth - 1).text + ")");
-      case 31: return T("isempty(" + arg() + ")");
-      case 32: return T("IN(" + arg() + ")");
+      case 31: return T("isempty(" + ArgWithoutTry(depth) + ")");
+      case 32: return T("IN(" + ArgWithoutTry(depth) + ")");
       case 33: return T("error(" + StringLiteral() + ")");
       case 34: return E("[.[]?] | combinations(" + std::to_string(rng.Below(3)) + ")");
       case 35: return T("in(" + Paren(Literal()) + ")");
@@ -633,6 +633,17 @@ struct ProgramGenerator::Impl {
       case 38: return T("getpath(" + PathLiteral() + ")");
       default: return E("tojson | fromjson");
     }
+  }
+
+  // Arguments of the builtins jq 1.6 implements with label/foreach/break (any, all, isempty,
+  // IN): a `?` or `try` inside them catches the builtin's own `break` in 1.6
+  // (KNOWN_DIFFERENCES.md L5), so they are generated without one.
+  std::string ArgWithoutTry(int depth) {
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      std::string text = Expr(depth - 1).text;
+      if (text.find('?') == std::string::npos && text.find("try") == std::string::npos) return text;
+    }
+    return FieldAccess();
   }
 
   // Loops with guaranteed termination.

@@ -33,6 +33,8 @@ TEST(KnownDifferences, Libjq16BehavesAsDocumented) {
        {"[\"c\",2]"}, false},
       {"L5", "[.[] | [try . catch \"c\"][] | if . == 1 then error(\"x\") else . end]", "[1,2]", true,
        {}, true},
+      {"L5", "any(.[]; .[]?)", "[[{\"b\":42},0]]", true, {"false"}, false},
+      {"L5", "any(.[]; .[])", "[[{\"b\":42},0]]", true, {"true"}, false},
       {"L6", ".", "100000000000000000001", true, {"1e+20"}, false},
       {"L6", "100000000000000000", "null", true, {"1e+17"}, false},
       {"L7", "1/0", "null", false, {}, false},
