@@ -100,9 +100,14 @@ void DestroyCell(HeapCell* cell);
 
 // Freeing a container frees its children, which may free their children... To keep the C++ stack
 // flat for deep values, cells whose count drops to zero while another cell is being destroyed on
-// this thread are queued and destroyed by the outermost call.
+// this thread are queued and destroyed by the outermost call. The queue is a fixed inline buffer
+// (trivially destructible, so safe even while thread_locals are torn down) plus a heap overflow
+// that is freed as soon as the outermost call has drained it.
+constexpr size_t kInlinePending = 256;
 thread_local bool t_destroying = false;
-thread_local std::vector<HeapCell*>* t_pending = nullptr;
+thread_local HeapCell* t_inline_pending[kInlinePending];
+thread_local size_t t_inline_count = 0;
+thread_local std::vector<HeapCell*>* t_overflow_pending = nullptr;
 
 void ReleaseCell(HeapCell* cell) {
   // A count of 1 means no other reference exists, so nobody can be copying it concurrently:
@@ -119,17 +124,30 @@ void ReleaseCell(HeapCell* cell) {
     return;
   }
   if (t_destroying) {
-    if (t_pending == nullptr) t_pending = new std::vector<HeapCell*>();
-    t_pending->push_back(cell);
+    if (t_inline_count < kInlinePending) {
+      t_inline_pending[t_inline_count++] = cell;
+    } else {
+      if (t_overflow_pending == nullptr) t_overflow_pending = new std::vector<HeapCell*>();
+      t_overflow_pending->push_back(cell);
+    }
     return;
   }
   t_destroying = true;
   DestroyCell(cell);
-  while (t_pending != nullptr && !t_pending->empty()) {
-    HeapCell* next = t_pending->back();
-    t_pending->pop_back();
+  for (;;) {
+    HeapCell* next;
+    if (t_overflow_pending != nullptr && !t_overflow_pending->empty()) {
+      next = t_overflow_pending->back();
+      t_overflow_pending->pop_back();
+    } else if (t_inline_count > 0) {
+      next = t_inline_pending[--t_inline_count];
+    } else {
+      break;
+    }
     DestroyCell(next);
   }
+  delete t_overflow_pending;
+  t_overflow_pending = nullptr;
   t_destroying = false;
 }
 

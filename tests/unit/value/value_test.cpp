@@ -219,6 +219,18 @@ TEST(Value, DeepValuesAreFreedWithoutRecursion) {
   copy = Value();
 }
 
+TEST(Value, WideAndDeepMixturesAreFreed) {
+  // More pending containers than the inline queue holds (exercises the overflow queue).
+  Array wide;
+  for (int i = 0; i < 2000; ++i) {
+    wide.push_back(Value::MakeArray({Value::MakeObject({{Str("k"), Value::MakeArray({Num(i)})}})}));
+  }
+  Value v = Value::MakeArray(std::move(wide));
+  Value shared_child = v.AsArray()[1234];
+  v = Value();
+  EXPECT_EQ(ToJson(shared_child), R"([{"k":[1234]}])");
+}
+
 TEST(Value, DeepObjectsCompareAndSerializeIteratively) {
   Value a = Value::EmptyObject();
   Value b = Value::EmptyObject();
