@@ -348,24 +348,39 @@ class Evaluation {
     return EvalInterp(n, n.kids.size(), frame, input, &pieces, path, k);
   }
 
+  // IR read from a bundle is checked as it runs: a slot or parameter outside its frame is an
+  // evaluation error, never an out-of-bounds access.
+  Slot* SlotAt(Frame* frame, uint32_t immediate) {
+    Frame* f = Up(frame, immediate);
+    if (f == nullptr || (immediate & kIndexMask) >= f->slots.size()) {
+      SetError(Value::String("invalid program: variable slot out of range"));
+      return nullptr;
+    }
+    return &f->slots[immediate & kIndexMask];
+  }
+
   WM_NOINLINE Flow EvalVar(const ir::Node& n, Frame* frame, const Value* path, Cont k) {
-    Frame* f = Up(frame, n.a);
-    const Slot& slot = f->slots[n.a & kIndexMask];
+    const Slot* found = SlotAt(frame, n.a);
+    if (found == nullptr) return Flow::kError;
+    const Slot& slot = *found;
     if (path != nullptr && slot.path.IsArray()) return k(slot.value, &slot.path);
     return EmitValue(slot.value, path, k);
   }
 
   WM_NOINLINE Flow EvalLabel(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     uint64_t label = ++label_counter_;
-    frame->slots[n.a & kIndexMask].value = Value::Number(static_cast<double>(label));
+    Slot* slot = SlotAt(frame, n.a & kIndexMask);
+    if (slot == nullptr) return Flow::kError;
+    slot->value = Value::Number(static_cast<double>(label));
     Flow f = Eval(n.kids[0], frame, input, path, k);
     if (f == Flow::kBreak && break_label_ == label) return Flow::kContinue;
     return f;
   }
 
   WM_NOINLINE Flow EvalBreak(const ir::Node& n, Frame* frame) {
-    Frame* f = Up(frame, n.a);
-    const Value& label = f->slots[n.a & kIndexMask].value;
+    const Slot* slot = SlotAt(frame, n.a);
+    if (slot == nullptr) return Flow::kError;
+    const Value& label = slot->value;
     break_label_ = label.IsNumber() ? static_cast<uint64_t>(label.AsNumber()) : 0;
     return Flow::kBreak;
   }
@@ -373,6 +388,9 @@ class Evaluation {
   // Closure calls are not counted against max_depth: unbounded recursion needs Op::Call.
   WM_NOINLINE Flow EvalCallParam(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     Frame* f = Up(frame, n.a);
+    if (f == nullptr || (n.a & kIndexMask) >= f->params.size()) {
+      return SetError(Value::String("invalid program: closure parameter out of range"));
+    }
     const Closure& c = f->params[n.a & kIndexMask];
     return Eval(c.body, c.env, input, path, k);
   }
@@ -599,6 +617,7 @@ class Evaluation {
     const ir::Pattern& pat = program_.patterns[pattern_index];
     switch (pat.kind) {
       case ir::Pattern::Kind::Var: {
+        if ((pat.slot & kIndexMask) >= frame->slots.size()) return SetError(Value::String("invalid program: pattern slot out of range"));
         Slot& slot = frame->slots[pat.slot & kIndexMask];
         slot.value = v;
         slot.path = (vp && vp->IsArray()) ? *vp : Value();
@@ -635,7 +654,7 @@ class Evaluation {
       if (!ops::Index(v, key, &member, &err)) return OpFailed(err);
       Value mp;
       if (vp && vp->IsArray()) mp = Extend(*vp, key);
-      if (entry.bind_slot >= 0) {
+      if (entry.bind_slot >= 0 && (uint32_t(entry.bind_slot) & kIndexMask) < frame->slots.size()) {
         Slot& slot = frame->slots[uint32_t(entry.bind_slot) & kIndexMask];
         slot.value = member;
         slot.path = mp;
@@ -651,13 +670,17 @@ class Evaluation {
     if (depth > 1000) return;
     const ir::Pattern& pat = program_.patterns[pattern_index];
     switch (pat.kind) {
-      case ir::Pattern::Kind::Var: frame->slots[pat.slot & kIndexMask] = Slot{}; break;
+      case ir::Pattern::Kind::Var:
+        if ((pat.slot & kIndexMask) < frame->slots.size()) frame->slots[pat.slot & kIndexMask] = Slot{};
+        break;
       case ir::Pattern::Kind::Array:
         for (uint32_t e : pat.elements) ClearPatternSlots(e, frame, depth + 1);
         break;
       case ir::Pattern::Kind::Object:
         for (const auto& e : pat.entries) {
-          if (e.bind_slot >= 0) frame->slots[uint32_t(e.bind_slot) & kIndexMask] = Slot{};
+          if (e.bind_slot >= 0 && (uint32_t(e.bind_slot) & kIndexMask) < frame->slots.size()) {
+            frame->slots[uint32_t(e.bind_slot) & kIndexMask] = Slot{};
+          }
           if (e.value_pattern >= 0) ClearPatternSlots(uint32_t(e.value_pattern), frame, depth + 1);
         }
         break;
@@ -825,15 +848,85 @@ class Evaluation {
   size_t stack_budget_ = 0;
 };
 
+// Structural checks of a program (it may come from a bundle file): every child, constant,
+// pattern and function reference is in range. Returns an empty string when the program is sound.
+std::string ValidateProgram(const ir::Program& p) {
+  auto node_ok = [&](NodeId id) { return id < p.nodes.size(); };
+  if (p.functions.empty()) return "no entry function";
+  for (const ir::Function& f : p.functions) {
+    if (!node_ok(f.body)) return "function " + f.name + " has no body";
+    if (f.parent >= static_cast<int32_t>(p.functions.size())) return "function parent out of range";
+  }
+  for (const ir::Node& n : p.nodes) {
+    for (size_t i = 0; i < n.kids.size(); ++i) {
+      NodeId kid = n.kids[i];
+      bool optional = (n.op == Op::Slice && i > 0) || (n.op == Op::Try && i == 1) ||
+                      (n.op == Op::Foreach && i == 3) || n.op == Op::Error;
+      if (kid == ir::kNoNode ? !optional : !node_ok(kid)) return std::string("bad child of ") + ir::OpName(n.op);
+    }
+    for (uint32_t pat : n.patterns) {
+      if (pat >= p.patterns.size()) return "pattern out of range";
+    }
+    switch (n.op) {
+      case Op::Const:
+      case Op::Loc:
+        if (n.a >= p.consts.size()) return "constant out of range";
+        break;
+      case Op::Call:
+        if (n.a >= p.functions.size()) return "call to a function out of range";
+        break;
+      case Op::Index: case Op::Pipe: case Op::Comma: case Op::Binary: case Op::And: case Op::Or:
+      case Op::Alternative: case Op::Bind:
+        if (n.kids.size() != 2) return std::string("wrong arity for ") + ir::OpName(n.op);
+        break;
+      case Op::Slice: case Op::If: case Op::Reduce:
+        if (n.kids.size() != 3) return std::string("wrong arity for ") + ir::OpName(n.op);
+        break;
+      case Op::Foreach:
+        if (n.kids.size() != 4 && n.kids.size() != 3) return "wrong arity for Foreach";
+        break;
+      case Op::Iterate: case Op::Neg: case Op::Collect: case Op::Label: case Op::PathOf: case Op::GetPathGen:
+        if (n.kids.size() != 1) return std::string("wrong arity for ") + ir::OpName(n.op);
+        break;
+      case Op::Try:
+        if (n.kids.empty() || n.kids.size() > 2) return "wrong arity for Try";
+        break;
+      case Op::Object:
+        if (n.kids.size() % 2 != 0) return "odd Object children";
+        break;
+      default:
+        break;
+    }
+    if ((n.op == Op::Bind || n.op == Op::Reduce || n.op == Op::Foreach) && n.patterns.empty()) {
+      return std::string(ir::OpName(n.op)) + " without a pattern";
+    }
+    if (n.op == Op::CallBuiltin && eval::IsGeneratorBuiltin(static_cast<ir::BuiltinId>(n.a)) && n.kids.size() < 2) {
+      return "range with too few arguments";
+    }
+  }
+  for (const ir::Pattern& pat : p.patterns) {
+    for (uint32_t e : pat.elements) {
+      if (e >= p.patterns.size()) return "sub-pattern out of range";
+    }
+    for (const auto& e : pat.entries) {
+      if (!node_ok(e.key)) return "pattern key out of range";
+      if (e.value_pattern >= static_cast<int32_t>(p.patterns.size())) return "sub-pattern out of range";
+    }
+  }
+  return "";
+}
+
 class Interpreter final : public Filter {
  public:
   explicit Interpreter(std::shared_ptr<const ir::Program> program)
-      : Filter("interp"), program_(std::move(program)) {}
+      : Filter("interp"), program_(std::move(program)) {
+    invalid_ = program_ == nullptr ? "no program" : ValidateProgram(*program_);
+  }
 
   EvalStatus Run(const Value& input, const OutputFn& emit, EvalError* error,
                  const RunOptions& options) const override {
-    if (program_ == nullptr) {
-      if (error != nullptr) *error = EvalError{Value::String("no program"), false};
+    if (!invalid_.empty()) {
+      if (error != nullptr) *error = EvalError{Value::String("invalid program: " + invalid_), false};
       return EvalStatus::kError;
     }
     Evaluation evaluation(*program_, options);
@@ -842,6 +935,7 @@ class Interpreter final : public Filter {
 
  private:
   std::shared_ptr<const ir::Program> program_;
+  std::string invalid_;  // why the program cannot run; empty when it is sound
 };
 
 }  // namespace
