@@ -1,6 +1,20 @@
 // Lowering: jq AST -> resolver IR. Resolves names (variables to frame slots, calls to builtins,
 // prelude functions written in jq, or user `def`s), expands syntactic sugar (`.a` -> Index,
 // `?` -> Try, `select`, `any`, `to_entries`, ...), and reports name errors as diagnostics.
+//
+// IR conventions of lowered programs (the interpreter and the native backends rely on them):
+// - Var, Break and CallParam immediates are (levels << 16) | index: walk `levels` lexical parents
+//   (Function::parent) up from the current frame, then use slot / closure parameter `index`.
+// - User `def`s have the enclosing function as parent (0 at top level); prelude functions (jq's
+//   own jq-defined builtins, copied in only when called) have parent -1.
+// - `def f($a)` is closure parameter 0 plus `Bind(CallParam 0, $a)` at the top of the body;
+//   Function::value_param_slots stays empty.
+// - Generator builtins: range/1 is CallBuiltin Range {Const 0, n}; range/3 is
+//   eval::ExtraBuiltin::Range3 (runtime/eval/builtins.h); their first argument is the outermost
+//   loop. Other CallBuiltin nodes loop over their last argument outermost (jq's order).
+// - Builtins added after ir::BuiltinId was frozen use ids >= eval::kFirstExtraBuiltin.
+// Diagnostics: WM110 unknown function, WM111 unknown variable, WM112 unknown label,
+// WM113 modules (import/include) unsupported, WM114 program too large or too deep.
 #pragma once
 
 #include <memory>
