@@ -15,6 +15,9 @@
 //   of the input at every operator inside the body.
 // - Unary minus is parsed as a plain prefix; the builder re-associates it as jq does (`-a * b` is
 //   `-(a * b)`), again to keep every decision LL(1)/LL(2).
+// - Definitions open a pipe (or follow a `|`), which covers how jq programs use them; jq's
+//   grammar also takes one right after a binary operator (`1 + def f: 2; f`), which this one
+//   rejects.
 // - `reduce`, `foreach`, `if` and `break` are primaries (jq 1.8 and gojq accept postfix after them;
 //   the printer parenthesises them so its output stays valid jq 1.6/1.7).
 grammar Jq;
