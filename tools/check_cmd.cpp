@@ -4,13 +4,10 @@
 // with --werror), 2 usage or I/O error.
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
-#include "compiler/definition/rules.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
 #include "tools/definition_input.h"
@@ -23,26 +20,8 @@ struct CheckOptions {
   std::string format = "text";
   bool werror = false;
   int max_errors = 0;  // 0 = report every error
+  CheckInputOptions check;
 };
-
-// Findings of one file in reading order (the loader, the jq parser and the rules report in
-// separate passes), files in the order they were checked.
-std::vector<Diagnostic> Ordered(const DefinitionRun& run) {
-  std::map<std::string, size_t> file_rank;
-  for (size_t i = 0; i < run.files.size(); ++i) file_rank.emplace(run.files[i].path, i);
-  std::vector<Diagnostic> items = run.sink.items();
-  auto rank = [&](const Diagnostic& d) {
-    auto it = file_rank.find(d.location.file);
-    return it == file_rank.end() ? file_rank.size() : it->second;
-  };
-  std::stable_sort(items.begin(), items.end(), [&](const Diagnostic& a, const Diagnostic& b) {
-    size_t ra = rank(a), rb = rank(b);
-    if (ra != rb) return ra < rb;
-    if (a.location.line != b.location.line) return a.location.line < b.location.line;
-    return a.location.column < b.location.column;
-  });
-  return items;
-}
 
 int RunCheck(const CheckOptions& o) {
   DiagnosticFormat format;
@@ -60,17 +39,12 @@ int RunCheck(const CheckOptions& o) {
     return 2;
   }
   DefinitionRun run;
-  if (!LoadAndCheck(o.inputs, &run)) {
+  if (!LoadAndCheck(o.inputs, &run, o.check)) {
     std::fprintf(stderr, "wmc check: %s\n", run.io_error.c_str());
     return 2;
   }
-  std::vector<const definition::Definition*> all;
-  for (const LoadedFile& file : run.files) {
-    for (const definition::Definition& d : file.definitions) all.push_back(&d);
-  }
-  definition::CheckDefinitionSet(all, run.sink);
 
-  std::vector<Diagnostic> items = Ordered(run);
+  std::vector<Diagnostic> items = SortedFindings(run);
   int errors = 0, warnings = 0;
   size_t shown = items.size();
   for (size_t i = 0; i < items.size(); ++i) {
@@ -104,6 +78,13 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--werror", options->werror, "treat warnings as errors (exit 1)");
   cmd->add_option("--max-errors", options->max_errors,
                   "stop reporting after N errors (0 = no limit)");
+  cmd->add_option("--schemas", options->check.schema_dirs,
+                  "directory of compact schemas searched before the built-in ones")
+      ->allow_extra_args(false);
+  cmd->add_option("--crd", options->check.crd_files, "CustomResourceDefinition file of a user kind")
+      ->allow_extra_args(false);
+  cmd->add_flag("--no-schema-check", [options](int64_t) { options->check.type_check = false; },
+                "skip type checking against CRD schemas");
   cmd->callback([options, exit_code] { *exit_code = RunCheck(*options); });
 }
 

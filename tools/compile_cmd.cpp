@@ -10,7 +10,6 @@
 
 #include "compiler/bundle/builder.h"
 #include "compiler/codegen/codegen.h"
-#include "compiler/definition/rules.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
 #include "tools/definition_input.h"
@@ -22,11 +21,12 @@ struct CompileOptions {
   std::vector<std::string> inputs;
   std::string output;
   bool no_native = false;
+  CheckInputOptions check;
 };
 
 int RunCompile(const CompileOptions& o) {
   DefinitionRun run;
-  if (!LoadAndCheck(o.inputs, &run)) {
+  if (!LoadAndCheck(o.inputs, &run, o.check)) {
     std::fprintf(stderr, "wmc compile: %s\n", run.io_error.c_str());
     return 2;
   }
@@ -34,11 +34,10 @@ int RunCompile(const CompileOptions& o) {
   for (const auto& file : run.files) {
     for (const auto& d : file.definitions) defs.push_back(&d);
   }
-  definition::CheckDefinitionSet(defs, run.sink);
   bundle::Catalog catalog;
   if (run.sink.errors() == 0) bundle::BuildCatalog(defs, &catalog, &run.sink);
   if (!run.sink.items().empty()) {
-    std::fputs(Render(run.sink.items(), run.sources, DiagnosticFormat::kText).c_str(), stderr);
+    std::fputs(Render(SortedFindings(run), run.sources, DiagnosticFormat::kText).c_str(), stderr);
   }
   if (run.sink.errors() > 0) {
     std::fprintf(stderr, "wmc compile: %d error(s); %s not written\n", run.sink.errors(),
@@ -93,6 +92,11 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-o,--output", options->output, "Bundle to write (.wmb)")->required();
   cmd->add_flag("--no-native", options->no_native,
                 "Do not generate native code (the bundle runs on the interpreter)");
+  cmd->add_option("--schemas", options->check.schema_dirs,
+                  "Directory of compact schemas searched before the built-in ones")
+      ->allow_extra_args(false);
+  cmd->add_option("--crd", options->check.crd_files, "CustomResourceDefinition file of a user kind")
+      ->allow_extra_args(false);
   cmd->callback([options, exit_code] { *exit_code = RunCompile(*options); });
 }
 

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
+#include "compiler/check/typecheck.h"
 #include "compiler/definition/loader.h"
 #include "compiler/definition/rules.h"
 
@@ -52,9 +54,18 @@ bool ExpandDefinitionPaths(const std::vector<std::string>& paths, std::vector<st
   return true;
 }
 
-bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run) {
+bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run,
+                  const CheckInputOptions& options) {
   std::vector<std::string> files;
   if (!ExpandDefinitionPaths(paths, &files, &run->io_error)) return false;
+  std::unique_ptr<schema::SchemaRegistry> schemas;
+  if (options.type_check) {
+    schema::RegistryOptions registry_options;
+    registry_options.schema_dirs = options.schema_dirs;
+    registry_options.crd_files = options.crd_files;
+    schemas = schema::SchemaRegistry::Create(registry_options, &run->io_error);
+    if (!schemas) return false;
+  }
   for (const std::string& file : files) {
     std::string text, error;
     if (!definition::ReadFile(file, &text, &error)) {
@@ -65,11 +76,39 @@ bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run) {
     loaded.path = file;
     loaded.definitions =
         definition::LoadDefinitions(file, text, definition::LoadOptions{}, run->sink).definitions;
-    for (const auto& d : loaded.definitions) definition::CheckDefinition(d, run->sink);
+    for (const auto& d : loaded.definitions) {
+      definition::CheckDefinition(d, run->sink);
+      if (!schemas) continue;
+      for (Diagnostic& finding : check::TypeCheck(d, *schemas)) run->sink.Report(std::move(finding));
+    }
     run->sources.Add(file, std::move(text));
     run->files.push_back(std::move(loaded));
   }
+  std::vector<const definition::Definition*> all;
+  for (const LoadedFile& file : run->files) {
+    for (const definition::Definition& d : file.definitions) all.push_back(&d);
+  }
+  definition::CheckDefinitionSet(all, run->sink);
   return true;
+}
+
+// Findings of one file in reading order (the loader, the jq parser and the rules report in
+// separate passes), files in the order they were checked.
+std::vector<Diagnostic> SortedFindings(const DefinitionRun& run) {
+  std::map<std::string, size_t> file_rank;
+  for (size_t i = 0; i < run.files.size(); ++i) file_rank.emplace(run.files[i].path, i);
+  std::vector<Diagnostic> items = run.sink.items();
+  auto rank = [&](const Diagnostic& d) {
+    auto it = file_rank.find(d.location.file);
+    return it == file_rank.end() ? file_rank.size() : it->second;
+  };
+  std::stable_sort(items.begin(), items.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+    size_t ra = rank(a), rb = rank(b);
+    if (ra != rb) return ra < rb;
+    if (a.location.line != b.location.line) return a.location.line < b.location.line;
+    return a.location.column < b.location.column;
+  });
+  return items;
 }
 
 }  // namespace wm::tools

@@ -1,6 +1,7 @@
 // Reading definition inputs for the CLI: expands files and directories (*.yaml, *.yml, *.json;
 // `examples/` folders hold workload objects and are skipped), loads every definition, runs the
-// structural rules, and keeps each file's text so diagnostics can show source lines.
+// structural rules and the schema type checker, and keeps each file's text so diagnostics can
+// show source lines. Shared by `wmc check` and `wmc compile`, so both report the same findings.
 #pragma once
 
 #include <string>
@@ -29,8 +30,20 @@ struct DefinitionRun {
 bool ExpandDefinitionPaths(const std::vector<std::string>& paths, std::vector<std::string>* files,
                            std::string* error);
 
-// Loads and checks every definition under `paths`. False only on I/O errors (run->io_error);
-// findings are in run->sink.
-bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run);
+struct CheckInputOptions {
+  // Type-check every jq field against the CRD / Kubernetes schemas (default true).
+  bool type_check = true;
+  std::vector<std::string> schema_dirs;  // `--schemas DIR`, searched before the built-in schemas
+  std::vector<std::string> crd_files;    // `--crd FILE`, user CRDs imported in memory
+};
+
+// Loads and checks every definition under `paths`: loader, structural rules, and (by default) the
+// schema type checker. False only on I/O errors (run->io_error); findings are in run->sink.
+bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run,
+                  const CheckInputOptions& options = {});
+
+// Every finding of the run, files in the order they were read, each file's findings by position
+// (the loader, the jq parser, the rules and the type checker report in separate passes).
+std::vector<Diagnostic> SortedFindings(const DefinitionRun& run);
 
 }  // namespace wm::tools

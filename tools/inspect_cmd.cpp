@@ -33,6 +33,28 @@ std::string KindText(const workload::GroupVersionKind& k) {
   return k.ApiVersion() + " " + k.kind;
 }
 
+// The component's own line ("name  (kind)  gpus N") without indentation or tree glyphs.
+std::string ComponentLine(const workload::ResolvedComponent& c) {
+  std::string line = c.definition->name + "  (" + KindText(c.definition->kind) + ")";
+  if (c.definition->HasPods()) line += "  gpus " + Number(c.gpus);
+  return line;
+}
+
+// The instances of a pod-bearing component and its resolver problems, one line each.
+void PrintInstances(const workload::ResolvedComponent& c, const std::string& indent, std::string* out) {
+  bool single = c.instances.size() == 1 && c.instances[0].id.empty();
+  for (size_t j = 0; j < c.instances.size() && c.definition->HasPods(); ++j) {
+    const auto& inst = c.instances[j];
+    std::string line = single ? "pods:" : "instance " + inst.id + ":";
+    if (inst.replicas) line += " replicas " + std::to_string(*inst.replicas);
+    if (inst.min_replicas) line += " min " + std::to_string(*inst.min_replicas);
+    if (inst.max_replicas) line += " max " + std::to_string(*inst.max_replicas);
+    line += ", gpus " + Number(inst.gpus) + " (" + Number(inst.gpus_per_pod) + " per pod)";
+    *out += indent + "· " + line + "\n";
+  }
+  for (const auto& p : c.problems) *out += indent + "! " + p + "\n";
+}
+
 void PrintComponentTree(const workload::ResolvedWorkload& w, const std::string& owner,
                         const std::string& indent, int depth, std::string* out) {
   if (depth > 64) return;  // ownership is acyclic (checked at compile time); this is a backstop
@@ -43,22 +65,9 @@ void PrintComponentTree(const workload::ResolvedWorkload& w, const std::string& 
   for (size_t i = 0; i < children.size(); ++i) {
     const auto& c = *children[i];
     bool last = i + 1 == children.size();
-    *out += indent + (last ? "└─ " : "├─ ") + c.definition->name + "  (" +
-            KindText(c.definition->kind) + ")";
-    if (c.definition->HasPods()) *out += "  gpus " + Number(c.gpus);
-    *out += "\n";
+    *out += indent + (last ? "└─ " : "├─ ") + ComponentLine(c) + "\n";
     std::string inner = indent + (last ? "   " : "│  ");
-    bool single = c.instances.size() == 1 && c.instances[0].id.empty();
-    for (size_t j = 0; j < c.instances.size() && c.definition->HasPods(); ++j) {
-      const auto& inst = c.instances[j];
-      std::string line = single ? "pods:" : "instance " + inst.id + ":";
-      if (inst.replicas) line += " replicas " + std::to_string(*inst.replicas);
-      if (inst.min_replicas) line += " min " + std::to_string(*inst.min_replicas);
-      if (inst.max_replicas) line += " max " + std::to_string(*inst.max_replicas);
-      line += ", gpus " + Number(inst.gpus) + " (" + Number(inst.gpus_per_pod) + " per pod)";
-      *out += inner + "· " + line + "\n";
-    }
-    for (const auto& p : c.problems) *out += inner + "! " + p + "\n";
+    PrintInstances(c, inner, out);
     PrintComponentTree(w, c.definition->name, inner, depth + 1, out);
   }
 }
@@ -71,8 +80,8 @@ std::string RenderText(const workload::ResolvedWorkload& w) {
   for (size_t i = 0; i < w.statuses.size(); ++i) out += (i ? ", " : "") + w.statuses[i];
   out += "\n";
   const auto& root = w.components.front();
-  out += root.definition->name + "  (" + KindText(root.definition->kind) + ")\n";
-  for (const auto& p : root.problems) out += "! " + p + "\n";
+  out += ComponentLine(root) + "\n";
+  PrintInstances(root, "", &out);
   PrintComponentTree(w, root.definition->name, "", 0, &out);
   for (const auto& p : w.problems) out += "! status: " + p + "\n";
   out += "total GPUs: " + Number(w.gpus) + "\n";
