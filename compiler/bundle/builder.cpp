@@ -281,7 +281,7 @@ std::string SerializeBundle(const BundleContents& contents) {
   PutU64(&header, out.size());
   PutU32(&header, Crc32c(std::string_view(out).substr(kHeaderSize)));
   out.replace(0, header.size(), header);
-  SetU32(&out, 28, Crc32c(std::string_view(out).substr(0, 28)));
+  SetU32(&out, 28, HeaderCrc(out));
   return out;
 }
 

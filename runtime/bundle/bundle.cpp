@@ -83,7 +83,7 @@ bool Bundle::Parse(std::string bytes, const std::string& name, std::string* erro
     return fail("not a wmc bundle (bad magic)");
   }
   if (bytes.size() < bundle::kHeaderSize) return fail("truncated bundle: header incomplete");
-  if (ReadU32(bytes, 28) != bundle::Crc32c(std::string_view(bytes).substr(0, 28))) {
+  if (ReadU32(bytes, 28) != bundle::HeaderCrc(bytes)) {
     return fail("corrupted bundle: header checksum mismatch");
   }
   format_version_ = ReadU32(bytes, 8);

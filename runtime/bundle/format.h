@@ -7,7 +7,7 @@
 //    12  u32 sections
 //    16  u64 size    total file size in bytes
 //    24  u32 crc     CRC-32C of bytes [48, size)
-//    28  u32 header_crc  CRC-32C of bytes [0, 28)
+//    28  u32 header_crc  CRC-32C of the header with this field read as zero
 //    32  16 reserved bytes (zero)
 //   Section table: `sections` entries of {u32 kind, u32 reserved, u64 offset, u64 size}
 //   Section payloads.
@@ -33,5 +33,8 @@ enum class SectionKind : uint32_t { kManifest = 1, kIr = 2, kNative = 3 };
 
 // CRC-32C (Castagnoli), continuing from `crc` (0 to start).
 uint32_t Crc32c(std::string_view bytes, uint32_t crc = 0);
+
+// The header checksum: CRC-32C of the kHeaderSize header bytes with the header_crc field zeroed.
+uint32_t HeaderCrc(std::string_view header);
 
 }  // namespace wm::bundle

@@ -32,7 +32,7 @@ Value StatusToJson(const StatusDefinition& s) {
     Array ms;
     for (const auto& matcher : matchers) {
       std::vector<Member> mm;
-      if (!matcher.by_phase.empty()) mm.push_back({Str("byPhase"), Str(matcher.by_phase)});
+      if (matcher.by_phase) mm.push_back({Str("byPhase"), Str(*matcher.by_phase)});
       if (!matcher.by_conditions.empty()) {
         Array conds;
         for (const auto& c : matcher.by_conditions) {
@@ -160,7 +160,7 @@ class Reader {
           for (const Value& mv : *ms) {
             if (!mv.IsObject()) { Fail("status matcher is not an object"); return; }
             StatusMatcher matcher;
-            matcher.by_phase = String(mv, "byPhase");
+            if (mv.Find("byPhase")) matcher.by_phase = String(mv, "byPhase");
             if (const Array* conds = ArrayField(mv, "byConditions")) {
               for (const Value& c : *conds) {
                 if (!c.IsObject()) { Fail("condition matcher is not an object"); return; }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ struct GroupVersionKind {
 
 // One matcher of a status mapping: all of its present parts must hold.
 struct StatusMatcher {
-  std::string by_phase;  // empty = not used
+  std::optional<std::string> by_phase;  // absent = no phase criterion ("" is a real value)
   struct Condition {
     std::string type;
     std::string status;  // empty = any

@@ -182,7 +182,7 @@ ResolvedComponent ResolveComponent(const Bundle& bundle, const Component& c, con
 bool MatcherHolds(const Bundle& bundle, const StatusMatcher& m, const std::string& phase,
                   const std::vector<Value>& conditions, const StatusDefinition& s,
                   const Value& object, const RunOptions& run, std::vector<std::string>* problems) {
-  if (!m.by_phase.empty() && m.by_phase != phase) return false;
+  if (m.by_phase && *m.by_phase != phase) return false;
   for (const auto& want : m.by_conditions) {
     bool found = false;
     for (const Value& cond : conditions) {
