@@ -1,11 +1,12 @@
 # The two set-up commands of the README, plus developer conveniences.
 #   make demo  - install missing packages, build, compile catalog/ to build/catalog.wmb, inspect an example
 #   make test  - install missing packages, build, run every test through CTest
+#   make diff-long SECONDS=N - random differential testing against libjq for N seconds
 BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?= -DPython3_EXECUTABLE=/usr/bin/python3
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build demo test diff-long bench clean
 
 all: build
 
@@ -26,6 +27,11 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Differential testing against libjq for longer than `make test` does: random programs for SECONDS.
+SECONDS ?= 300
+diff-long: build
+	WM_DIFF_SECONDS=$(SECONDS) $(BUILD)/bin/wm_diff_tests --gtest_filter='RandomDiff.*'
 
 bench: build
 	$(BUILD)/bin/bench_engines
