@@ -9,6 +9,7 @@
 #include <string>
 
 #include "compiler/definition/loader.h"
+#include "compiler/jq/policy.h"
 
 namespace wm::definition {
 
@@ -670,8 +671,25 @@ class Checker {
 
 const std::vector<RuleInfo>& AllRules() { return kRules; }
 
+// Every parsed jq field must pass the front end's safety policy; suspend and resume action paths
+// are assignment targets by nature, so assignments are allowed there.
+static void CheckJqPolicy(const Definition& definition, DiagnosticSink& sink) {
+  const jq::Policy defaults = jq::Policy::Default();
+  jq::Policy assignments_allowed = defaults;
+  assignments_allowed.Allow("assign");
+  ForEachJqField(definition, [&](std::string_view, JqRole role, const JqField& field) {
+    if (!field.parsed()) return;
+    bool assignment_target = role == JqRole::kSuspendPath || role == JqRole::kResumePath;
+    for (Diagnostic& d :
+         jq::CheckPolicy(*field.ast, assignment_target ? assignments_allowed : defaults, field.map)) {
+      sink.Report(std::move(d));
+    }
+  });
+}
+
 void CheckDefinition(const Definition& definition, DiagnosticSink& sink) {
   Checker(definition, sink).Run();
+  CheckJqPolicy(definition, sink);
 }
 
 void CheckDefinitionSet(const std::vector<const Definition*>& definitions, DiagnosticSink& sink) {
