@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <string>
 
+#include "runtime/value/utf8.h"
+
 namespace wm::definition::internal {
 
 LineIndex::LineIndex(std::string_view text) {
@@ -26,24 +28,6 @@ std::pair<uint32_t, uint32_t> LineIndex::LineCol(size_t offset) const {
 namespace {
 
 bool IsBreakOrBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-void AppendUtf8(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // Accumulates decoded bytes with their source offsets.
 struct Output {
@@ -77,7 +61,7 @@ size_t DecodeEscape(std::string_view source, size_t p, Output& out) {
       cp = cp * 16 + static_cast<uint32_t>(v);
     }
     std::string bytes;
-    AppendUtf8(cp, bytes);
+    utf8::Append(cp, &bytes);
     out.EmitAll(bytes, p);
     return p + 2 + digits;
   };
@@ -96,10 +80,10 @@ size_t DecodeEscape(std::string_view source, size_t p, Output& out) {
     case '"': simple = "\""; break;
     case '/': simple = "/"; break;
     case '\\': simple = "\\"; break;
-    case 'N': AppendUtf8(0x85, simple); break;
-    case '_': AppendUtf8(0xA0, simple); break;
-    case 'L': AppendUtf8(0x2028, simple); break;
-    case 'P': AppendUtf8(0x2029, simple); break;
+    case 'N': utf8::Append(0x85, &simple); break;
+    case '_': utf8::Append(0xA0, &simple); break;
+    case 'L': utf8::Append(0x2028, &simple); break;
+    case 'P': utf8::Append(0x2029, &simple); break;
     case 'x': return hex(2);
     case 'u': return hex(4);
     case 'U': return hex(8);

@@ -2,6 +2,7 @@
 // jq's literal parser accepts them) and `\(...)` interpolations, whose end is found by the same
 // rules the lexer used (nested parentheses, nested strings, comments).
 #include "compiler/jq/internal/string_literal.h"
+#include "runtime/value/utf8.h"
 
 namespace wm::jq::internal {
 namespace {
@@ -62,24 +63,6 @@ size_t FindInterpolationEnd(std::string_view text, size_t pos) {
 }
 
 }  // namespace
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 SplitString SplitStringLiteral(std::string_view token) {
   SplitString result;
@@ -142,13 +125,13 @@ SplitString SplitStringLiteral(std::string_view token) {
             token[next + 1] == 'u') {
           int32_t low = ReadHex4(token.substr(0, end), next + 2);
           if (low >= 0xDC00 && low <= 0xDFFF) {
-            AppendUtf8(0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00), &literal.text);
+            utf8::Append(0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00), &literal.text);
             i = next + 6;
             continue;
           }
         }
         // A lone surrogate cannot be encoded; jq substitutes U+FFFD as well.
-        AppendUtf8((cp >= 0xD800 && cp <= 0xDFFF) ? 0xFFFD : static_cast<uint32_t>(cp), &literal.text);
+        utf8::Append(static_cast<uint32_t>(cp), &literal.text);
         i = next;
         continue;
       }

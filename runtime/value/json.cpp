@@ -12,6 +12,7 @@
 //   lead byte or truncated/overlong/surrogate sequence); a lone low surrogate escape (\udc00)
 //   becomes U+FFFD, a high surrogate escape not followed by a low one is an error, as in jq.
 #include "runtime/value/json.h"
+#include "runtime/value/utf8.h"
 
 #include <simdjson.h>
 
@@ -30,24 +31,6 @@ namespace {
 constexpr char kReplacementChar[] = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 // Length of the UTF-8 sequence a lead byte announces; 0 for bytes that cannot start one
 // (continuation bytes, 0xC0/0xC1 which could only encode overlong ASCII, and 0xF5..0xFF).
@@ -389,11 +372,11 @@ class Parser {
             if (!ParseHex4(&low) || low < 0xDC00 || low > 0xDFFF) {
               return Fail("invalid \\uXXXX\\uXXXX surrogate pair escape", error);
             }
-            AppendUtf8(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), text);
+            utf8::Append(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), text);
           } else if (unit >= 0xDC00 && unit <= 0xDFFF) {
             text->append(kReplacementChar);  // lone low surrogate, as jq
           } else {
-            AppendUtf8(unit, text);
+            utf8::Append(unit, text);
           }
           break;
         }

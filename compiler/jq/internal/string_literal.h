@@ -31,7 +31,4 @@ struct SplitString {
 // `token` must be a whole literal as the lexer matched it: `"` ... `"`.
 SplitString SplitStringLiteral(std::string_view token);
 
-// Appends code point `cp` to `out` as UTF-8.
-void AppendUtf8(uint32_t cp, std::string* out);
-
 }  // namespace wm::jq::internal
