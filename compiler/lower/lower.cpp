@@ -208,7 +208,7 @@ class Lowerer {
         return Add(Op::Slice, 0, {target, from, to}, n);
       }
       case NodeKind::Iterate: return Add(Op::Iterate, 0, {kid(0)}, n);
-      case NodeKind::Optional: return Add(Op::Try, 0, {kid(0), ir::kNoNode}, n);
+      case NodeKind::Optional: return LowerOptional(n, s, fn, d);
       case NodeKind::Number: return AddConst(Value::Number(n->number), n);
       case NodeKind::String: return LowerString(n, s, fn, d);
       case NodeKind::Format: {
@@ -278,6 +278,68 @@ class Lowerer {
         Report("WM110", n->range.begin, 1, std::string("jq: error: unexpected syntax node ") + jq::KindName(n->kind));
         return Add(Op::Empty, 0, {}, n);
     }
+  }
+
+  // jq's postfix `?` on `T.name`, `T[K]`, `T[F:L]` and `T[]` guards only that final index,
+  // slice or iterate (jq's INDEX_OPT / EACH_OPT): errors raised while evaluating T, K, F or L
+  // still propagate. Any other term (`(E)?`, `f?`) is `try E`. The operands are therefore
+  // evaluated outside the Try (keys first, as the outer loops, like Op::Index/Op::Slice do) and
+  // the guarded operation sees them as constants or hidden variables, with `.` as its target.
+  NodeId LowerOptional(const jq::Node* n, Scope& s, FnCtx* fn, int d) {
+    const jq::Node* term = n->kid(0);
+    if (term == nullptr) return Add(Op::Empty, 0, {}, n);
+    const NodeKind kind = term->kind;
+    if (kind != NodeKind::Field && kind != NodeKind::Index && kind != NodeKind::Slice &&
+        kind != NodeKind::Iterate) {
+      return Add(Op::Try, 0, {Lower(term, s, fn, d), ir::kNoNode}, n);
+    }
+    // Operands in evaluation order (outermost loop first); kNoNode for a missing slice bound.
+    std::vector<NodeId> operands;
+    if (kind == NodeKind::Field) {
+      operands.push_back(AddConst(Value::String(term->text), term));
+    } else if (kind == NodeKind::Index) {
+      operands.push_back(Lower(term->kid(1), s, fn, d));
+    } else if (kind == NodeKind::Slice) {
+      for (size_t i = 1; i <= 2; ++i) operands.push_back(term->kid(i) ? Lower(term->kid(i), s, fn, d) : ir::kNoNode);
+    }
+    // An operand whose value cannot depend on the input is used in place; any other one is bound
+    // to a fresh slot first, so that it is evaluated once per output against the original input.
+    struct Binding {
+      NodeId source;
+      uint32_t pattern;
+    };
+    std::vector<Binding> bindings;
+    std::vector<NodeId> refs;
+    for (NodeId operand : operands) {
+      const Op op = operand == ir::kNoNode ? Op::Const : program_.nodes[operand].op;
+      if (operand == ir::kNoNode || op == Op::Const || op == Op::Var || op == Op::Loc) {
+        refs.push_back(operand);
+        continue;
+      }
+      ir::Pattern pat;
+      pat.kind = ir::Pattern::Kind::Var;
+      pat.slot = NewSlot(fn);
+      program_.patterns.push_back(pat);
+      bindings.push_back({operand, static_cast<uint32_t>(program_.patterns.size() - 1)});
+      refs.push_back(Add(Op::Var, Encode(0, pat.slot), {}, term));
+    }
+    NodeId here = Add(Op::Identity, 0, {}, term);
+    NodeId guarded_op;
+    if (kind == NodeKind::Iterate) {
+      guarded_op = Add(Op::Iterate, 0, {here}, term);
+    } else if (kind == NodeKind::Slice) {
+      guarded_op = Add(Op::Slice, 0, {here, refs[0], refs[1]}, term);
+    } else {
+      guarded_op = Add(Op::Index, 0, {here, refs[0]}, term);
+    }
+    NodeId result = Add(Op::Try, 0, {guarded_op, ir::kNoNode}, n);
+    if (term->kid(0) != nullptr) result = Add(Op::Pipe, 0, {Lower(term->kid(0), s, fn, d), result}, n);
+    for (size_t i = bindings.size(); i-- > 0;) {
+      NodeId bind = Add(Op::Bind, 0, {bindings[i].source, result}, n);
+      program_.nodes[bind].patterns = {bindings[i].pattern};
+      result = bind;
+    }
+    return result;
   }
 
   static ir::BinaryOp BinaryOpOf(const std::string& op) {

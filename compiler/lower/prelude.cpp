@@ -55,11 +55,12 @@ def walk(f): def _walk: if type == "object" then map_values(_walk) elif type == 
 def transpose:
   if . == [] then [] else . as $in | (map(length) | max) as $max
   | [range(0; $max) as $j | [range(0; $in | length) as $i | $in[$i][$j]]] end;
+# As in jq 1.6 and 1.7: keys from key/Key/name/Name (a non-string key is an error, e.g. on
+# `[1,2] | to_entries`), values from value/Value.
 def from_entries:
-  reduce .[] as $x ({};
-    . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
-              | if type == "string" then . else tojson end):
-          ($x | if has("value") then .value else .v end) });
+  reduce .[] as $entry ({};
+    . + {($entry | .key // .Key // .name // .Name):
+           ($entry | if has("value") then .value else .Value end)});
 def with_entries(f): to_entries | map(f) | from_entries;
 def del(f): delpaths([path(f)]);
 def paths: path(..) | select(length > 0);

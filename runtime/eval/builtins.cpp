@@ -184,7 +184,13 @@ bool MinMaxBy(const Value& input, const Value& keys, bool is_min, Value* out, Va
 bool ContainsRec(const Value& a, const Value& b, int depth, bool* result, Value* error) {
   if (depth > kMaxContainsDepth) return Fail(error, "Values too deeply nested for contains");
   if (a.kind() != b.kind()) {
-    return Fail(error, Describe(a) + " and " + Describe(b) + " cannot have their containment checked");
+    // Only the top-level values must be of one kind (jq's f_contains); below that a kind
+    // mismatch just means "not contained" (jv_contains).
+    if (depth == 0) {
+      return Fail(error, Describe(a) + " and " + Describe(b) + " cannot have their containment checked");
+    }
+    *result = false;
+    return true;
   }
   switch (a.kind()) {
     case Kind::Object:
@@ -357,11 +363,10 @@ bool Trim(const Value& input, bool left, bool right, Value* out, Value* error) {
   return true;
 }
 
+// jq's indices($i): an array input looks up the sub-array $i (or [$i]), a string input with a
+// string needle lists the match offsets, and anything else falls back to `.[$i]` (so
+// `null | indices("a")` and `{} | indices("a")` are null, `null | indices(null)` an error).
 bool Indices(const Value& input, const Value& needle, Value* out, Value* error) {
-  if (input.IsNull()) {
-    *out = Value::Null();
-    return true;
-  }
   if (input.IsString() && needle.IsString()) {
     std::string_view hay = input.AsString(), n = needle.AsString();
     Array found;
@@ -376,8 +381,8 @@ bool Indices(const Value& input, const Value& needle, Value* out, Value* error) 
     *out = Value::MakeArray(std::move(found));
     return true;
   }
-  if (input.IsArray() && needle.IsArray()) return Index(input, needle, out, error);
-  return Index(input, Value::MakeArray({needle}), out, error);
+  if (input.IsArray() && !needle.IsArray()) return Index(input, Value::MakeArray({needle}), out, error);
+  return Index(input, needle, out, error);
 }
 
 bool Flatten(const Value& input, const Value& depth_value, Value* out, Value* error) {
@@ -608,6 +613,11 @@ bool CallBuiltin(ir::BuiltinId id, const Value& input, const Value* args, size_t
     case B::Has: {
       if (!need(1)) return WrongArity(id, error);
       const Value& k = args[0];
+      // jq answers false for any key on null (jv_has), before looking at the key's kind.
+      if (input.IsNull()) {
+        *out = Value::Bool(false);
+        return true;
+      }
       if (input.IsObject() && k.IsString()) {
         *out = Value::Bool(input.Find(k.AsString()) != nullptr);
         return true;
@@ -740,8 +750,12 @@ bool CallBuiltin(ir::BuiltinId id, const Value& input, const Value* args, size_t
     case B::IsInfinite:
     case B::IsNan:
     case B::IsNormal: {
-      double x;
-      if (!NumberArg(input, &x, error)) return false;
+      // jq answers false for a non-number rather than raising a type error.
+      if (!input.IsNumber()) {
+        *out = Value::Bool(false);
+        return true;
+      }
+      double x = input.AsNumber();
       *out = Value::Bool(id == B::IsInfinite ? std::isinf(x) : id == B::IsNan ? std::isnan(x) : std::isnormal(x));
       return true;
     }

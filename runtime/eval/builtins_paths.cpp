@@ -181,6 +181,15 @@ bool PathDelete(const Value& input, const Value& paths, Value* out, Value* error
   Array sorted = paths.AsArray();
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
+  for (const Value& path : sorted) {
+    if (!path.IsArray()) return Fail(error, "Path must be specified as an array");
+  }
+  // Like jq: an empty path (it sorts first) deletes the whole input, whatever the other paths
+  // are, so they are not applied (and cannot fail).
+  if (!sorted.empty() && sorted[0].AsArray().empty()) {
+    *out = Value::Null();
+    return true;
+  }
   Value current = input;
   for (size_t i = sorted.size(); i-- > 0;) {
     Value next;

@@ -468,7 +468,7 @@ bool Index(const Value& target, const Value& key, Value* out, Value* error) {
       if (key.IsObject()) return SliceByObject(target, key, out, error);
       break;
     case Kind::Null:
-      if (key.IsString() || key.IsNumber() || key.IsObject() || key.IsNull()) {
+      if (key.IsString() || key.IsNumber() || key.IsObject()) {
         *out = Value::Null();
         return true;
       }

@@ -26,8 +26,12 @@ TEST(Builtins, JqSevenBehaviour) {
   EXPECT_EQ(Jq("[limit(0; 1, 2)]"), "[]");
   EXPECT_EQ(Jq("reverse", R"("abc")"), R"("cba")");
   EXPECT_EQ(Jq("[limit(4; repeat(. * 2))]", "1"), "[1,2,4,8]");
-  EXPECT_EQ(Jq("from_entries", R"([{"k":"a","v":1},{"key":false,"value":2},{"name":"c"}])"),
-            R"({"a":1,"false":2,"c":null})");
+  // The jq 1.7 manual: from_entries accepts "key", "Key", "name", "Name", "value" and "Value"
+  // (as 1.6 does); a key that is missing or not a string is an error.
+  EXPECT_EQ(Jq("from_entries", R"([{"Key":"a","Value":1},{"name":"b","value":2},{"Name":"c"}])"),
+            R"({"a":1,"b":2,"c":null})");
+  EXPECT_EQ(Jq("from_entries", R"([{"k":"a","v":1}])"), "error: Cannot use null (null) as object key");
+  EXPECT_EQ(Jq("to_entries | from_entries", "[1,2]"), "error: Cannot use number (0) as object key");
   EXPECT_EQ(Jq("pick(.a, .b.c)", R"({"a":1,"b":{"c":2,"d":3},"e":4})"), R"({"a":1,"b":{"c":2}})");
   EXPECT_EQ(Jq("[.[] | abs]", "[-1, 2, -0.5]"), "[1,2,0.5]");
   EXPECT_EQ(Jq("[.[] | toarray]", R"([1, [2]])"), "[[1],[2]]");
@@ -58,6 +62,25 @@ TEST(Builtins, Math) {
             "[true,false,false,true,false,false,false,true,false]");
   EXPECT_EQ(Jq("significand", "12"), "1.5");
   EXPECT_EQ(Jq("sqrt", R"("a")"), R"(error: string ("a") number required)");
+  // jq answers false rather than a type error for non-numbers.
+  EXPECT_EQ(Jq("[.[] | isnan, isinfinite, isnormal] | any", R"(["a",null,[1],{}])"), "false");
+}
+
+TEST(Builtins, EdgesOfInputKinds) {
+  EXPECT_EQ(Jq("has(\"a\"), has(0), has([])"), "false false false");
+  EXPECT_EQ(Jq("index(\",\"), rindex(\",\"), indices(\",\")", "{}"), "null null null");
+  EXPECT_EQ(Jq("index(\",\")", R"({",":3})"), "error: Cannot index number with number");
+  EXPECT_EQ(Jq("indices(1)", R"([0,1,1])"), "[1,2]");
+  EXPECT_EQ(Jq(".[null]"), "error: Cannot index null with null");
+  EXPECT_EQ(Jq("inside({\"k1\":10})", R"({"k1":{"c":1}})"), "false");
+  EXPECT_EQ(Jq("[true] | contains([false])"), "false");
+  EXPECT_EQ(Jq("true | contains(false)"),
+            "error: boolean (true) and boolean (false) cannot have their containment checked");
+  EXPECT_EQ(Jq("delpaths([[], [0,0]])", "{}"), "null");
+  EXPECT_EQ(Jq("delpaths([[0,0]])", "{}"), "error: Cannot index object with number");
+  EXPECT_EQ(Jq("delpaths([[], 1])", "{}"), "error: Path must be specified as an array");
+  EXPECT_EQ(Jq("@tsv \"a\\(1)\""), "error: number (1) cannot be tsv-formatted, only an array can be");
+  EXPECT_EQ(Jq("@csv \"a\\(.)\"", "[1,\"b\"]"), R"("a1,\"b\"")");
 }
 
 TEST(Builtins, SortingAndGrouping) {

@@ -126,6 +126,31 @@ TEST(Interpreter, ErrorsAndNonStringErrorValues) {
   EXPECT_EQ(Jq("try error(null) catch ."), "null");
 }
 
+// jq's postfix `?` on `T.b`, `T[K]`, `T[F:L]`, `T[]` suppresses only the error of that last
+// operation; errors raised while evaluating T (or K) propagate.
+TEST(Interpreter, PostfixOptionalGuardsOnlyTheLastOperation) {
+  EXPECT_EQ(Jq(".c.b?", "[]"), R"(error: Cannot index array with "c")");
+  EXPECT_EQ(Jq(".c.b?", R"({"c":2})"), "");
+  EXPECT_EQ(Jq(".b[]?", "2"), R"(error: Cannot index number with "b")");
+  EXPECT_EQ(Jq(".b[]?", R"({"b":3})"), "");
+  EXPECT_EQ(Jq("[.[]?[:0]]", R"({"b":{"c":1}})"), "error: Cannot index object with object");
+  EXPECT_EQ(Jq(".[error(\"k\")]?"), "error: k");
+  EXPECT_EQ(Jq("[(1,{\"a\":2}) as $x | $x[(\"a\",0)]?]"), "[2]");
+  EXPECT_EQ(Jq("[.[] | .x[1:]?]", R"([{"x":[1,2,3]},{"x":5}])"), "[[2,3]]");
+  EXPECT_EQ(Jq("[capture(.)][]?", "[null]"), "error: array ([null]) cannot be matched, as it is not a string");
+  EXPECT_EQ(Jq("[.[]?] | length", "[1,2]"), "2");
+  // Errors raised downstream of the guarded operation are not suppressed.
+  EXPECT_EQ(Jq("[.[]? | error]", "[\"x\"]"), "error: x");
+  // The whole term is guarded for `(E)?` and `f?`.
+  EXPECT_EQ(Jq("[(.c.b)?]", "[]"), "[]");
+  EXPECT_EQ(Jq("[error(\"x\")?]"), "[]");
+  // Path expressions keep working through the split.
+  EXPECT_EQ(Jq("[path(.a.b?), path(.a[]?), path(.a[1:]?)]", R"({"a":[1,2]})"),
+            R"([["a",0],["a",1],["a",{"start":1,"end":null}]])");
+  EXPECT_EQ(Jq("del(.a[]?)", R"({"a":[1,2],"b":1})"), R"({"a":[],"b":1})");
+  EXPECT_EQ(Jq(".a[.k]? = 5", R"({"a":{},"k":"x"})"), R"({"a":{"x":5},"k":"x"})");
+}
+
 TEST(Interpreter, LimitsEndQuicklyWithErrors) {
   EvalOutcome o = EvalJq("def f: f; f");
   EXPECT_TRUE(o.failed);

@@ -347,7 +347,42 @@ const Case kCases[] = {
     {R"JQ((1,2) as $x | $x * 10)JQ", R"JQ(null)JQ"},
     {R"JQ([.[]?] as [$a, $b] | {$a, $b})JQ", R"JQ(null)JQ"},
     {R"JQ({"a":1} as {$a: [$b]} | $b)JQ", R"JQ(null)JQ"},
-    {R"JQ({"a":1} as {("a","b"): $v} | $v)JQ", R"JQ(null)JQ"}
+    {R"JQ({"a":1} as {("a","b"): $v} | $v)JQ", R"JQ(null)JQ"},
+    // Postfix `?` guards only the last index/iterate/slice; errors of the target propagate.
+    {R"JQ([.[] | try (.c.b?) catch "E"])JQ", R"JQ([[], {"c":{"b":1}}, {"c":2}])JQ"},
+    {R"JQ([.[] | try (.b[]?) catch "E"])JQ", R"JQ([2, {"b":[1,2]}, {"b":3}])JQ"},
+    {R"JQ(try [.[]?[:0]] catch "E")JQ", R"JQ({"b":{"c":1}})JQ"},
+    {R"JQ([.[]?[:0]])JQ", R"JQ({"b":"xy"})JQ"},
+    {R"JQ([.[] | try (.a[.k]?) catch "E"])JQ", R"JQ([{"a":{"x":1},"k":"x"}, {"a":[1],"k":"x"}, {"a":{},"k":[]}])JQ"},
+    {R"JQ([.[] | try (.[(.k | error)]?) catch .])JQ", R"JQ([{"k":"boom"}])JQ"},
+    {R"JQ([(1,{"a":2}) as $x | $x[("a",0)]?])JQ", R"JQ(null)JQ"},
+    {R"JQ([.[] | .x[1:]?])JQ", R"JQ([{"x":[1,2,3]}, {"x":5}, {"x":"abc"}])JQ"},
+    {R"JQ([paths(.a?)])JQ", R"JQ({"a":1,"b":[{"a":true}]})JQ"},
+    {R"JQ(try (.[]? | error) catch "downstream")JQ", R"JQ([1])JQ"},
+    {R"JQ([(.a, .b)?])JQ", R"JQ({"a":1,"b":2})JQ"},
+    {R"JQ(path(.a.b?), path(.a[]?), path(.a[1:]?))JQ", R"JQ({"a":[1,2]})JQ"},
+    {R"JQ(.a.b? = 5)JQ", R"JQ({"a":{}})JQ"},
+    {R"JQ(del(.a[]?))JQ", R"JQ({"a":[1,2],"b":1})JQ"},
+    {R"JQ(try ([null] | [capture(.)][]?) catch "E")JQ", R"JQ(null)JQ"},
+    // Builtins at the edges of their input kinds.
+    {R"JQ(has("a"), has(0), has([]))JQ", R"JQ(null)JQ"},
+    {R"JQ(.metadata | has("name"))JQ", R"JQ({})JQ"},
+    {R"JQ(map([isnan, isinfinite, isnormal]))JQ", R"JQ(["a", null, [1], {}, true])JQ"},
+    {R"JQ(index(","), rindex(","), indices(","))JQ", R"JQ({})JQ"},
+    {R"JQ(index(","), rindex(","), indices(","))JQ", R"JQ(null)JQ"},
+    {R"JQ(index(","))JQ", R"JQ({",":3})JQ"},
+    {R"JQ(.[null])JQ", R"JQ(null)JQ"},
+    {R"JQ(indices(null))JQ", R"JQ(null)JQ"},
+    {R"JQ(inside({"k1":10}))JQ", R"JQ({"k1":{"c":1}})JQ"},
+    {R"JQ(contains({"k1":{"c":1}}), contains({"k1":"x"}))JQ", R"JQ({"k1":10})JQ"},
+    {R"JQ([true] | contains([false]))JQ", R"JQ(null)JQ"},
+    {R"JQ(delpaths([[], [0,0]]))JQ", R"JQ({})JQ"},
+    {R"JQ(delpaths([[0,0], []]))JQ", R"JQ([[1]])JQ"},
+    {R"JQ(try (to_entries | from_entries) catch "E")JQ", R"JQ([1,2])JQ"},
+    {R"JQ(from_entries)JQ", R"JQ([{"Key":"a","Value":1},{"Name":"b","value":2},{"key":"c"}])JQ"},
+    {R"JQ(try from_entries catch "E")JQ", R"JQ([{"k":"a","v":1}])JQ"},
+    {R"JQ(try @tsv "a\(1)" catch "E", try @csv "a\(.)" catch "E", @tsv "a\([1,"x\ty"])")JQ", R"JQ("s")JQ"},
+    {R"JQ(@html "<\(.)>", @sh "x \(.)", @base64 "\(.)!", @json "j\(.)", @uri "\(.)")JQ", R"JQ("a b")JQ"}
 };
 
 // Runs /usr/bin/jq -c on the case; returns its stdout lines joined by spaces, plus

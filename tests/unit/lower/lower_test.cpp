@@ -109,6 +109,46 @@ TEST(Lower, FieldAccessIsIndexOfIdentity) {
   EXPECT_EQ(index.source_end, 2u);
 }
 
+// `T.b?` guards only the final index (jq's INDEX_OPT): the target is piped into a Try whose body
+// is an Index of `.`; `(E)?` guards the whole term.
+TEST(Lower, PostfixOptionalGuardsOnlyTheLastIndex) {
+  lower::LowerResult r = LowerText(".c.b?");
+  ASSERT_NE(r.program, nullptr);
+  const ir::Program& p = *r.program;
+  const ir::Node& pipe = p.nodes[p.functions[0].body];
+  ASSERT_EQ(pipe.op, ir::Op::Pipe);
+  EXPECT_EQ(p.nodes[pipe.kids[0]].op, ir::Op::Index);  // .c, outside the Try
+  const ir::Node& guard = p.nodes[pipe.kids[1]];
+  ASSERT_EQ(guard.op, ir::Op::Try);
+  EXPECT_EQ(guard.kids[1], ir::kNoNode);
+  const ir::Node& index = p.nodes[guard.kids[0]];
+  ASSERT_EQ(index.op, ir::Op::Index);
+  EXPECT_EQ(p.nodes[index.kids[0]].op, ir::Op::Identity);
+  EXPECT_EQ(p.nodes[index.kids[1]].op, ir::Op::Const);
+
+  // A computed key is bound outside the Try and read back as a variable inside it.
+  lower::LowerResult computed = LowerText(".a[.k]?");
+  ASSERT_NE(computed.program, nullptr);
+  const ir::Program& q = *computed.program;
+  const ir::Node& bind = q.nodes[q.functions[0].body];
+  ASSERT_EQ(bind.op, ir::Op::Bind);
+  ASSERT_EQ(bind.patterns.size(), 1u);
+  EXPECT_EQ(q.nodes[bind.kids[0]].op, ir::Op::Index);  // .k
+  const ir::Node& body = q.nodes[bind.kids[1]];
+  ASSERT_EQ(body.op, ir::Op::Pipe);
+  const ir::Node& try_node = q.nodes[body.kids[1]];
+  ASSERT_EQ(try_node.op, ir::Op::Try);
+  const ir::Node& keyed = q.nodes[try_node.kids[0]];
+  ASSERT_EQ(keyed.op, ir::Op::Index);
+  EXPECT_EQ(q.nodes[keyed.kids[1]].op, ir::Op::Var);
+
+  lower::LowerResult whole = LowerText("(.c.b)?");
+  ASSERT_NE(whole.program, nullptr);
+  const ir::Node& whole_try = whole.program->nodes[whole.program->functions[0].body];
+  ASSERT_EQ(whole_try.op, ir::Op::Try);
+  EXPECT_EQ(whole.program->nodes[whole_try.kids[0]].op, ir::Op::Index);
+}
+
 TEST(Lower, HandBuiltAst) {
   // `.x | length` built without the parser.
   auto field = std::make_unique<jq::Node>();
