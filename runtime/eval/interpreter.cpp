@@ -85,19 +85,40 @@ constexpr uint32_t kIndexMask = 0xFFFF;
 // node in progress and for library calls (oniguruma, strftime, ...).
 constexpr size_t kStackReserve = 512 * 1024;
 
-size_t StackBudgetBytes() {
-  pthread_attr_t attr;
+// Lowest address and size of the calling thread's stack. pthread_getattr_np reads
+// /proc/self/maps on the main thread (tens of microseconds), so the bounds are looked up once per
+// thread and cached; they do not change for the thread's lifetime.
+struct ThreadStackBounds {
+  char* lowest = nullptr;  // nullptr when the bounds could not be determined
   size_t size = 8u << 20;
-  void* addr = nullptr;
-  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-    pthread_attr_getstack(&attr, &addr, &size);
-    pthread_attr_destroy(&attr);
-    // The usable part is what lies below the current position.
-    char here;
-    if (addr != nullptr) {
-      size_t below = static_cast<size_t>(&here - static_cast<char*>(addr));
-      if (below < size) size = below;
+};
+
+const ThreadStackBounds& CurrentThreadStackBounds() {
+  thread_local const ThreadStackBounds bounds = [] {
+    ThreadStackBounds result;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void* addr = nullptr;
+      size_t size = 0;
+      if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr) {
+        result.lowest = static_cast<char*>(addr);
+        result.size = size;
+      }
+      pthread_attr_destroy(&attr);
     }
+    return result;
+  }();
+  return bounds;
+}
+
+size_t StackBudgetBytes() {
+  const ThreadStackBounds& bounds = CurrentThreadStackBounds();
+  size_t size = bounds.size;
+  // The usable part is what lies below the current position.
+  char here;
+  if (bounds.lowest != nullptr) {
+    size_t below = static_cast<size_t>(&here - bounds.lowest);
+    if (below < size) size = below;
   }
   return size > 2 * kStackReserve ? size - kStackReserve : size / 2;
 }
