@@ -593,10 +593,12 @@ class Evaluation {
       return EmitValue(obj, path, k);
     }
     return Eval(n.kids[entry * 2], frame, input, nullptr, [&](const Value& key, const Value*) {
-      if (!key.IsString()) {
-        return SetError(Value::String(std::string("Cannot use ") + eval_internal::Describe(key) + " as object key"));
-      }
       return Eval(n.kids[entry * 2 + 1], frame, input, nullptr, [&](const Value& value, const Value*) {
+        // jq checks the key when it inserts the pair, i.e. once per value: a value that yields
+        // nothing never reports a bad key (`{(null): empty}` is empty, not an error).
+        if (!key.IsString()) {
+          return SetError(Value::String(std::string("Cannot use ") + eval_internal::Describe(key) + " as object key"));
+        }
         members->emplace_back(key, value);
         Flow f = EvalObject(n, entry + 1, frame, input, members, path, k);
         members->pop_back();

@@ -92,15 +92,17 @@ bool SliceValue(const Value& target, const Value& from, const Value& to, Value* 
 bool SliceByObject(const Value& target, const Value& key, Value* out, Value* error) {
   const Value* s = key.Find("start");
   const Value* e = key.Find("end");
-  Value from = s ? *s : Value::Null();
-  Value to = e ? *e : Value::Null();
-  return SliceValue(target, from, to, out, error);
+  // Like jq, both keys must be present (a null bound is fine): `.[{}]` is an error, not `.[:]`.
+  if (s == nullptr || e == nullptr) {
+    return Fail(error, "Start and end indices of an array slice must be numbers");
+  }
+  return SliceValue(target, *s, *e, out, error);
 }
 
 // Positions where array `needle` occurs as a contiguous run inside array `hay` (jq's `.[[..]]`).
 Value ArrayIndices(const Array& hay, const Array& needle) {
   Array found;
-  if (needle.empty()) return Value::Null();
+  if (needle.empty()) return Value::MakeArray({});  // jq: an empty needle occurs nowhere
   for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
     bool match = true;
     for (size_t j = 0; j < needle.size() && match; ++j) match = hay[i + j] == needle[j];

@@ -72,6 +72,10 @@ TEST(Builtins, EdgesOfInputKinds) {
   EXPECT_EQ(Jq("index(\",\")", R"({",":3})"), "error: Cannot index number with number");
   EXPECT_EQ(Jq("indices(1)", R"([0,1,1])"), "[1,2]");
   EXPECT_EQ(Jq(".[null]"), "error: Cannot index null with null");
+  EXPECT_EQ(Jq(".[{}]", "[1,2]"), "error: Start and end indices of an array slice must be numbers");
+  EXPECT_EQ(Jq(".[{\"start\":1}]", "[1,2]"), "error: Start and end indices of an array slice must be numbers");
+  EXPECT_EQ(Jq(".[{\"start\":1,\"end\":null}]", "[1,2]"), "[2]");
+  EXPECT_EQ(Jq(".[[]], .[[3]], .[[1]]", "[1,2,1]"), "[] [] [0,2]");
   EXPECT_EQ(Jq("inside({\"k1\":10})", R"({"k1":{"c":1}})"), "false");
   EXPECT_EQ(Jq("[true] | contains([false])"), "false");
   EXPECT_EQ(Jq("true | contains(false)"),

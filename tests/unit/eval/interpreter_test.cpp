@@ -128,6 +128,13 @@ TEST(Interpreter, ErrorsAndNonStringErrorValues) {
 
 // jq's postfix `?` on `T.b`, `T[K]`, `T[F:L]`, `T[]` suppresses only the error of that last
 // operation; errors raised while evaluating T (or K) propagate.
+// jq checks an object key when it inserts the pair, after the value was produced.
+TEST(Interpreter, ObjectKeysAreCheckedPerValue) {
+  EXPECT_EQ(Jq("{(.k): .[]?}", "{}"), "");
+  EXPECT_EQ(Jq("try {(.a): error(\"v\")} catch ."), R"("v")");
+  EXPECT_EQ(Jq("{(.a): 1}"), "error: Cannot use null (null) as object key");
+}
+
 TEST(Interpreter, PostfixOptionalGuardsOnlyTheLastOperation) {
   EXPECT_EQ(Jq(".c.b?", "[]"), R"(error: Cannot index array with "c")");
   EXPECT_EQ(Jq(".c.b?", R"({"c":2})"), "");
