@@ -6,9 +6,12 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "compiler/check/typecheck.h"
 #include "compiler/definition/loader.h"
 #include "compiler/definition/rules.h"
+#include "compiler/jq/policy.h"
 
 namespace wm::definition {
 namespace {
@@ -366,6 +369,28 @@ TEST(Rules, EveryRuleIsDocumented) {
   for (const RuleInfo& rule : AllRules()) {
     EXPECT_NE(text.str().find("## " + std::string(rule.id)), std::string::npos)
         << rule.id << " is missing from docs/rules.md";
+  }
+}
+
+// The rules of the other stages `wmc check` and `wmc compile` run: the lowering's name errors
+// (ids fixed in compiler/lower/lower.h), every safety policy item and the type checker's ids.
+TEST(Rules, EveryJqAndSchemaRuleIsDocumented) {
+  std::ifstream in(std::string(WM_SOURCE_DIR) + "/docs/rules.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  std::vector<std::string> ids = {"WM110", "WM111", "WM112", "WM113", "WM114"};
+  for (const jq::PolicyItem& item : jq::Policy::Default().items) ids.push_back(item.rule);
+  for (const char* id : {check::kNoSchema, check::kUnknownField, check::kCannotIterate,
+                         check::kCannotIndex, check::kBadArithmetic, check::kAlwaysFalse,
+                         check::kRoleType, check::kPhaseNotInEnum, check::kConditionShape,
+                         check::kInstanceMismatch, check::kSeveralResults, check::kNullSafety,
+                         check::kSuspendValue, check::kBuiltinInput, check::kSchemaLoad}) {
+    ids.push_back(id);
+  }
+  for (const std::string& id : ids) {
+    EXPECT_NE(text.str().find("## " + id + "\n"), std::string::npos)
+        << id << " is missing from docs/rules.md";
   }
 }
 
