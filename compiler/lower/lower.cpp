@@ -287,7 +287,8 @@ class Lowerer {
   // the guarded operation sees them as constants or hidden variables, with `.` as its target.
   NodeId LowerOptional(const jq::Node* n, Scope& s, FnCtx* fn, int d) {
     const jq::Node* term = n->kid(0);
-    if (term == nullptr) return Add(Op::Empty, 0, {}, n);
+    // `.?` comes with no term (null = `.`): it guards `.`, which cannot fail.
+    if (term == nullptr) return Add(Op::Try, 0, {Add(Op::Identity, 0, {}, n), ir::kNoNode}, n);
     const NodeKind kind = term->kind;
     if (kind != NodeKind::Field && kind != NodeKind::Index && kind != NodeKind::Slice &&
         kind != NodeKind::Iterate) {

@@ -146,6 +146,8 @@ TEST(Interpreter, PostfixOptionalGuardsOnlyTheLastOperation) {
   EXPECT_EQ(Jq("[.[] | .x[1:]?]", R"([{"x":[1,2,3]},{"x":5}])"), "[[2,3]]");
   EXPECT_EQ(Jq("[capture(.)][]?", "[null]"), "error: array ([null]) cannot be matched, as it is not a string");
   EXPECT_EQ(Jq("[.[]?] | length", "[1,2]"), "2");
+  EXPECT_EQ(Jq(".?", "3"), "3");
+  EXPECT_EQ(Jq("\"<\\(.?)>\"", "3"), R"("<3>")");
   // Errors raised downstream of the guarded operation are not suppressed.
   EXPECT_EQ(Jq("[.[]? | error]", "[\"x\"]"), "error: x");
   // The whole term is guarded for `(E)?` and `f?`.
