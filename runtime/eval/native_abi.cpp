@@ -238,12 +238,15 @@ int32_t ShimStringInterp(WmCtx* ctx, uint32_t node, const WmValue* const* parts,
     if (node >= program.nodes.size()) return Internal(ctx, "interpolation node");
     const ir::Node& n = program.nodes[node];
     std::string format = n.str.empty() ? "text" : n.str;
-    std::string text;
-    for (size_t i = 0; i < n.kids.size(); ++i) {
+    // Parts are formatted from the last to the first, as jq (and the interpreter) formats each
+    // value as it is produced with the last part as the outermost loop: when several parts
+    // cannot be formatted, the error reported is the last part's.
+    std::vector<std::string> pieces(n.kids.size());
+    for (size_t i = n.kids.size(); i-- > 0;) {
       const ir::Node& part = program.nodes[n.kids[i]];
       const Value& value = V(parts[i]);
       if (part.op == ir::Op::Const && value.IsString()) {
-        text += value.AsString();
+        pieces[i] = std::string(value.AsString());
         continue;
       }
       Value formatted, error;
@@ -251,8 +254,10 @@ int32_t ShimStringInterp(WmCtx* ctx, uint32_t node, const WmValue* const* parts,
         return SetError(ctx, std::move(error), false);
       }
       if (!formatted.IsString()) return Internal(ctx, "format result");
-      text += formatted.AsString();
+      pieces[i] = std::string(formatted.AsString());
     }
+    std::string text;
+    for (const std::string& piece : pieces) text += piece;
     MutV(out)->~Value();
     Put(out, Value::String(text));
     return Charge(ctx, V(out));
