@@ -319,22 +319,31 @@ std::string EncodeBase64(std::string_view in) {
 
 // jq decodes leniently: it stops at the first '=' or invalid character, and drops a trailing
 // partial group of fewer than 8 bits. Input that yields nothing from non-empty text is an error.
+// jq's @base64d: decoding stops at the first '='; any other byte outside the alphabet before it
+// is an error; a last group of one character (6 bits, no whole byte) is an error too, while
+// groups of two or three characters yield one or two bytes.
 bool DecodeBase64(const Value& v, std::string* out, Value* error) {
   std::string_view in = v.AsString();
   uint32_t acc = 0;
-  int bits = 0;
+  int pending = 0;  // characters of the current group of four
   for (char c : in) {
+    if (c == '=') break;
     const char* p = c ? std::strchr(kBase64Alphabet, c) : nullptr;
-    if (!p) break;
+    if (!p) return Fail(error, Describe(v) + " is not valid base64 data");
     acc = (acc << 6) | static_cast<uint32_t>(p - kBase64Alphabet);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+    if (++pending == 4) {
+      out->push_back(static_cast<char>((acc >> 16) & 0xFF));
+      out->push_back(static_cast<char>((acc >> 8) & 0xFF));
+      out->push_back(static_cast<char>(acc & 0xFF));
+      acc = 0;
+      pending = 0;
     }
   }
-  if (out->empty() && !in.empty() && in.find_first_not_of('=') != std::string_view::npos) {
-    return Fail(error, Describe(v) + " is not valid base64 data");
+  if (pending == 1) return Fail(error, Describe(v) + " trailing base64 byte found");
+  if (pending == 2) out->push_back(static_cast<char>((acc >> 4) & 0xFF));
+  if (pending == 3) {
+    out->push_back(static_cast<char>((acc >> 10) & 0xFF));
+    out->push_back(static_cast<char>((acc >> 2) & 0xFF));
   }
   return true;
 }
