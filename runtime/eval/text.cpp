@@ -5,38 +5,45 @@
 
 namespace wm::eval_internal {
 
+// Invalid sequences decode to U+FFFD and are consumed as jq consumes them, so that decoded
+// bytes (@base64d) read the same as in jq: a stray continuation byte or a byte that never starts
+// a sequence (C0, C1, F5-FF) is one character; a sequence cut short by a non-continuation byte
+// ends before that byte; a sequence cut short by the end of the string takes the rest of it; an
+// overlong form, a surrogate or a code point above U+10FFFF is one U+FFFD for the whole sequence.
 uint32_t DecodeUtf8(std::string_view s, size_t* pos) {
   auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
-  size_t i = *pos;
-  unsigned char c = byte(i);
-  int extra = 0;
-  uint32_t cp = 0;
+  const size_t i = *pos;
+  const unsigned char c = byte(i);
   if (c < 0x80) {
     *pos = i + 1;
     return c;
-  } else if ((c & 0xE0) == 0xC0) {
-    extra = 1, cp = c & 0x1F;
-  } else if ((c & 0xF0) == 0xE0) {
-    extra = 2, cp = c & 0x0F;
-  } else if ((c & 0xF8) == 0xF0) {
-    extra = 3, cp = c & 0x07;
+  }
+  size_t length = 0;
+  uint32_t cp = 0, smallest = 0;
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2, cp = c & 0x1F, smallest = 0x80;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3, cp = c & 0x0F, smallest = 0x800;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4, cp = c & 0x07, smallest = 0x10000;
   } else {
     *pos = i + 1;
     return 0xFFFD;
   }
-  if (i + extra >= s.size()) {
-    *pos = i + 1;
+  if (i + length > s.size()) {
+    *pos = s.size();
     return 0xFFFD;
   }
-  for (int k = 1; k <= extra; ++k) {
-    unsigned char d = byte(i + k);
+  for (size_t k = 1; k < length; ++k) {
+    const unsigned char d = byte(i + k);
     if ((d & 0xC0) != 0x80) {
-      *pos = i + 1;
+      *pos = i + k;
       return 0xFFFD;
     }
     cp = (cp << 6) | (d & 0x3F);
   }
-  *pos = i + 1 + extra;
+  *pos = i + length;
+  if (cp < smallest || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0xFFFD;
   return cp;
 }
 

@@ -372,6 +372,7 @@ const Case kCases[] = {
     {R"JQ(index(","), rindex(","), indices(","))JQ", R"JQ(null)JQ"},
     {R"JQ(index(","))JQ", R"JQ({",":3})JQ"},
     {R"JQ(.[null])JQ", R"JQ(null)JQ"},
+    {R"JQ(map(@base64d | explode))JQ", R"JQ(["6YBB","6UE=","gIBB","wIA=","7aCA","9JCAgA==","4ICA","8JCAgA==","w6k=","6YBBQQ=="])JQ"},
     {R"JQ(map(try @base64d catch "E"))JQ", R"JQ(["a!bc","QQ==tail","QQ","QUJDa","Q","","====","YQ=x","YWJj"])JQ"},
     {R"JQ([.[{}]?, .[{"start":1}]?, .[{"start":1,"end":null}]])JQ", R"JQ([1,2])JQ"},
     {R"JQ([.[{}]?, .[{"end":1}]?])JQ", R"JQ("ab")JQ"},
