@@ -312,7 +312,7 @@ bool Implode(const Value& input, Value* out, Value* error) {
     }
     double d = cp.AsNumber();
     uint32_t code = (d < 0 || d > 0x10FFFF || std::isnan(d)) ? 0xFFFD : static_cast<uint32_t>(d);
-    eval_internal::AppendUtf8(code, &s);
+    utf8::Append(code, &s);
   }
   *out = Value::String(s);
   return true;

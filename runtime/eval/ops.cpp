@@ -613,7 +613,7 @@ bool ApplyFormat(std::string_view format, const Value& v, Value* out, Value* err
     if (!ok) return false;
     // Decoded bytes that are not UTF-8 become U+FFFD, as jq's string constructor does.
     std::string clean;
-    for (size_t pos = 0; pos < decoded.size();) eval_internal::AppendUtf8(eval_internal::DecodeUtf8(decoded, &pos), &clean);
+    for (size_t pos = 0; pos < decoded.size();) utf8::Append(eval_internal::DecodeUtf8(decoded, &pos), &clean);
     *out = Value::String(clean);
     return true;
   }

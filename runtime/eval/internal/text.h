@@ -8,13 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/value/utf8.h"
 #include "runtime/value/value.h"
 
 namespace wm::eval_internal {
 
 // Decodes one codepoint at s[*pos], advancing *pos; invalid bytes decode as U+FFFD (one byte).
 uint32_t DecodeUtf8(std::string_view s, size_t* pos);
-void AppendUtf8(uint32_t codepoint, std::string* out);
 size_t CodepointCount(std::string_view s);
 // Byte offset of codepoint index `cp` (clamped to the end).
 size_t ByteOffsetOfCodepoint(std::string_view s, size_t cp);
