@@ -118,7 +118,9 @@ int RunTypeCheck(const TypeCheckArgs& args) {
     return 2;
   }
   DefinitionRun run;
-  if (!LoadAndCheck(args.inputs, &run)) {
+  CheckInputOptions load_only;  // structural findings are `wmc check`'s; this command type-checks
+  load_only.type_check = false;
+  if (!LoadAndCheck(args.inputs, &run, load_only)) {
     std::fprintf(stderr, "wmc schema check: %s\n", run.io_error.c_str());
     return 2;
   }
