@@ -32,6 +32,7 @@ constexpr int kExitRuntime = 5;
 
 struct EvalOptions {
   std::string engine = "interp";
+  std::string emit;  // "" = evaluate; "ir" / "llvm" = print that stage of the compiled expression
   bool null_input = false;
   bool raw_output = false;
   bool slurp = false;
@@ -179,6 +180,31 @@ std::unique_ptr<Filter> BuildFilter(const EvalOptions& opts, std::shared_ptr<con
   return filter;
 }
 
+
+// `--emit=ir|llvm`: prints a stage of the compiled expression instead of running it (exit 0), for
+// golden tests and for seeing what the engines execute.
+int EmitStage(const std::string& stage, const std::shared_ptr<ir::Program>& program) {
+  if (stage == "ir") {
+    std::fputs(ir::Dump(*program).c_str(), stdout);
+    return kExitOk;
+  }
+  if (stage == "llvm") {
+    std::string why;
+    if (!codegen::Supports(*program, &why)) {
+      std::fprintf(stderr, "wmc eval: the native backends do not support %s\n", why.c_str());
+      return kExitCompile;
+    }
+    codegen::EmitResult emitted = codegen::EmitLlvmIr({{"wm_expression", program}});
+    if (emitted.text.empty()) {
+      std::fprintf(stderr, "wmc eval: %s\n", emitted.error.c_str());
+      return kExitCompile;
+    }
+    std::fputs(emitted.text.c_str(), stdout);
+    return kExitOk;
+  }
+  std::fprintf(stderr, "wmc eval: unknown stage '%s' for --emit (ir or llvm)\n", stage.c_str());
+  return kExitUsage;
+}
 int RunEval(const EvalOptions& opts) {
   if (opts.engine != "interp" && opts.engine != "jit" && opts.engine != "aot") {
     std::fprintf(stderr, "wmc eval: unknown engine '%s' (interp, jit or aot)\n", opts.engine.c_str());
@@ -223,6 +249,7 @@ int RunEval(const EvalOptions& opts) {
                  lowered.diagnostics.size() == 1 ? "" : "s");
     return kExitCompile;
   }
+  if (!opts.emit.empty()) return EmitStage(opts.emit, lowered.program);
   int exit_code = kExitOk;
   std::unique_ptr<Filter> filter = BuildFilter(opts, lowered.program, &exit_code);
   if (!filter) return exit_code;
@@ -301,6 +328,7 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<EvalOptions>();
   auto* cmd = app.add_subcommand("eval", "Run a jq expression over JSON inputs (like jq -c)");
   cmd->add_option("--engine", opts->engine, "Engine: interp (default), jit or aot");
+  cmd->add_option("--emit", opts->emit, "Print a stage instead of evaluating: ir or llvm");
   cmd->add_flag("-n,--null-input", opts->null_input, "Use null as the single input");
   cmd->add_flag("-r,--raw-output", opts->raw_output, "Print strings without quotes");
   cmd->add_flag("-s,--slurp", opts->slurp, "Read all inputs into one array");
