@@ -294,7 +294,9 @@ AType Interpreter::FieldOf(const AType& t, const std::string& name, const Node& 
   notes.push_back("schema path " + (t.path.empty() ? std::string(".") : t.path) + " of " +
                   owner_ + " has fields: " + known);
   Report(Severity::Error, kUnknownField, at, message, notes, /*always=*/true);
-  return AType::Of(kNull);
+  // At run time the field is null, but the mistake is reported once: what follows it is unknown,
+  // so `[]` or `.x` after a misspelt field does not add a second, derived finding.
+  return AType::Any();
 }
 
 Result Interpreter::IterateOf(const Result& r, const Node& at) {
@@ -1344,6 +1346,9 @@ void DefinitionChecker::CheckCardinality(const std::vector<FieldResult>& results
       for (const FieldResult* p : paths) {
         if (!p->result.origin_known || p->result.card.max == kUnknownMax) continue;
         if (p->result.card.max == kMany && p->result.origin == id->result.origin) continue;
+        // An iteration whose collection is unnamed went through a field already reported as
+        // missing or not iterable: a mismatch message could only name an empty collection.
+        if (p->result.card.max == kMany && p->result.origin.empty()) continue;
         std::string theirs = p->result.card.max == kMany
                                  ? "iterates " + p->result.origin
                                  : "does not iterate (one result for every instance)";
