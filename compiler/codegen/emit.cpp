@@ -231,6 +231,7 @@ class ProgramEmitter {
       case WM_ABI_RECURSE_ALL: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
       case WM_ABI_CHECK_RANGE_ARGS: return fn(i32_, {ptr_, ptr_, i32_});
       case WM_ABI_CHECK_PATTERN_KEY: return fn(i32_, {ptr_, ptr_, ptr_});
+      case WM_ABI_CHECK_OBJECT_KEY: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_NUM_SLOTS: break;
     }
     return fn(void_, {});
@@ -410,12 +411,17 @@ class ProgramEmitter {
   }
 
   using Done = std::function<llvm::Value*(const Values& values, const Values& captured)>;
+  // Runs once per value a loop level produces, before the inner levels: `got` holds the values
+  // of the levels so far (outermost first, this level's last). Returns a status; a status other
+  // than ok skips the inner levels and is the level's result.
+  using LevelCheck = std::function<llvm::Value*(size_t depth, const Values& got)>;
 
   // Cartesian product: nodes[order[0]] is the outermost loop. `done` gets one value per node (in
-  // node order; kNoNode gives null) and the reloaded captures.
+  // node order; kNoNode gives null) and the reloaded captures. `check`, when given, runs as
+  // LevelCheck says.
   llvm::Value* Cartesian(const std::vector<NodeId>& nodes, const std::vector<size_t>& order,
                          Activation& act, llvm::Value* in, const Values& captures, const Done& done,
-                         bool literal_strings_are_free = false) {
+                         bool literal_strings_are_free = false, const LevelCheck& check = nullptr) {
     std::function<llvm::Value*(size_t, llvm::Value*, const Values&, const Values&)> level =
         [&](size_t depth, llvm::Value* input, const Values& caps, const Values& got) -> llvm::Value* {
       if (depth == order.size()) {
@@ -433,7 +439,9 @@ class ProgramEmitter {
         llvm::Value* inner_in = c[caps.size()];
         Values inner_got(c.begin() + caps.size() + 1, c.end());
         inner_got.push_back(v);
-        return level(depth + 1, inner_in, inner_caps, inner_got);
+        if (!check) return level(depth + 1, inner_in, inner_caps, inner_got);
+        return IfOk(check(depth, inner_got),
+                    [&] { return level(depth + 1, inner_in, inner_caps, inner_got); });
       }, charge);
     };
     return level(0, in, captures, {});
@@ -563,6 +571,13 @@ class ProgramEmitter {
         }
         std::vector<size_t> order(node.kids.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;  // first key outermost
+        // As jq and the interpreter do, each key is checked when its pair is inserted, i.e. once
+        // per value of the pair and before the next pair's key is evaluated: a bad key errors
+        // even when a later pair yields nothing, and never when its own value yields nothing.
+        LevelCheck check_key_on_insert = [&](size_t depth, const Values& got) -> llvm::Value* {
+          if (depth % 2 == 0) return Status(WM_STATUS_OK);  // a key: its value comes next
+          return CallAbi(WM_ABI_CHECK_OBJECT_KEY, {ctx_, got[depth - 1]});
+        };
         return Cartesian(node.kids, order, act, in, {k.env},
                          [&](const Values& v, const Values& c) {
                            llvm::Value* out = OwnedSlot();
@@ -571,7 +586,8 @@ class ProgramEmitter {
                                WM_ABI_MAKE_OBJECT,
                                {ctx_, kv, I32(static_cast<uint32_t>(v.size() / 2)), out});
                            return WithOwned(s, out, Cont{k.fn, c[0]});
-                         });
+                         },
+                         /*literal_strings_are_free=*/false, check_key_on_insert);
       }
       case Op::Format: {
         llvm::Value* out = OwnedSlot();

@@ -23,6 +23,7 @@ static_assert(offsetof(WmCtx, consts) == 8 && offsetof(WmCtx, fuel) == 16 &&
               "generated code relies on these WmCtx offsets");
 static_assert(offsetof(WmAbi, copy) == 8 &&
                   offsetof(WmAbi, check_pattern_key) == 8 + 8 * WM_ABI_CHECK_PATTERN_KEY &&
+                  offsetof(WmAbi, check_object_key) == 8 + 8 * WM_ABI_CHECK_OBJECT_KEY &&
                   sizeof(WmAbi) == 8 + 8 * WM_ABI_NUM_SLOTS,
               "WmAbiSlot numbering must follow the WmAbi field order");
 static_assert(sizeof(std::pair<Value, Value>) == 32, "object members are iterated with stride 32");
@@ -264,19 +265,25 @@ int32_t ShimStringInterp(WmCtx* ctx, uint32_t node, const WmValue* const* parts,
   });
 }
 
+int32_t ShimCheckObjectKey(WmCtx* ctx, const WmValue* key) {
+  return Guarded(ctx, "object construction", [&]() -> int32_t {
+    const Value& k = V(key);
+    if (k.IsString()) return WM_STATUS_OK;
+    return SetError(ctx, Value::String("Cannot use " + eval_internal::Describe(k) + " as object key"),
+                    false);
+  });
+}
+
 int32_t ShimMakeObject(WmCtx* ctx, const WmValue* const* kv, uint32_t npairs, WmValue* out) {
   new (out) Value();
   return Guarded(ctx, "object construction", [&]() -> int32_t {
     std::vector<Member> members;
     members.reserve(npairs);
     for (uint32_t i = 0; i < npairs; ++i) {
-      const Value& key = V(kv[2 * i]);
-      if (!key.IsString()) {
-        return SetError(ctx,
-                        Value::String("Cannot use " + eval_internal::Describe(key) + " as object key"),
-                        false);
-      }
-      members.emplace_back(key, V(kv[2 * i + 1]));
+      // Native code has already checked each key on insertion; this keeps the shim safe alone.
+      int32_t key_status = ShimCheckObjectKey(ctx, kv[2 * i]);
+      if (key_status != WM_STATUS_OK) return key_status;
+      members.emplace_back(V(kv[2 * i]), V(kv[2 * i + 1]));
     }
     MutV(out)->~Value();
     Put(out, Value::MakeObject(std::move(members)));
@@ -420,6 +427,7 @@ const WmAbi kAbi = {
     ShimRecurseAll,
     ShimCheckRangeArgs,
     ShimCheckPatternKey,
+    ShimCheckObjectKey,
 };
 
 }  // namespace

@@ -13,7 +13,7 @@ extern "C" {
 
 // Bumped whenever WmAbi, WmCtx, WmValue or the entry-point signature change. AOT objects export
 // it as `wm_abi_version` (uint32) and the loader refuses a mismatch.
-#define WM_NATIVE_ABI_VERSION 1u
+#define WM_NATIVE_ABI_VERSION 2u
 #define WM_NATIVE_ABI_VERSION_SYMBOL "wm_abi_version"
 
 // Layout-identical to wm::Value: kind tag (wm::Kind numbering) at offset 0, payload at offset 8.
@@ -103,6 +103,10 @@ typedef struct WmAbi {
   int32_t (*check_range_args)(WmCtx* ctx, const WmValue* const* args, uint32_t nargs);
   // Object destructuring: a key that is not a string is an error worded by the interpreter.
   int32_t (*check_pattern_key)(WmCtx* ctx, const WmValue* object, const WmValue* key);
+  // Object construction: a key that is not a string is an error worded by the interpreter. Native
+  // code calls it as each pair is inserted (after its value is produced), as jq and the
+  // interpreter do, so a bad key errors even when a later pair's value yields nothing.
+  int32_t (*check_object_key)(WmCtx* ctx, const WmValue* key);
 } WmAbi;
 
 // Slot numbers of the function pointers in WmAbi (pointer i is at byte offset 8 + 8*i).
@@ -128,6 +132,7 @@ enum WmAbiSlot {
   WM_ABI_RECURSE_ALL,
   WM_ABI_CHECK_RANGE_ARGS,
   WM_ABI_CHECK_PATTERN_KEY,
+  WM_ABI_CHECK_OBJECT_KEY,
   WM_ABI_NUM_SLOTS
 };
 

@@ -54,10 +54,15 @@ const Expression kExpressions[] = {
     {"def f(g): [g, g]; f(.a)"}, {"[.[]? as [$a] ?// {a: $a} ?// $a | $a]"},
     {"[.[]? as [$a, $b] ?// {a: $a} | [$a, $b]]"}, {". as [$x] ?// $x | if ($x | type) == \"array\" then error(\"arr\") else $x end"}, {"def inc: . + 1; [.[]? | inc | inc]"},
     {"def addvalue(f): f as $x | map(. + $x); addvalue(.[0])"},
+    // Object keys are checked as each pair is inserted: the first pair's bad key errors though
+    // the last pair's value yields nothing; a bad key whose own value yields nothing does not.
+    {"{(.c): \"-3\", \"\\(.k1)\": .[]?}"}, {"{(.a): empty}"}, {"{a: 1, (.x): (.y, 2)}"},
+    {"[{(.[]?): 1}?]"},
 };
 
 const char* const kInputs[] = {
     "null",
+    "{}",
     "1",
     "\"a, b, c\"",
     "[1, 2, 3, 4]",
