@@ -500,7 +500,9 @@ class Checker {
     }
   }
 
-  // Two pod-bearing siblings must have pod selectors that tell their pods apart.
+  // Two pod-bearing siblings must have pod selectors that tell their pods apart: the runtime
+  // assigns a pod to a component by its componentTypeSelector, so a pod both selectors accept
+  // would be counted twice. Only overlaps that can be proven from the text are reported.
   void SiblingRules() {
     std::map<std::string, std::vector<const Component*>> by_owner;
     for (const Component& child : def_.children) {
@@ -513,7 +515,7 @@ class Checker {
           const Component& b = *siblings[j];
           std::string why = Overlap(a, b);
           if (why.empty()) continue;
-          Warn("WM071", b.name.location,
+          Warn("WM071", SelectorLocation(b),
                "components " + Quote(a.name.value) + " and " + Quote(b.name.value) +
                    " (both owned by " + Quote(owner) + ") have pod selectors that cannot tell "
                    "their pods apart: " + why,
@@ -529,27 +531,69 @@ class Checker {
                : nullptr;
   }
 
+  // The most precise place of a component's pod selection: its componentTypeSelector, else its
+  // podSelector, else (no selector at all) its name.
+  static Location SelectorLocation(const Component& c) {
+    if (const ComponentTypeSelector* type = TypeSelector(c)) return type->location;
+    if (c.pod_selector) return c.pod_selector->location;
+    return c.name.location;
+  }
+
+  // Why two keyPath selectors can accept the same pod, or "" when they provably cannot or when
+  // the expressions differ (their results cannot be compared without evaluating them). A
+  // keyPath without a value accepts every pod where the path is present, whatever its value.
+  static std::string KeyPathOverlap(const Component& a, const ComponentTypeSelector& sa,
+                                    const Component& b, const ComponentTypeSelector& sb) {
+    if (Normalized(sa.key_path->text) != Normalized(sb.key_path->text)) return "";
+    std::string key = "keyPath " + Quote(sa.key_path->text);
+    if (!sa.value && !sb.value) return "both select on " + key + " without a value";
+    if (!sa.value || !sb.value) {
+      const Component& open = sa.value ? b : a;
+      return Quote(open.name.value) + " selects on " + key +
+             " without a value, so it also accepts the other's pods";
+    }
+    if (sa.value->value != sb.value->value) return "";
+    return "both select on " + key + " with value " + Quote(sa.value->value);
+  }
+
+  // Why two matchLabels selectors can accept the same pod, or "". They are disjoint only when
+  // some key is required by both with different values; otherwise a pod carrying the union of
+  // the two label sets matches both.
+  static std::string MatchLabelsOverlap(const ComponentTypeSelector& sa,
+                                        const ComponentTypeSelector& sb) {
+    std::map<std::string, std::string> union_labels;
+    for (const LabelMatch& label : *sa.match_labels) {
+      union_labels[label.key.value] = label.value.value;
+    }
+    for (const LabelMatch& label : *sb.match_labels) {
+      auto [it, inserted] = union_labels.emplace(label.key.value, label.value.value);
+      if (!inserted && it->second != label.value.value) return "";
+    }
+    std::string shown;
+    for (const auto& [key, value] : union_labels) {
+      shown += (shown.empty() ? "" : ", ") + key + "=" + value;
+    }
+    return "a pod labelled {" + shown + "} matches both matchLabels";
+  }
+
   static std::string Overlap(const Component& a, const Component& b) {
     const ComponentTypeSelector* sa = TypeSelector(a);
     const ComponentTypeSelector* sb = TypeSelector(b);
     if (!sa && !sb) return "neither has a componentTypeSelector";
     if (!sa) return Quote(a.name.value) + " has no componentTypeSelector, so it matches every pod";
     if (!sb) return Quote(b.name.value) + " has no componentTypeSelector, so it matches every pod";
-    bool same_key = sa->key_path && sb->key_path &&
-                    Normalized(sa->key_path->text) == Normalized(sb->key_path->text);
-    bool no_key = !sa->key_path && !sb->key_path;
-    bool same_value = (!sa->value && !sb->value) ||
-                      (sa->value && sb->value && sa->value->value == sb->value->value);
-    auto labels = [](const ComponentTypeSelector& s) {
-      std::map<std::string, std::string> out;
-      if (s.match_labels) {
-        for (const LabelMatch& l : *s.match_labels) out[l.key.value] = l.value.value;
-      }
-      return out;
-    };
-    bool same_labels = labels(*sa) == labels(*sb);
-    if ((same_key || no_key) && same_value && same_labels) return "their selectors are identical";
-    return "";
+    // Selectors built from different mechanisms (keyPath vs matchLabels) cannot be compared
+    // without evaluating the keyPath, and one with neither is already an error (WM024).
+    bool key_paths = sa->key_path.has_value();
+    bool labels = sa->match_labels.has_value();
+    if (key_paths != sb->key_path.has_value() || labels != sb->match_labels.has_value()) return "";
+    if (!key_paths && !labels) return "";
+    std::string by_key_path = key_paths ? KeyPathOverlap(a, *sa, b, *sb) : std::string();
+    std::string by_labels = labels ? MatchLabelsOverlap(*sa, *sb) : std::string();
+    // A selector using both mechanisms requires both, so both must overlap.
+    if ((key_paths && by_key_path.empty()) || (labels && by_labels.empty())) return "";
+    if (key_paths && labels) return by_key_path + ", and " + by_labels;
+    return key_paths ? by_key_path : by_labels;
   }
 
   void KindRules() {

@@ -342,6 +342,100 @@ TEST(Rules, WM071_IndistinguishableSiblings) {
   EXPECT_TRUE(Check(Def("", same)).With("WM071").empty());  // different text: not provably equal
 }
 
+// Children where 'worker' and 'second' carry the given componentTypeSelector flow mappings
+// (an empty string leaves that component without a podSelector).
+std::string Siblings(const std::string& worker_type, const std::string& second_type) {
+  std::string out;
+  if (!worker_type.empty()) {
+    out += "      podSelector: {componentTypeSelector: " + worker_type + "}\n";
+  }
+  out += "    - name: second\n      ownerRef: top\n      specDefinition: {podSpecPath: .x}\n";
+  if (!second_type.empty()) {
+    out += "      podSelector: {componentTypeSelector: " + second_type + "}\n";
+  }
+  return out;
+}
+
+// The WM071 findings, copied out of the check result.
+std::vector<Diagnostic> Wm071(const std::string& worker_type, const std::string& second_type) {
+  Checked c = Check(Def("", Siblings(worker_type, second_type)));
+  std::vector<Diagnostic> out;
+  for (const Diagnostic* d : c.With("WM071")) out.push_back(*d);
+  return out;
+}
+
+TEST(Rules, WM071_MatchLabelsOverlap) {
+  // Compatible label sets: a pod with role=worker,tier=x matches both.
+  auto d = Wm071("{matchLabels: {role: worker}}", "{matchLabels: {role: worker, tier: x}}");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].severity, Severity::Warning);
+  EXPECT_EQ(d[0].location.line, 22u);  // the second component's componentTypeSelector
+  EXPECT_NE(d[0].message.find("'worker' and 'second'"), std::string::npos) << d[0].message;
+  EXPECT_NE(d[0].message.find("{role=worker, tier=x}"), std::string::npos) << d[0].message;
+  // Disjoint keys are still compatible: one pod can carry both labels.
+  EXPECT_EQ(Wm071("{matchLabels: {role: a}}", "{matchLabels: {tier: b}}").size(), 1u);
+  // Identical label sets overlap too.
+  EXPECT_EQ(Wm071("{matchLabels: {role: a}}", "{matchLabels: {role: a}}").size(), 1u);
+}
+
+TEST(Rules, WM071_MatchLabelsConflictingValueSeparates) {
+  EXPECT_TRUE(Wm071("{matchLabels: {role: a}}", "{matchLabels: {role: b, tier: x}}").empty());
+  EXPECT_TRUE(
+      Wm071("{matchLabels: {tier: x, role: a}}", "{matchLabels: {role: b, tier: x}}").empty());
+}
+
+TEST(Rules, WM071_KeyPathOverlap) {
+  auto same = Wm071("{keyPath: .metadata.labels.role, value: a}",
+                    "{keyPath: '.metadata.labels.role', value: a}");
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_EQ(same[0].location.line, 22u);
+  EXPECT_NE(same[0].message.find("with value 'a'"), std::string::npos) << same[0].message;
+  // Whitespace does not make two expressions different.
+  EXPECT_EQ(Wm071("{keyPath: '.metadata.labels | .role', value: a}",
+                  "{keyPath: '.metadata.labels|.role', value: a}")
+                .size(),
+            1u);
+  // A keyPath without a value accepts the other's pods.
+  auto open = Wm071("{keyPath: .metadata.labels.role}",
+                    "{keyPath: .metadata.labels.role, value: b}");
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_NE(open[0].message.find("'worker' selects on keyPath"), std::string::npos)
+      << open[0].message;
+  EXPECT_EQ(Wm071("{keyPath: .metadata.labels.role}", "{keyPath: .metadata.labels.role}").size(),
+            1u);
+}
+
+TEST(Rules, WM071_KeyPathDifferentValueOrExpressionSeparates) {
+  EXPECT_TRUE(Wm071("{keyPath: .metadata.labels.role, value: a}",
+                    "{keyPath: .metadata.labels.role, value: b}")
+                  .empty());
+  EXPECT_TRUE(Wm071("{keyPath: .metadata.labels.role, value: a}",
+                    "{keyPath: .metadata.labels.kind, value: a}")
+                  .empty());
+}
+
+TEST(Rules, WM071_DifferentMechanismsAreNotCompared) {
+  EXPECT_TRUE(
+      Wm071("{keyPath: .metadata.labels.role, value: a}", "{matchLabels: {role: a}}").empty());
+  EXPECT_TRUE(
+      Wm071("{matchLabels: {role: a}}", "{keyPath: .metadata.labels.role, value: a}").empty());
+}
+
+TEST(Rules, WM071_OneSelectorMissing) {
+  auto first_missing = Wm071("", "{matchLabels: {role: b}}");
+  ASSERT_EQ(first_missing.size(), 1u);
+  EXPECT_NE(first_missing[0].message.find("'worker' has no componentTypeSelector"),
+            std::string::npos)
+      << first_missing[0].message;
+  EXPECT_EQ(first_missing[0].location.line, 21u);  // its selector
+  auto second_missing = Wm071("{matchLabels: {role: a}}", "");
+  ASSERT_EQ(second_missing.size(), 1u);
+  EXPECT_NE(second_missing[0].message.find("'second' has no componentTypeSelector"),
+            std::string::npos)
+      << second_missing[0].message;
+  EXPECT_EQ(second_missing[0].location.line, 19u);  // its name: it has no selector to show
+}
+
 TEST(Rules, WM080_DuplicateKindsAcrossDefinitions) {
   Checked c = Check(Def() + "---\n" + Def());
   ASSERT_EQ(c.definitions.size(), 2u);
