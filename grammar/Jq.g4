@@ -15,9 +15,11 @@
 //   of the input at every operator inside the body.
 // - Unary minus is parsed as a plain prefix; the builder re-associates it as jq does (`-a * b` is
 //   `-(a * b)`), again to keep every decision LL(1)/LL(2).
-// - Definitions open a pipe (or follow a `|`), which covers how jq programs use them; jq's
-//   grammar also takes one right after a binary operator (`1 + def f: 2; f`), which this one
-//   rejects.
+// - Definitions open a pipe, follow a `|`, or follow any binary operator (`1, def f: 2; f`,
+//   `1 + def f: 2; f`). jq gives a definition the lowest precedence, so its scope is the whole
+//   rest of the expression (`a, def f: 2; f | g` is `a, (def f: 2; f | g)`). Here a definition
+//   after an operator only prefixes that operator's operand (an LL(1) choice on `def`); the builder
+//   moves the rest of the expression, `|` segments included, into its scope.
 // - `reduce`, `foreach`, `if` and `break` are primaries (jq 1.8 and gojq accept postfix after them;
 //   the printer parenthesises them so its output stays valid jq 1.6/1.7).
 grammar Jq;
@@ -61,15 +63,15 @@ pipeTail
   ;
 
 commaExpr
-  : altExpr (COMMA altExpr)*
+  : altExpr (COMMA funcDef* altExpr)*
   ;
 
 altExpr
-  : assignExpr (DEFINEDOR assignExpr)*
+  : assignExpr (DEFINEDOR funcDef* assignExpr)*
   ;
 
 assignExpr
-  : orExpr (assignOp orExpr)?
+  : orExpr (assignOp funcDef* orExpr)?
   ;
 
 assignOp
@@ -77,15 +79,15 @@ assignOp
   ;
 
 orExpr
-  : andExpr (OR andExpr)*
+  : andExpr (OR funcDef* andExpr)*
   ;
 
 andExpr
-  : compareExpr (AND compareExpr)*
+  : compareExpr (AND funcDef* compareExpr)*
   ;
 
 compareExpr
-  : addExpr (compareOp addExpr)?
+  : addExpr (compareOp funcDef* addExpr)?
   ;
 
 compareOp
@@ -93,7 +95,7 @@ compareOp
   ;
 
 addExpr
-  : mulExpr (addOp mulExpr)*
+  : mulExpr (addOp funcDef* mulExpr)*
   ;
 
 addOp
@@ -101,7 +103,7 @@ addOp
   ;
 
 mulExpr
-  : unaryExpr (mulOp unaryExpr)*
+  : unaryExpr (mulOp funcDef* unaryExpr)*
   ;
 
 mulOp

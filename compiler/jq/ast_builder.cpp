@@ -37,6 +37,8 @@ Node* RightKid(Node* node) {
     case NodeKind::TryCatch:
       if (node->kids.size() == 2 && node->kids[1]) return node->kids[1].get();
       return node->kids.empty() ? nullptr : node->kids[0].get();
+    case NodeKind::FuncDef:
+      return node->kids.size() == 2 ? node->kids[1].get() : nullptr;
     default:
       return nullptr;
   }
@@ -51,14 +53,45 @@ bool OnRightSpine(Node* root, const Node* target) {
 
 std::string WithoutSigil(const std::string& text) { return text.empty() ? text : text.substr(1); }
 
-// Splits the children of an `x (op x)*` rule into operands and operator tokens in one pass
-// (ANTLR's indexed accessors such as COMMA(i) rescan all children on every call).
+// The operand of `node` whose source text holds byte `at` (its last kid starting at or before it).
+Node* KidHolding(Node* node, uint32_t at, size_t* index) {
+  Node* found = nullptr;
+  for (size_t i = 0; i < node->kids.size(); ++i) {
+    Node* kid = node->kids[i].get();
+    if (kid != nullptr && kid->range.begin <= at) {
+      found = kid;
+      *index = i;
+    }
+  }
+  return found;
+}
+
+bool IsBinary(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::Comma: case NodeKind::Alternative: case NodeKind::Assign: case NodeKind::Or:
+    case NodeKind::And: case NodeKind::Compare: case NodeKind::Arith:
+      return true;
+    default:
+      return false;
+  }
+}
+
+using DefRun = std::vector<JqParser::FuncDefContext*>;
+
+// Splits the children of an `x (op def* x)*` rule into operands, operator tokens and the
+// definitions in front of each operand in one pass (ANTLR's indexed accessors such as COMMA(i)
+// rescan all children on every call).
 template <typename Operand>
 void SplitChain(antlr4::ParserRuleContext* ctx, std::vector<Operand*>* operands,
-                std::vector<antlr4::Token*>* ops) {
+                std::vector<antlr4::Token*>* ops, std::vector<DefRun>* defs = nullptr) {
+  DefRun pending;
   for (auto* child : ctx->children) {
     if (auto* operand = dynamic_cast<Operand*>(child)) {
       operands->push_back(operand);
+      if (defs != nullptr) defs->push_back(std::move(pending));
+      pending.clear();
+    } else if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
+      pending.push_back(def);
     } else if (auto* rule = dynamic_cast<antlr4::ParserRuleContext*>(child)) {
       ops->push_back(rule->getStart());
     } else if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
@@ -202,9 +235,22 @@ NodePtr AstBuilder::Segments(std::vector<Segment> segments) {
   // takes the rest of the pipe as its body.
   std::vector<NodePtr> nodes;
   std::vector<Node*> open_heads;
+  std::vector<Node*> open_defs;
   for (size_t i = 0; i < segments.size(); ++i) {
     size_t mark = heads_.size();
+    size_t defs_mark = open_defs_.size();
     nodes.push_back(Comma(segments[i].expr));
+    std::vector<Node*> my_defs(open_defs_.begin() + defs_mark, open_defs_.end());
+    open_defs_.resize(defs_mark);
+    for (Node* def : my_defs) ScopeOpenDef(&nodes.back(), def);
+    // The deepest definition on the right spine also scopes over the rest of the pipe.
+    Node* open_def = nullptr;
+    if (!my_defs.empty()) {
+      for (Node* n = nodes.back().get(); n != nullptr; n = RightKid(n)) {
+        if (n->kind == NodeKind::FuncDef) open_def = n;
+      }
+    }
+    open_defs.push_back(open_def);
     std::vector<std::pair<Node*, size_t>> mine(heads_.begin() + mark, heads_.end());
     heads_.resize(mark);
     Node* open = nullptr;
@@ -234,6 +280,14 @@ NodePtr AstBuilder::Segments(std::vector<Segment> segments) {
           n->range.end = std::max(n->range.end, end);
           if (n == head) break;
         }
+      } else if (Node* def = open_defs[i]) {
+        uint32_t end = rest->range.end;
+        def->kids[1] = Binary(NodeKind::Pipe, "", Tok(segments[i + 1].pipe_before),
+                              std::move(def->kids[1]), std::move(rest));
+        for (Node* n = node.get(); n != nullptr; n = RightKid(n)) {
+          n->range.end = std::max(n->range.end, end);
+          if (n == def) break;
+        }
       } else {
         node = Binary(NodeKind::Pipe, "", Tok(segments[i + 1].pipe_before), std::move(node),
                       std::move(rest));
@@ -258,15 +312,66 @@ NodePtr AstBuilder::FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest) {
   return node;
 }
 
+// Definitions written right after a binary operator, wrapped around that operator's operand. The
+// innermost is recorded so that the segment can widen its scope to the rest of the expression.
+NodePtr AstBuilder::OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs,
+                             const std::function<NodePtr()>& operand) {
+  if (defs.empty()) return operand();
+  std::vector<NodePtr> built;  // bodies first, so diagnostics come out in reading order
+  for (auto* def : defs) built.push_back(FuncDef(def, nullptr));
+  NodePtr node = operand();
+  open_defs_.push_back(built.back().get());
+  for (size_t i = built.size(); i-- > 0;) {
+    built[i]->range.end = std::max(built[i]->range.end, node->range.end);
+    built[i]->kids[1] = std::move(node);
+    node = std::move(built[i]);
+  }
+  return node;
+}
+
+// jq gives a definition the lowest precedence: in `1 + def f: 2; f * 3, 4` its scope is
+// `f * 3, 4`. The chains parsed `def f: 2; f * 3` as the operand of `+` and put `, 4` above it;
+// every operator whose left operand holds `def` (walking from the segment's root) is moved into
+// the definition's body, innermost first, which rebuilds exactly the text to the right of `;`.
+// The walk follows source positions and is iterative; the path is as deep as the segment's chains.
+void AstBuilder::ScopeOpenDef(NodePtr* root, Node* def) {
+  std::vector<std::pair<Node*, size_t>> path;  // ancestors of `def` and the kid leading to it
+  for (Node* node = root->get(); node != def;) {
+    size_t index = 0;
+    Node* kid = node ? KidHolding(node, def->range.begin, &index) : nullptr;
+    if (kid == nullptr) return;  // not in this segment's tree: nothing to widen
+    path.emplace_back(node, index);
+    node = kid;
+  }
+  for (size_t j = path.size(); j-- > 0;) {
+    Node* op = path[j].first;
+    if (!IsBinary(op->kind) || path[j].second != 0) continue;
+    NodePtr* slot = j == 0 ? root : &path[j - 1].first->kids[path[j - 1].second];
+    NodePtr moved = std::move(*slot);
+    *slot = std::move(moved->kids[0]);
+    moved->kids[0] = std::move(def->kids[1]);
+    moved->range.begin = moved->kids[0]->range.begin;
+    moved->range.end = std::max(moved->kids[0]->range.end, moved->kids[1]->range.end);
+    def->range.end = std::max(def->range.end, moved->range.end);
+    def->kids[1] = std::move(moved);
+  }
+  // Everything still above the definition now ends where it ends.
+  for (Node* node = root->get(); node != nullptr && node != def; node = RightKid(node)) {
+    node->range.end = std::max(node->range.end, def->range.end);
+  }
+}
+
 // ----------------------------------------------------------------------------- operators
 
 NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
   std::vector<JqParser::AltExprContext*> items;
   std::vector<antlr4::Token*> ops;
-  SplitChain(ctx, &items, &ops);
+  std::vector<DefRun> defs;
+  SplitChain(ctx, &items, &ops, &defs);
   NodePtr node = Alternative(items[0]);
   for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::Comma, "", Tok(ops[i - 1]), std::move(node), Alternative(items[i]));
+    node = Binary(NodeKind::Comma, "", Tok(ops[i - 1]), std::move(node),
+                  OpenDefs(defs[i], [&] { return Alternative(items[i]); }));
   }
   return node;
 }
@@ -274,9 +379,12 @@ NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
 NodePtr AstBuilder::Alternative(JqParser::AltExprContext* ctx) {
   std::vector<JqParser::AssignExprContext*> items;
   std::vector<antlr4::Token*> ops;
-  SplitChain(ctx, &items, &ops);
+  std::vector<DefRun> defs;
+  SplitChain(ctx, &items, &ops, &defs);
   std::vector<NodePtr> built;
-  for (auto* item : items) built.push_back(Assign(item));
+  for (size_t i = 0; i < items.size(); ++i) {
+    built.push_back(OpenDefs(defs[i], [&] { return Assign(items[i]); }));
+  }
   NodePtr node = std::move(built.back());
   for (size_t i = built.size() - 1; i-- > 0;) {
     node = Binary(NodeKind::Alternative, "", Tok(ops[i]), std::move(built[i]), std::move(node));
@@ -288,16 +396,19 @@ NodePtr AstBuilder::Assign(JqParser::AssignExprContext* ctx) {
   NodePtr left = Or(ctx->orExpr(0));
   auto* op = ctx->assignOp();
   if (op == nullptr) return left;
-  return Binary(NodeKind::Assign, op->getText(), Span(op), std::move(left), Or(ctx->orExpr(1)));
+  return Binary(NodeKind::Assign, op->getText(), Span(op), std::move(left),
+                OpenDefs(ctx->funcDef(), [&] { return Or(ctx->orExpr(1)); }));
 }
 
 NodePtr AstBuilder::Or(JqParser::OrExprContext* ctx) {
   std::vector<JqParser::AndExprContext*> items;
   std::vector<antlr4::Token*> ops;
-  SplitChain(ctx, &items, &ops);
+  std::vector<DefRun> defs;
+  SplitChain(ctx, &items, &ops, &defs);
   NodePtr node = And(items[0]);
   for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::Or, "", Tok(ops[i - 1]), std::move(node), And(items[i]));
+    node = Binary(NodeKind::Or, "", Tok(ops[i - 1]), std::move(node),
+                  OpenDefs(defs[i], [&] { return And(items[i]); }));
   }
   return node;
 }
@@ -305,10 +416,12 @@ NodePtr AstBuilder::Or(JqParser::OrExprContext* ctx) {
 NodePtr AstBuilder::And(JqParser::AndExprContext* ctx) {
   std::vector<JqParser::CompareExprContext*> items;
   std::vector<antlr4::Token*> ops;
-  SplitChain(ctx, &items, &ops);
+  std::vector<DefRun> defs;
+  SplitChain(ctx, &items, &ops, &defs);
   NodePtr node = Compare(items[0]);
   for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::And, "", Tok(ops[i - 1]), std::move(node), Compare(items[i]));
+    node = Binary(NodeKind::And, "", Tok(ops[i - 1]), std::move(node),
+                  OpenDefs(defs[i], [&] { return Compare(items[i]); }));
   }
   return node;
 }
@@ -317,16 +430,19 @@ NodePtr AstBuilder::Compare(JqParser::CompareExprContext* ctx) {
   NodePtr left = Add(ctx->addExpr(0));
   auto* op = ctx->compareOp();
   if (op == nullptr) return left;
-  return Binary(NodeKind::Compare, op->getText(), Span(op), std::move(left), Add(ctx->addExpr(1)));
+  return Binary(NodeKind::Compare, op->getText(), Span(op), std::move(left),
+                OpenDefs(ctx->funcDef(), [&] { return Add(ctx->addExpr(1)); }));
 }
 
 NodePtr AstBuilder::Add(JqParser::AddExprContext* ctx) {
   std::vector<JqParser::MulExprContext*> items;
   std::vector<antlr4::Token*> ops;
-  SplitChain(ctx, &items, &ops);
+  std::vector<DefRun> defs;
+  SplitChain(ctx, &items, &ops, &defs);
   NodePtr node = Mul(items[0]);
   for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::Arith, ops[i - 1]->getText(), Tok(ops[i - 1]), std::move(node), Mul(items[i]));
+    node = Binary(NodeKind::Arith, ops[i - 1]->getText(), Tok(ops[i - 1]), std::move(node),
+                  OpenDefs(defs[i], [&] { return Mul(items[i]); }));
   }
   return node;
 }
@@ -334,9 +450,12 @@ NodePtr AstBuilder::Add(JqParser::AddExprContext* ctx) {
 NodePtr AstBuilder::Mul(JqParser::MulExprContext* ctx) {
   std::vector<JqParser::UnaryExprContext*> items;
   std::vector<antlr4::Token*> ops;
-  SplitChain(ctx, &items, &ops);
+  std::vector<DefRun> defs;
+  SplitChain(ctx, &items, &ops, &defs);
   std::vector<NodePtr> operands;
-  for (auto* item : items) operands.push_back(Unary(item));
+  for (size_t i = 0; i < items.size(); ++i) {
+    operands.push_back(OpenDefs(defs[i], [&] { return Unary(items[i]); }));
+  }
   return MulChain(std::move(operands), std::move(ops));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,9 @@ class AstBuilder {
   NodePtr Pipe(JqParser::PipeContext* ctx);
   NodePtr Segments(std::vector<Segment> segments);
   NodePtr FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest);
+  NodePtr OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs,
+                   const std::function<NodePtr()>& operand);
+  void ScopeOpenDef(NodePtr* root, Node* def);
   NodePtr Comma(JqParser::CommaExprContext* ctx);
   NodePtr Alternative(JqParser::AltExprContext* ctx);
   NodePtr Assign(JqParser::AssignExprContext* ctx);
@@ -93,6 +97,9 @@ class AstBuilder {
   // Open `Term as $x` / `label $x` heads of the pipe segment being built, with the index of their
   // last token (the body, the rest of the pipe, is attached when the segment is complete).
   std::vector<std::pair<Node*, size_t>> heads_;
+  // Definitions written right after a binary operator in the segment being built (the innermost
+  // of each run); their scope is widened to the rest of the expression when the segment is done.
+  std::vector<Node*> open_defs_;
 };
 
 }  // namespace wm::jq::internal

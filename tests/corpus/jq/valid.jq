@@ -715,3 +715,9 @@ def f: 1; def g: 2; # 1.7 (a library: parse-only)
 try -1 * error("x")
 try 1 catch -1 * 2
 4 * try -1 * 2 * 3
+1, def f: 2; f
+1 + def f: 2; f
+1, def f: 2; f | . + 1
+[1, def f: 2; f * 3, 4]
+.a // def f: 1; f // 2
+1, def f: 2; f + def g: 3; g * 2, 4 | . + 5

@@ -180,6 +180,49 @@ TEST(JqParserTest, Definitions) {
   EXPECT_EQ(Shape("def f: 1; def g: 2;"), "(FuncDef f (Number 1) (FuncDef g (Number 2) _))");
 }
 
+// jq's `Exp: FuncDef Exp` has the lowest precedence: a definition after any binary operator
+// scopes over the whole rest of the expression, `|` segments included.
+TEST(JqParserTest, DefinitionsAfterOperators) {
+  EXPECT_EQ(Shape("1, def f: 2; f"), "(Comma (Number 1) (FuncDef f (Number 2) (Call f)))");
+  EXPECT_EQ(Shape("1 + def f: 2; f"), "(Arith + (Number 1) (FuncDef f (Number 2) (Call f)))");
+  EXPECT_EQ(Shape("1, def f: 2; f | g"),
+            "(Comma (Number 1) (FuncDef f (Number 2) (Pipe (Call f) (Call g))))");
+  EXPECT_EQ(Shape("1 + def f: 2; f * 3, 4"),
+            "(Arith + (Number 1) (FuncDef f (Number 2) (Comma (Arith * (Call f) (Number 3)) (Number 4))))");
+  EXPECT_EQ(Shape("1, 2 + def f: 3; f * 4 + 5 // 6"),
+            "(Comma (Number 1) (Arith + (Number 2) (FuncDef f (Number 3) "
+            "(Alternative (Arith + (Arith * (Call f) (Number 4)) (Number 5)) (Number 6)))))");
+  EXPECT_EQ(Shape("a // def f: 1; f // b"),
+            "(Alternative (Call a) (FuncDef f (Number 1) (Alternative (Call f) (Call b))))");
+  EXPECT_EQ(Shape("1, def f: 2; def g: 3; f, g"),
+            "(Comma (Number 1) (FuncDef f (Number 2) (FuncDef g (Number 3) (Comma (Call f) (Call g)))))");
+  EXPECT_EQ(Shape("1, def f: 2; f + def g: 3; g * 2, 4 | 5"),
+            "(Comma (Number 1) (FuncDef f (Number 2) (Arith + (Call f) (FuncDef g (Number 3) "
+            "(Pipe (Comma (Arith * (Call g) (Number 2)) (Number 4)) (Number 5))))))");
+  EXPECT_EQ(Shape("1 == def f: 1; f, 2"),
+            "(Compare == (Number 1) (FuncDef f (Number 1) (Comma (Call f) (Number 2))))");
+  EXPECT_EQ(Shape(".a |= def f: 1; f"),
+            "(Assign |= (Field a _) (FuncDef f (Number 1) (Call f)))");
+  EXPECT_EQ(Shape("true and def f: 1; f or 2"),
+            "(And (True) (FuncDef f (Number 1) (Or (Call f) (Number 2))))");
+  EXPECT_EQ(Shape("1, def f: 2; . as $x | $x"),
+            "(Comma (Number 1) (FuncDef f (Number 2) (Bind (Identity) (PatternVar x) (Variable x))))");
+  EXPECT_EQ(Shape("(1, def f: 2; f) | f"),
+            "(Pipe (Paren (Comma (Number 1) (FuncDef f (Number 2) (Call f)))) (Call f))");
+  EXPECT_EQ(Shape("-1 * def f: 2; f"),
+            "(Neg (Arith * (Number 1) (FuncDef f (Number 2) (Call f))))");
+  // The definition's byte range runs to the end of the expression it scopes over.
+  ParseResult r = Parse("1, def f: 2; f | g");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.ast->range.end, 18u);
+  EXPECT_EQ(r.ast->kids[1]->range.begin, 3u);
+  EXPECT_EQ(r.ast->kids[1]->range.end, 18u);
+  // A head before the definition is still not followed by its `|`.
+  EXPECT_NE(FirstError(". as $x, def f: 1; f | $x"), "OK");
+  EXPECT_NE(FirstError("1 + def f: 2;"), "OK");
+  EXPECT_NE(FirstError("1, def f: 2"), "OK");
+}
+
 TEST(JqParserTest, ControlFlow) {
   EXPECT_EQ(Shape("reduce .[] as $x (0; . + $x)"),
             "(Reduce (Iterate _) (PatternVar x) (Number 0) (Arith + (Identity) (Variable x)))");
