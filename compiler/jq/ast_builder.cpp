@@ -1,7 +1,8 @@
 // Parse tree -> AST. Besides copying structure and byte ranges it does the parts of jq's grammar
 // that the ANTLR grammar leaves to it (see grammar/Jq.g4): folding right-associative `|` and `//`,
-// giving `Term as $x` / `label $x` heads the rest of their pipe as body, re-associating unary
-// minus over `* / %`, decoding string literals and parsing their interpolations.
+// giving `Term as $x` / `label $x` heads the rest of their pipe as body, widening a definition
+// written after a binary operator to the rest of the expression, re-associating unary minus over
+// `* / %`, decoding string literals and parsing their interpolations.
 // Recursion follows the parse tree, whose depth the parser already bounded.
 #include "compiler/jq/internal/ast_builder.h"
 
