@@ -364,17 +364,29 @@ void AstBuilder::ScopeOpenDef(NodePtr* root, Node* def) {
 
 // ----------------------------------------------------------------------------- operators
 
-NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
-  std::vector<JqParser::AltExprContext*> items;
+// Builds a left-associative chain `x op def* x op def* x ...` (',', `or`, `and`, `+ -`): the
+// first operand as is, every later one inside the definitions written in front of it.
+// `join(left, op, right)` makes the node of one operator.
+template <typename Operand, typename Build, typename Join>
+NodePtr AstBuilder::FoldLeft(antlr4::ParserRuleContext* ctx, Build build, Join join) {
+  std::vector<Operand*> items;
   std::vector<antlr4::Token*> ops;
   std::vector<DefRun> defs;
   SplitChain(ctx, &items, &ops, &defs);
-  NodePtr node = Alternative(items[0]);
+  NodePtr node = build(items[0]);
   for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::Comma, "", Tok(ops[i - 1]), std::move(node),
-                  OpenDefs(defs[i], [&] { return Alternative(items[i]); }));
+    node = join(std::move(node), ops[i - 1],
+                OpenDefs(defs[i], [&] { return build(items[i]); }));
   }
   return node;
+}
+
+NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
+  return FoldLeft<JqParser::AltExprContext>(
+      ctx, [&](auto* item) { return Alternative(item); },
+      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
+        return Binary(NodeKind::Comma, "", Tok(op), std::move(l), std::move(r));
+      });
 }
 
 NodePtr AstBuilder::Alternative(JqParser::AltExprContext* ctx) {
@@ -402,29 +414,19 @@ NodePtr AstBuilder::Assign(JqParser::AssignExprContext* ctx) {
 }
 
 NodePtr AstBuilder::Or(JqParser::OrExprContext* ctx) {
-  std::vector<JqParser::AndExprContext*> items;
-  std::vector<antlr4::Token*> ops;
-  std::vector<DefRun> defs;
-  SplitChain(ctx, &items, &ops, &defs);
-  NodePtr node = And(items[0]);
-  for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::Or, "", Tok(ops[i - 1]), std::move(node),
-                  OpenDefs(defs[i], [&] { return And(items[i]); }));
-  }
-  return node;
+  return FoldLeft<JqParser::AndExprContext>(
+      ctx, [&](auto* item) { return And(item); },
+      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
+        return Binary(NodeKind::Or, "", Tok(op), std::move(l), std::move(r));
+      });
 }
 
 NodePtr AstBuilder::And(JqParser::AndExprContext* ctx) {
-  std::vector<JqParser::CompareExprContext*> items;
-  std::vector<antlr4::Token*> ops;
-  std::vector<DefRun> defs;
-  SplitChain(ctx, &items, &ops, &defs);
-  NodePtr node = Compare(items[0]);
-  for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::And, "", Tok(ops[i - 1]), std::move(node),
-                  OpenDefs(defs[i], [&] { return Compare(items[i]); }));
-  }
-  return node;
+  return FoldLeft<JqParser::CompareExprContext>(
+      ctx, [&](auto* item) { return Compare(item); },
+      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
+        return Binary(NodeKind::And, "", Tok(op), std::move(l), std::move(r));
+      });
 }
 
 NodePtr AstBuilder::Compare(JqParser::CompareExprContext* ctx) {
@@ -436,16 +438,11 @@ NodePtr AstBuilder::Compare(JqParser::CompareExprContext* ctx) {
 }
 
 NodePtr AstBuilder::Add(JqParser::AddExprContext* ctx) {
-  std::vector<JqParser::MulExprContext*> items;
-  std::vector<antlr4::Token*> ops;
-  std::vector<DefRun> defs;
-  SplitChain(ctx, &items, &ops, &defs);
-  NodePtr node = Mul(items[0]);
-  for (size_t i = 1; i < items.size(); ++i) {
-    node = Binary(NodeKind::Arith, ops[i - 1]->getText(), Tok(ops[i - 1]), std::move(node),
-                  OpenDefs(defs[i], [&] { return Mul(items[i]); }));
-  }
-  return node;
+  return FoldLeft<JqParser::MulExprContext>(
+      ctx, [&](auto* item) { return Mul(item); },
+      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
+        return Binary(NodeKind::Arith, op->getText(), Tok(op), std::move(l), std::move(r));
+      });
 }
 
 NodePtr AstBuilder::Mul(JqParser::MulExprContext* ctx) {

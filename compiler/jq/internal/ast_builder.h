@@ -68,6 +68,9 @@ class AstBuilder {
   NodePtr OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs,
                    const std::function<NodePtr()>& operand);
   void ScopeOpenDef(NodePtr* root, Node* def);
+  // A left-associative chain `x op def* x ...` (',', or, and, + -); defined in ast_builder.cpp.
+  template <typename Operand, typename Build, typename Join>
+  NodePtr FoldLeft(antlr4::ParserRuleContext* ctx, Build build, Join join);
   NodePtr Comma(JqParser::CommaExprContext* ctx);
   NodePtr Alternative(JqParser::AltExprContext* ctx);
   NodePtr Assign(JqParser::AssignExprContext* ctx);
