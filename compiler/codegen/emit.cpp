@@ -598,6 +598,18 @@ class ProgramEmitter {
         // Later parts vary slowest (jq builds the string with `+`, right operand outer).
         std::vector<size_t> order(node.kids.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = order.size() - 1 - i;
+        // jq formats each value as it is produced: with a format that can fail (`@csv` of a
+        // non-array), a part's error is raised even when an earlier part later yields nothing.
+        // Plain interpolation (`@text`) never fails, so it needs no per-part check.
+        LevelCheck format_on_arrival = [&](size_t depth, const Values& got) -> llvm::Value* {
+          if (node.str.empty() || node.str == "text" || IsLiteralString(node.kids[order[depth]])) {
+            return Status(WM_STATUS_OK);
+          }
+          llvm::Value* formatted = OwnedSlot();
+          llvm::Value* s = CallAbi(WM_ABI_FORMAT, {ctx_, I32(n), got[depth], formatted});
+          Release(formatted);
+          return s;
+        };
         return Cartesian(node.kids, order, act, in, {k.env},
                          [&](const Values& v, const Values& c) {
                            llvm::Value* out = OwnedSlot();
@@ -605,7 +617,7 @@ class ProgramEmitter {
                                                     {ctx_, I32(n), PointerArray(v), out});
                            return WithOwned(s, out, Cont{k.fn, c[0]});
                          },
-                         /*literal_strings_are_free=*/true);
+                         /*literal_strings_are_free=*/true, format_on_arrival);
       }
       case Op::CallBuiltin: {
         if (IsRange(node)) {

@@ -31,13 +31,14 @@ TEST(JqGenerator, ExclusionCheckRecognisesEveryDocumentedConstruct) {
         "have_literal_numbers", "\"abc\" | indices(\"\")", ".[] |= empty", "nth(1; .[])",
         "[.[] | implode]", "(try .a) | error", ".a | (.b)? | error", "input", "$ENV",
         "ascii", "100000000000000000001", "1e3", "1 / 0", "0/0", ". + 3 / -2",
-        "any(.a)", "all(.[]; .)", "IN(1, 2)"}) {
+        "any(.a)", "all(.[]; .)", "IN(1, 2)", "@base32", ".a | reverse"}) {
     EXPECT_NE(FindExcludedConstruct(program), "") << program;
   }
   for (const char* program :
        {"fabs", "[try (.a) catch .]", "[(.a)?]", "explode|implode", "nth(0; .[])", "nth(2)",
         "ascii_downcase", "\"input\"", "$input_x", ".abs", ". / 2", "1 // 2", ".k1", "\"1e3\"",
-        "1.5 * 3", "[.[]] | any", "all", ".any", "$all"}) {
+        "1.5 * 3", "[.[]] | any", "all", ".any", "$all",
+        "(if type == \"string\" then explode else . end | reverse)"}) {
     EXPECT_EQ(FindExcludedConstruct(program), "") << program;
   }
 }

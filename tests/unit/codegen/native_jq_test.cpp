@@ -58,6 +58,9 @@ const Expression kExpressions[] = {
     // the last pair's value yields nothing; a bad key whose own value yields nothing does not.
     {"{(.c): \"-3\", \"\\(.k1)\": .[]?}"}, {"{(.a): empty}"}, {"{a: 1, (.x): (.y, 2)}"},
     {"[{(.[]?): 1}?]"},
+    // A formatted interpolation formats each part as it is produced: the last part's @csv error
+    // is raised even when an earlier part yields nothing.
+    {"@csv \"ab\\(.[]?.a?)\\(.k1)\""}, {"@csv \"\\(empty)\\(.)\""}, {"[@sh \"\\(.[]?)\"]?"},
 };
 
 const char* const kInputs[] = {
