@@ -280,7 +280,7 @@ class Evaluation {
       case Op::Object: return EvalObjectStart(n, frame, input, path, k);
       case Op::Format: return EvalFormat(n, input, path, k);
       case Op::StringInterp: return EvalInterpStart(n, frame, input, path, k);
-      case Op::Var: return EvalVar(n, frame, path, k);
+      case Op::Var: return EvalVar(n, frame, input, path, k);
       case Op::Bind: return EvalBind(n, frame, input, path, k);
       case Op::Reduce: return EvalReduce(n, frame, input, path, k);
       case Op::Foreach: return EvalForeach(n, frame, input, path, k);
@@ -380,12 +380,33 @@ class Evaluation {
     return &f->slots[immediate & kIndexMask];
   }
 
-  WM_NOINLINE Flow EvalVar(const ir::Node& n, Frame* frame, const Value* path, Cont k) {
+  // In path mode a variable is a path only where jq can tell it is one: a `foreach` item bound
+  // from a tracked source keeps that source's path; any other variable whose value is the very
+  // value at the current path (jq compares identity, not equality) stands for the current path,
+  // as in `path(.a | . as $x | $x)`. Otherwise its value is not at a path: `path(.a as $x | $x)`
+  // is an error, as in jq.
+  WM_NOINLINE Flow EvalVar(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     const Slot* found = SlotAt(frame, n.a);
     if (found == nullptr) return Flow::kError;
     const Slot& slot = *found;
-    if (path != nullptr && slot.path.IsArray()) return k(slot.value, &slot.path);
+    if (path != nullptr) {
+      if (slot.path.IsArray()) return k(slot.value, &slot.path);
+      if (path->IsArray() && Identical(slot.value, input)) return k(slot.value, path);
+    }
     return EmitValue(slot.value, path, k);
+  }
+
+  // jq's jv_identical: the same heap value (not an equal copy), or equal scalars.
+  static bool Identical(const Value& a, const Value& b) {
+    if (a.kind() != b.kind()) return false;
+    switch (a.kind()) {
+      case Kind::String: case Kind::Array: case Kind::Object: return a.heap_cell() == b.heap_cell();
+      case Kind::Number: {
+        double x = a.AsNumber(), y = b.AsNumber();
+        return std::memcmp(&x, &y, sizeof x) == 0;
+      }
+      default: return true;
+    }
   }
 
   WM_NOINLINE Flow EvalLabel(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
@@ -732,8 +753,9 @@ class Evaluation {
   }
 
   WM_NOINLINE Flow EvalBind(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
-    // In path mode the source is tracked too, so a variable bound to `.a` remembers its path.
-    return Eval(n.kids[0], frame, input, path, [&](const Value& v, const Value* vp) {
+    // The source is a subexpression, as in jq: it is not a path even in path mode, so
+    // `path(.a as $x | $x)` fails while `path(.a as $x | .b)` is ["b"] (see EvalVar).
+    return Eval(n.kids[0], frame, input, nullptr, [&](const Value& v, const Value* vp) {
       return DestructureAlternatives(n.patterns, v, vp, frame, input, [&](bool* downstream) {
         return Eval(n.kids[1], frame, input, path, [&](const Value& out, const Value* op) {
           Flow r = k(out, op);

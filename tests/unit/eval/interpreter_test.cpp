@@ -58,6 +58,14 @@ TEST(Interpreter, PathsAndAssignment) {
   EXPECT_EQ(Jq("[path(first(.a,.b))]"), R"([["a"]])");
   EXPECT_EQ(Jq("[path(limit(1; .a,.b))]"), R"([["a"]])");
   EXPECT_EQ(Jq("path(1)"), "error: Invalid path expression with result 1");
+  // A variable is a path only where it is the value at the current path (jq's identity rule);
+  // a binding's source is not tracked.
+  EXPECT_EQ(Jq("path(.a as $x | $x)", R"({"a":{"c":1}})"),
+            R"(error: Invalid path expression with result {"c":1})");
+  EXPECT_EQ(Jq("path(.a | . as $x | $x)", R"({"a":{"c":1}})"), R"(["a"])");
+  EXPECT_EQ(Jq("path(. as $x | $x)", R"({"a":1})"), "[]");
+  EXPECT_EQ(Jq("path(.a as $x | .b)", R"({"a":1})"), R"(["b"])");
+  EXPECT_EQ(Jq("[path(foreach .a as $x (0; 1; $x))]", R"({"a":1})"), R"([["a"]])");
   EXPECT_EQ(Jq(".a.b.c = 1", "{}"), R"({"a":{"b":{"c":1}}})");
   EXPECT_EQ(Jq(".a = (1,2)", "{}"), R"({"a":1} {"a":2})");
   EXPECT_EQ(Jq(".[1:] |= map(. * 2)", "[1,2,3]"), "[1,4,6]");
