@@ -15,13 +15,18 @@
 //   of the input at every operator inside the body.
 // - Unary minus is parsed as a plain prefix; the builder re-associates it as jq does (`-a * b` is
 //   `-(a * b)`), again to keep every decision LL(1)/LL(2).
-// - Definitions open a pipe, follow a `|`, or follow any binary operator (`1, def f: 2; f`,
-//   `1 + def f: 2; f`). jq gives a definition the lowest precedence, so its scope is the whole
-//   rest of the expression (`a, def f: 2; f | g` is `a, (def f: 2; f | g)`). Here a definition
-//   after an operator only prefixes that operator's operand (an LL(1) choice on `def`); the builder
-//   moves the rest of the expression, `|` segments included, into its scope.
-// - `reduce`, `foreach`, `if` and `break` are primaries (jq 1.8 and gojq accept postfix after them;
-//   the printer parenthesises them so its output stays valid jq 1.6/1.7).
+// - Definitions open a pipe, follow a `|`, follow any binary operator (`1, def f: 2; f`,
+//   `1 + def f: 2; f`) or a prefix `-`, `try`, `catch` (all of them take an Exp in jq 1.7). jq
+//   gives a definition the lowest precedence, so its scope is the whole rest of the expression
+//   (`a, def f: 2; f | g` is `a, (def f: 2; f | g)`). Here a definition after an operator only
+//   prefixes that operator's operand (an LL(1) choice on `def`); the builder moves the rest of the
+//   expression, `|` segments included, into its scope.
+// - `reduce`, `foreach`, `if` and `break` are primaries here, but in jq 1.7 only `break` is a Term:
+//   the others are whole expressions, so jq 1.7 refuses a postfix index after them, `as` after
+//   them, and them as an object value or as the source of `reduce`/`foreach`. The builder reports
+//   those uses (with the parentheses to add), and likewise a postfix after a `?` that applies to an
+//   expression (`$x?[0]`; only `?` right after `.a`, `."a"`, `[...]` is part of a term). Keeping
+//   them primaries keeps every decision LL(1) and gives those messages instead of "unexpected '['".
 grammar Jq;
 
 // ------------------------------------------------------------------------------------- parser
@@ -70,8 +75,10 @@ altExpr
   : assignExpr (DEFINEDOR funcDef* assignExpr)*
   ;
 
+// Non-associative, but a definition's scope is the rest of the expression, which may hold another
+// assignment (`.a = def f: 1; f |= 2` is `.a = (def f: 1; f |= 2)`).
 assignExpr
-  : orExpr (assignOp funcDef* orExpr)?
+  : orExpr (assignOp (funcDef+ assignExpr | orExpr))?
   ;
 
 assignOp
@@ -86,8 +93,9 @@ andExpr
   : compareExpr (AND funcDef* compareExpr)*
   ;
 
+// As assignExpr: `1 == def f: 1; f == 2` is `1 == (def f: 1; f == 2)`.
 compareExpr
-  : addExpr (compareOp funcDef* addExpr)?
+  : addExpr (compareOp (funcDef+ compareExpr | addExpr))?
   ;
 
 compareOp
@@ -111,10 +119,10 @@ mulOp
   ;
 
 unaryExpr
-  : MINUS unaryExpr                          # negExpr
-  | TRY unaryExpr (CATCH unaryExpr)?         # tryExpr
-  | LABEL BINDING                            # labelHead
-  | postfixTerm (AS patterns)?               # termExpr
+  : MINUS funcDef* unaryExpr                                  # negExpr
+  | TRY funcDef* unaryExpr (CATCH funcDef* unaryExpr)?        # tryExpr
+  | LABEL BINDING                                              # labelHead
+  | postfixTerm (AS patterns)?                                 # termExpr
   ;
 
 postfixTerm

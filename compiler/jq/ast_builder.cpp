@@ -101,6 +101,30 @@ void SplitChain(antlr4::ParserRuleContext* ctx, std::vector<Operand*>* operands,
   }
 }
 
+// How a message names what keeps a term from being a jq 1.7 Term.
+std::string DescribeBlocker(const antlr4::Token* blocker) {
+  switch (blocker->getType()) {
+    case JqParser::REDUCE: return "`reduce`";
+    case JqParser::FOREACH: return "`foreach`";
+    case JqParser::IF: return "`if ... end`";
+    default: return "`?`";
+  }
+}
+
+bool IsExpressionPrimary(JqParser::PrimaryContext* primary) {
+  return dynamic_cast<JqParser::ReducePrimaryContext*>(primary) != nullptr ||
+         dynamic_cast<JqParser::ForeachPrimaryContext*>(primary) != nullptr ||
+         dynamic_cast<JqParser::IfPrimaryContext*>(primary) != nullptr;
+}
+
+// At most `limit` bytes of `text`, cut at a code point boundary, "..." marking a cut.
+std::string Shorten(std::string_view text, size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
+
 }  // namespace
 
 Range AstBuilder::Span(antlr4::ParserRuleContext* ctx) const {
@@ -410,7 +434,9 @@ NodePtr AstBuilder::Assign(JqParser::AssignExprContext* ctx) {
   auto* op = ctx->assignOp();
   if (op == nullptr) return left;
   return Binary(NodeKind::Assign, op->getText(), Span(op), std::move(left),
-                OpenDefs(ctx->funcDef(), [&] { return Or(ctx->orExpr(1)); }));
+                OpenDefs(ctx->funcDef(), [&] {
+                  return ctx->assignExpr() ? Assign(ctx->assignExpr()) : Or(ctx->orExpr(1));
+                }));
 }
 
 NodePtr AstBuilder::Or(JqParser::OrExprContext* ctx) {
@@ -434,7 +460,9 @@ NodePtr AstBuilder::Compare(JqParser::CompareExprContext* ctx) {
   auto* op = ctx->compareOp();
   if (op == nullptr) return left;
   return Binary(NodeKind::Compare, op->getText(), Span(op), std::move(left),
-                OpenDefs(ctx->funcDef(), [&] { return Add(ctx->addExpr(1)); }));
+                OpenDefs(ctx->funcDef(), [&] {
+                  return ctx->compareExpr() ? Compare(ctx->compareExpr()) : Add(ctx->addExpr(1));
+                }));
 }
 
 NodePtr AstBuilder::Add(JqParser::AddExprContext* ctx) {
@@ -523,17 +551,34 @@ NodePtr AstBuilder::MulChain(std::vector<NodePtr> operands, std::vector<antlr4::
   return acc;
 }
 
-NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx) {
+NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
   if (auto* neg = dynamic_cast<JqParser::NegExprContext*>(ctx)) {
     NodePtr node = Make(NodeKind::Neg, Span(neg), Tok(neg->MINUS()));
-    node->kids.push_back(Unary(neg->unaryExpr()));
+    node->kids.push_back(OpenDefs(neg->funcDef(), [&] { return Unary(neg->unaryExpr()); }));
     return node;
   }
   if (auto* try_ = dynamic_cast<JqParser::TryExprContext*>(ctx)) {
     NodePtr node = Make(NodeKind::TryCatch, Span(try_), Tok(try_->TRY()));
-    auto parts = try_->unaryExpr();
-    node->kids.push_back(Unary(parts[0]));
-    node->kids.push_back(parts.size() > 1 ? Unary(parts[1]) : nullptr);
+    // Children: `try` def* body [`catch` def* handler].
+    DefRun body_defs, handler_defs;
+    JqParser::UnaryExprContext* body = nullptr;
+    JqParser::UnaryExprContext* handler = nullptr;
+    for (auto* child : try_->children) {
+      if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
+        (body == nullptr ? body_defs : handler_defs).push_back(def);
+      } else if (auto* operand = dynamic_cast<JqParser::UnaryExprContext*>(child)) {
+        (body == nullptr ? body : handler) = operand;
+      }
+    }
+    TermCheck body_check;
+    node->kids.push_back(OpenDefs(body_defs, [&] { return Unary(body, &body_check); }));
+    if (handler != nullptr && body_defs.empty() && body_check.ends_with_expression_question) {
+      Error(Tok(try_->CATCH()), "`catch` after `try x?`: jq reads `try x?` as `(try x)?`, which "
+                                "leaves `catch` without its `try`: write `try (" +
+                                    Abbreviate(body_check, body_check.stop) + ") catch ...`");
+    }
+    node->kids.push_back(handler != nullptr ? OpenDefs(handler_defs, [&] { return Unary(handler); })
+                                            : nullptr);
     return node;
   }
   if (auto* label = dynamic_cast<JqParser::LabelHeadContext*>(ctx)) {
@@ -543,8 +588,12 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx) {
     return node;
   }
   auto* term = dynamic_cast<JqParser::TermExprContext*>(ctx);
-  NodePtr source = Postfix(term->postfixTerm());
+  TermCheck local;
+  TermCheck* term_check = check != nullptr && term->AS() == nullptr ? check : &local;
+  NodePtr source = Postfix(term->postfixTerm(), term_check);
   if (term->AS() == nullptr) return source;
+  RequireTerm(*term_check, term->AS()->getSymbol(), "needs parentheses before `as`", "",
+              " as ...");
   Range span = Span(term);
   NodePtr node = Make(NodeKind::Bind, Range{source->range.begin, span.end}, Tok(term->AS()));
   node->kids.push_back(std::move(source));
@@ -553,11 +602,79 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx) {
   return node;
 }
 
+std::string AstBuilder::Abbreviate(const TermCheck& check, antlr4::Token* until) const {
+  std::string question = until->getType() == JqParser::QUESTION ? "?" : "";
+  switch (check.blocker->getType()) {
+    case JqParser::REDUCE: return "reduce ..." + question;
+    case JqParser::FOREACH: return "foreach ..." + question;
+    case JqParser::IF: return "if ... end" + question;
+    default: break;
+  }
+  uint32_t begin = Tok(check.start).begin;
+  uint32_t end = Tok(until).end;
+  std::string_view text = context_.text().substr(begin, end > begin ? end - begin : 0);
+  if (text.size() <= 24) return std::string(text);
+  return Shorten(text.substr(0, text.size() - 1), 20) + "?";
+}
+
+void AstBuilder::RequireTerm(const TermCheck& check, antlr4::Token* at, const std::string& what,
+                             const std::string& before, const std::string& after) {
+  if (check.blocker == nullptr || check.reported) return;
+  Error(Tok(at != nullptr ? at : check.blocker),
+        DescribeBlocker(check.blocker) + " " + what + ": write `" + before + "(" +
+            Abbreviate(check, check.stop) + ")" + after + "`");
+}
+
 // ----------------------------------------------------------------------------- terms
 
-NodePtr AstBuilder::Postfix(JqParser::PostfixTermContext* ctx) {
-  NodePtr node = Primary(ctx->primary());
-  for (auto* suffix : ctx->suffix()) node = Suffix(suffix, std::move(node));
+// Builds the term and checks it against jq 1.7, where `reduce`, `foreach`, `if ... end` and
+// `x?` (unless the `?` directly follows `.a`, `."a"` or `[...]`) are whole expressions: a postfix
+// after them needs parentheses. `check` says whether the result is a Term (see TermCheck).
+NodePtr AstBuilder::Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check) {
+  TermCheck local;
+  TermCheck& term = check != nullptr ? *check : local;
+  term = TermCheck{};
+  term.start = ctx->getStart();
+  term.stop = ctx->getStop();
+  auto* primary = ctx->primary();
+  NodePtr node = Primary(primary);
+  if (IsExpressionPrimary(primary)) term.blocker = primary->getStart();
+  // jq's `FIELD '?'`, `'.' String '?'`, `Term '[' ... ']' '?'`: this `?` belongs to the term.
+  bool question_binds = dynamic_cast<JqParser::FieldPrimaryContext*>(primary) != nullptr ||
+                        dynamic_cast<JqParser::StringFieldPrimaryContext*>(primary) != nullptr;
+  antlr4::Token* previous = primary->getStop();
+  for (auto* suffix : ctx->suffix()) {
+    if (dynamic_cast<JqParser::OptionalSuffixContext*>(suffix) != nullptr) {
+      term.ends_with_expression_question = !(question_binds && term.blocker == nullptr);
+      if (term.ends_with_expression_question && term.blocker == nullptr) {
+        term.blocker = suffix->getStart();
+      }
+      question_binds = false;
+    } else {
+      term.ends_with_expression_question = false;
+      if (term.blocker != nullptr && !term.reported) {
+        term.reported = true;
+        const char* what = "index";
+        std::string written = suffix->getText();
+        if (dynamic_cast<JqParser::FieldSuffixContext*>(suffix) != nullptr ||
+            dynamic_cast<JqParser::StringFieldSuffixContext*>(suffix) != nullptr) {
+          what = "field";
+          if (written.size() > 16) written = Shorten(written, 16);
+        } else if (auto* bracket = dynamic_cast<JqParser::BracketSuffixContext*>(suffix)) {
+          auto* body = bracket->bracketBody();
+          what = body == nullptr ? "iteration" : body->COLON() != nullptr ? "slice" : "index";
+          if (written.size() > 16) written = std::string(bracket->DOT() ? "." : "") + "[...]";
+        }
+        Error(Tok(suffix->getStart()), std::string("postfix ") + what + " after " +
+                                           DescribeBlocker(term.blocker) +
+                                           " needs parentheses: write `(" +
+                                           Abbreviate(term, previous) + ")" + written + "`");
+      }
+      question_binds = true;
+    }
+    previous = suffix->getStop();
+    node = Suffix(suffix, std::move(node));
+  }
   return node;
 }
 
@@ -673,7 +790,10 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
   }
   if (auto* reduce = dynamic_cast<JqParser::ReducePrimaryContext*>(ctx)) {
     NodePtr node = Make(NodeKind::Reduce, span, Tok(reduce->REDUCE()));
-    node->kids.push_back(Postfix(reduce->postfixTerm()));
+    TermCheck source;
+    node->kids.push_back(Postfix(reduce->postfixTerm(), &source));
+    RequireTerm(source, nullptr, "needs parentheses as the source of `reduce`", "reduce ",
+                " as ...");
     std::vector<NodePtr> patterns;
     Patterns(reduce->patterns(), &patterns);
     node->kids.push_back(std::move(patterns[0]));
@@ -684,7 +804,10 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
   }
   if (auto* foreach = dynamic_cast<JqParser::ForeachPrimaryContext*>(ctx)) {
     NodePtr node = Make(NodeKind::Foreach, span, Tok(foreach->FOREACH()));
-    node->kids.push_back(Postfix(foreach->postfixTerm()));
+    TermCheck source;
+    node->kids.push_back(Postfix(foreach->postfixTerm(), &source));
+    RequireTerm(source, nullptr, "needs parentheses as the source of `foreach`", "foreach ",
+                " as ...");
     std::vector<NodePtr> patterns;
     Patterns(foreach->patterns(), &patterns);
     node->kids.push_back(std::move(patterns[0]));
@@ -702,7 +825,8 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
     return node;
   }
   auto* brk = dynamic_cast<JqParser::BreakPrimaryContext*>(ctx);
-  NodePtr node = Make(NodeKind::Break, span, Tok(brk->BREAK()));
+  // Diagnostics about the label (WM112: no such label) point at its name.
+  NodePtr node = Make(NodeKind::Break, span, Tok(brk->BINDING()));
   node->text = WithoutSigil(brk->BINDING()->getText());
   return node;
 }
@@ -806,7 +930,11 @@ NodePtr AstBuilder::ObjectValueTerm(JqParser::ObjectValueTermContext* ctx) {
     node->kids.push_back(ObjectValueTerm(ctx->objectValueTerm()));
     return node;
   }
-  return Postfix(ctx->postfixTerm());
+  // jq's ExpD: only Terms (`{a: (if . then 1 end)}`).
+  TermCheck check;
+  NodePtr node = Postfix(ctx->postfixTerm(), &check);
+  RequireTerm(check, nullptr, "needs parentheses in an object value", "", "");
+  return node;
 }
 
 // ----------------------------------------------------------------------------- patterns

@@ -366,7 +366,9 @@ std::unique_ptr<Node> RunFragment(ParseContext& context, uint32_t begin, uint32_
   lexer.addErrorListener(&lexer_errors);
   BoundedTokenStream tokens(&lexer);
   if (!tokens.FillUpTo(context.options().max_tokens)) {
-    context.Error(begin, 1, "WM102",
+    // Point at the first token past the budget: where the expression became too large.
+    Range over = fragment.TokenRange(tokens.get(context.options().max_tokens));
+    context.Error(over.begin, over.end - over.begin, "WM102",
                   "expression too large: more than " + std::to_string(context.options().max_tokens) +
                       " tokens");
     return nullptr;
@@ -543,7 +545,9 @@ ParseResult Parse(std::string_view text, const ParseOptions& options) {
       if (ast && !context.failed()) {
         size_t limit = static_cast<size_t>(std::max(options.max_ast_depth, 1));
         if (const Node* deep = internal::FindTooDeep(*ast, limit)) {
-          context.Error(deep->range.begin, 1, "WM102",
+          // The operator or keyword of the first node past the limit (a left-nested chain's
+          // nodes all start where the expression starts).
+          context.Error(deep->token.begin, deep->token.end - deep->token.begin, "WM102",
                         "expression too large: its syntax tree is more than " +
                             std::to_string(limit) + " levels deep");
         }

@@ -84,6 +84,21 @@ Level LevelOf(const Node& node) {
   }
 }
 
+// jq 1.7 reads a `?` as part of a term only right after `.a`, `."a"` or `[...]` (its
+// `Term FIELD '?'` rules); any other `?` applies to a whole expression, which no postfix, `as`,
+// `catch` or object-key colon may follow.
+bool IsExpressionQuestion(const Node& node) {
+  if (node.kind != NodeKind::Optional) return false;
+  const Node* target = node.kid(0);
+  if (target == nullptr) return true;  // `.?`
+  switch (target->kind) {
+    case NodeKind::Field: case NodeKind::Index: case NodeKind::Slice: case NodeKind::Iterate:
+      return false;
+    default:
+      return true;
+  }
+}
+
 class Printer {
  public:
   std::string out;
@@ -114,16 +129,19 @@ class Printer {
       case NodeKind::TryCatch:
         if (follow == kFollowCatch && node.kids.size() == 2 && !node.kids[1]) return true;
         return false;
+      case NodeKind::Optional:
+        return follow == kFollowCatch && IsExpressionQuestion(node);  // `try x? catch` is `(try x)?`
       default:
         return false;
     }
   }
 
-  // A postfix target: anything that is not a plain term gets parentheses.
-  void Target(const Node* target) {
+  // A postfix target: anything that is not a plain term gets parentheses (a `?` on an expression
+  // may itself be followed by another `?`: `$x??`).
+  void Target(const Node* target, bool before_question = false) {
     if (target == nullptr) return;
     if (target->kind == NodeKind::Number || target->kind == NodeKind::RecurseDefault ||
-        LevelOf(*target) < kPostfix) {
+        LevelOf(*target) < kPostfix || (!before_question && IsExpressionQuestion(*target))) {
       out += "(";
       Bare(*target, kFollowNothing);
       out += ")";
@@ -193,7 +211,7 @@ class Printer {
       ObjectValue(value->kid(0));
       return;
     }
-    if (LevelOf(*value) < kPostfix) {
+    if (LevelOf(*value) < kPostfix || IsExpressionQuestion(*value)) {
       out += "(";
       Bare(*value, kFollowNothing);
       out += ")";
@@ -279,7 +297,7 @@ class Printer {
         if (node.kid(0) == nullptr) {
           out += ".";
         } else {
-          Target(node.kid(0));
+          Target(node.kid(0), /*before_question=*/true);
         }
         out += "?";
         return;

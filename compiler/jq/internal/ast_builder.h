@@ -80,8 +80,23 @@ class AstBuilder {
   NodePtr Add(JqParser::AddExprContext* ctx);
   NodePtr Mul(JqParser::MulExprContext* ctx);
   NodePtr MulChain(std::vector<NodePtr> operands, std::vector<antlr4::Token*> ops);
-  NodePtr Unary(JqParser::UnaryExprContext* ctx);
-  NodePtr Postfix(JqParser::PostfixTermContext* ctx);
+  // Why a postfix term is not a jq 1.7 Term (grammar/Jq.g4 parses more as primaries): the
+  // `reduce`/`foreach`/`if` keyword it is, or the first `?` that applies to a whole expression.
+  struct TermCheck {
+    antlr4::Token* blocker = nullptr;   // null: a Term
+    bool ends_with_expression_question = false;  // `$x?`: jq reads `try $x?` as `(try $x)?`
+    bool reported = false;              // a postfix after the blocker was already reported
+    antlr4::Token* start = nullptr;     // first and last token of the term
+    antlr4::Token* stop = nullptr;
+  };
+  NodePtr Unary(JqParser::UnaryExprContext* ctx, TermCheck* check = nullptr);
+  NodePtr Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check = nullptr);
+  // The term up to `until` as a suggested rewrite shows it: `reduce ...`, `if ... end`, `$x?`.
+  std::string Abbreviate(const TermCheck& check, antlr4::Token* until) const;
+  // Reports a non-Term where jq 1.7 needs one: at `at` (null: the blocker), "`X` <what>: write
+  // `<before>(X)<after>`".
+  void RequireTerm(const TermCheck& check, antlr4::Token* at, const std::string& what,
+                   const std::string& before, const std::string& after);
   NodePtr Suffix(JqParser::SuffixContext* ctx, NodePtr target);
   NodePtr Primary(JqParser::PrimaryContext* ctx);
   NodePtr StringField(JqParser::StringContext* ctx, NodePtr target, Range whole);

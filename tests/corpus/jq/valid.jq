@@ -721,3 +721,28 @@ try 1 catch -1 * 2
 [1, def f: 2; f * 3, 4]
 .a // def f: 1; f // 2
 1, def f: 2; f + def g: 3; g * 2, 4 | . + 5
+.a?[0]
+.[]?[0]
+.a[]?.b?[1:]
+if . then 1 else 2 end?
+reduce .[] as $x (0; . + $x)?
+foreach .[] as $x (0; . + $x)?
+(if . then [1] else [2] end)[0]
+(reduce .[] as $x (0; . + $x)) as $sum | $sum
+(foreach .[] as $x (0; . + $x))[0:1]
+try .a? catch 1
+1 as $x | try -$x? catch 1
+1 as $x | ($x?)[0]
+. as $x | [$x??]
+{a: (if . then 1 else 2 end), b: .c?, c: (1?)}
+reduce (.[]?) as $x (0; . + $x)
+-def f: 1; f, 2
+try def f: 1; f + 1
+try error("x") catch def f: 2; f, 3
+1 == def f: 1; f == 2
+.a = def f: 1; f |= 2
+[1 - def f: 2; f - 3]
+-label $out | 1, break $out
+-if . then 1 else 2 end
+-reduce .[] as $x (0; . + $x)
+label $out | break $out[0]

@@ -223,6 +223,106 @@ TEST(JqParserTest, DefinitionsAfterOperators) {
   EXPECT_NE(FirstError("1, def f: 2"), "OK");
 }
 
+// A definition may open the operand of every binary operator (and of a prefix `-`, `try`,
+// `catch`); as in jq its scope is the rest of the expression, which for the non-associative
+// comparisons and assignments may hold the same operator again (`1 == def f: 1; f == 2`).
+TEST(JqParserTest, DefinitionAfterEveryOperatorKind) {
+  struct Case {
+    const char* op;
+    const char* node;  // how the S-expression names the operator's node
+  };
+  const Case cases[] = {
+      {"|", "Pipe"},          {",", "Comma"},         {"//", "Alternative"},  {"=", "Assign ="},
+      {"|=", "Assign |="},    {"+=", "Assign +="},    {"-=", "Assign -="},    {"*=", "Assign *="},
+      {"/=", "Assign /="},    {"%=", "Assign %="},    {"//=", "Assign //="},  {"or", "Or"},
+      {"and", "And"},         {"==", "Compare =="},   {"!=", "Compare !="},   {"<", "Compare <"},
+      {"<=", "Compare <="},   {">", "Compare >"},     {">=", "Compare >="},   {"+", "Arith +"},
+      {"-", "Arith -"},       {"*", "Arith *"},       {"/", "Arith /"},       {"%", "Arith %"},
+  };
+  for (const Case& c : cases) {
+    std::string op = c.op;
+    std::string node = c.node;
+    EXPECT_EQ(Shape("1 " + op + " def f: 2; f"),
+              "(" + node + " (Number 1) (FuncDef f (Number 2) (Call f)))")
+        << op;
+    // The same operator again belongs to the definition's scope.
+    EXPECT_EQ(Shape("1 " + op + " def f: 2; f " + op + " 3"),
+              "(" + node + " (Number 1) (FuncDef f (Number 2) (" + node + " (Call f) (Number 3))))")
+        << op;
+    // So does everything after it, `|` included.
+    if (op != "|") {
+      EXPECT_EQ(Shape("1 " + op + " def f: 2; f | 4"),
+                "(" + node + " (Number 1) (FuncDef f (Number 2) (Pipe (Call f) (Number 4))))")
+          << op;
+    }
+  }
+  // Inside the scope the operators keep their own rules: a third `==` is still an error.
+  EXPECT_EQ(FirstError("1 == def f: 1; f == 2 == 3"),
+            "WM100 1:23 unexpected '=='; expected end of input");
+  // Prefix operators take a whole expression in jq 1.7, so a definition may follow them too.
+  EXPECT_EQ(Shape("-def f: 1; f, 2"), "(Neg (FuncDef f (Number 1) (Comma (Call f) (Number 2))))");
+  EXPECT_EQ(Shape("try def f: 1; f + 1"),
+            "(TryCatch (FuncDef f (Number 1) (Arith + (Call f) (Number 1))) _)");
+  EXPECT_EQ(Shape("try 1 catch def f: 2; f, 3"),
+            "(TryCatch (Number 1) (FuncDef f (Number 2) (Comma (Call f) (Number 3))))");
+  // ... but a definition in a `try` body ends at `catch`.
+  EXPECT_EQ(Shape("try def f: 1; f catch 2 | 3"),
+            "(Pipe (TryCatch (FuncDef f (Number 1) (Call f)) (Number 2)) (Number 3))");
+}
+
+// jq 1.7's grammar: `reduce`, `foreach` and `if` are whole expressions, not terms, and so is `x?`
+// unless the `?` follows `.a`, `."a"` or `[...]`. Such an expression takes no postfix, no `as`, and
+// is no object value or `reduce`/`foreach` source without parentheses; `try x? catch` is
+// `(try x)? catch`. (1.8 made them terms; the front end follows 1.7.)
+TEST(JqParserTest, OnlyJq17TermsTakePostfixes) {
+  EXPECT_EQ(Shape(".a?[0]"), "(Index (Optional (Field a _)) (Number 0))");
+  EXPECT_EQ(Shape(".[0]?.b"), "(Field b (Optional (Index _ (Number 0))))");
+  EXPECT_EQ(Shape(".a[]?[1:]"), "(Slice (Optional (Iterate (Field a _))) (Number 1) _)");
+  EXPECT_EQ(Shape("if . then 1 end?"), "(Optional (If (Identity) (Number 1) _))");
+  EXPECT_EQ(Shape("reduce .[] as $x (0; 1)?"),
+            "(Optional (Reduce (Iterate _) (PatternVar x) (Number 0) (Number 1)))");
+  EXPECT_EQ(Shape("(if . then 1 end)[0]"), "(Index (Paren (If (Identity) (Number 1) _)) (Number 0))");
+  EXPECT_EQ(Shape("-reduce .[] as $x (0; 1)"),
+            "(Neg (Reduce (Iterate _) (PatternVar x) (Number 0) (Number 1)))");
+  EXPECT_EQ(Shape("break $out[0]"), "(Index (Break out) (Number 0))");
+  EXPECT_EQ(Shape("{a: .b?}"), "(Object (ObjectEntry (String a) (Optional (Field b _))))");
+  EXPECT_EQ(Shape("try .a? catch 1"), "(TryCatch (Optional (Field a _)) (Number 1))");
+  EXPECT_EQ(Shape("try -$x? catch 1"), "(TryCatch (Neg (Optional (Variable x))) (Number 1))");
+  EXPECT_EQ(Shape(".a??"), "(Optional (Optional (Field a _)))");
+
+  EXPECT_EQ(FirstError("if . then 1 else 2 end[0]"),
+            "WM100 1:23 postfix index after `if ... end` needs parentheses: write `(if ... end)[0]`");
+  EXPECT_EQ(FirstError("reduce .[] as $x (0; . + $x)[0]"),
+            "WM100 1:29 postfix index after `reduce` needs parentheses: write `(reduce ...)[0]`");
+  EXPECT_EQ(FirstError("foreach .[] as $x (0; 1)?.a"),
+            "WM100 1:26 postfix field after `foreach` needs parentheses: write `(foreach ...?).a`");
+  EXPECT_EQ(FirstError("if . then [1] end[]"),
+            "WM100 1:18 postfix iteration after `if ... end` needs parentheses: write `(if ... end)[]`");
+  EXPECT_EQ(FirstError("$x?[0]"),
+            "WM100 1:4 postfix index after `?` needs parentheses: write `($x?)[0]`");
+  EXPECT_EQ(FirstError(".a??.b"), "WM100 1:5 postfix field after `?` needs parentheses: write `(.a??).b`");
+  EXPECT_EQ(FirstError("f?[1:]"), "WM100 1:3 postfix slice after `?` needs parentheses: write `(f?)[1:]`");
+  EXPECT_EQ(FirstError("if . then 1 end as $x | $x"),
+            "WM100 1:17 `if ... end` needs parentheses before `as`: write `(if ... end) as ...`");
+  EXPECT_EQ(FirstError("$x? as $y | $y"),
+            "WM100 1:5 `?` needs parentheses before `as`: write `($x?) as ...`");
+  EXPECT_EQ(FirstError("reduce $x? as $y (0; 1)"),
+            "WM100 1:10 `?` needs parentheses as the source of `reduce`: write `reduce ($x?) as ...`");
+  EXPECT_EQ(FirstError("foreach if . then 1 end as $y (0; 1)"),
+            "WM100 1:9 `if ... end` needs parentheses as the source of `foreach`: write "
+            "`foreach (if ... end) as ...`");
+  EXPECT_EQ(FirstError("{a: 1?}"),
+            "WM100 1:6 `?` needs parentheses in an object value: write `(1?)`");
+  EXPECT_EQ(FirstError("{a: .b | reduce .[] as $x (0; 1)}"),
+            "WM100 1:10 `reduce` needs parentheses in an object value: write `(reduce ...)`");
+  EXPECT_EQ(FirstError("try $x? catch 1"),
+            "WM100 1:9 `catch` after `try x?`: jq reads `try x?` as `(try x)?`, which leaves `catch` "
+            "without its `try`: write `try ($x?) catch ...`");
+  // A long term is shortened in the suggestion.
+  EXPECT_EQ(FirstError("[.items[] | select(.ready)]?[0]"),
+            "WM100 1:29 postfix index after `?` needs parentheses: write `([.items[] | select(....?)[0]`");
+}
+
 TEST(JqParserTest, ControlFlow) {
   EXPECT_EQ(Shape("reduce .[] as $x (0; . + $x)"),
             "(Reduce (Iterate _) (PatternVar x) (Number 0) (Arith + (Identity) (Variable x)))");
@@ -281,6 +381,32 @@ TEST(JqParserTest, RangesAreBytes) {
   ASSERT_TRUE(interp.ok());
   EXPECT_EQ(interp.ast->kid(1)->range.begin, 4u);
   EXPECT_EQ(interp.ast->kid(1)->range.end, 7u);
+}
+
+// Size limits point at the token where the limit is crossed, not at the start of the expression.
+TEST(JqParserTest, LimitDiagnosticsPointAtTheCrossingToken) {
+  ParseOptions few_tokens;
+  few_tokens.max_tokens = 5;
+  // The first five tokens `1 + 2 + 3` fit; the sixth, the `+` at offset 10, is one too many.
+  EXPECT_EQ(FirstError("1 + 2 + 3 + 4", few_tokens), "WM102 1:11 expression too large: more than 5 tokens");
+  ParseOptions shallow;
+  shallow.max_ast_depth = 2;
+  // `1 + 2 + 3` is ((1 + 2) + 3): the operands of the inner `+` are the third level.
+  EXPECT_EQ(FirstError("1 + 2 + 3", shallow),
+            "WM102 1:5 expression too large: its syntax tree is more than 2 levels deep");
+}
+
+// `break $name`'s token is the label name, so an unknown label (WM112, reported when lowering)
+// points at the name.
+TEST(JqParserTest, BreakTokenIsTheLabel) {
+  ParseResult r = Parse("label $out | break $out");
+  ASSERT_TRUE(r.ok());
+  const Node* brk = r.ast->kid(0);
+  ASSERT_NE(brk, nullptr);
+  EXPECT_EQ(brk->kind, NodeKind::Break);
+  EXPECT_EQ(brk->token.begin, 19u);
+  EXPECT_EQ(brk->token.end, 23u);
+  EXPECT_EQ(brk->range.begin, 13u);
 }
 
 TEST(JqParserTest, SyntaxErrorsSayWhatWasFoundAndExpected) {
