@@ -1,11 +1,14 @@
 // jq's regex builtins on Oniguruma (Perl-NT syntax, UTF-8): the array of match objects behind
 // match/test/capture/scan/split/sub/gsub. Offsets and lengths are in codepoints, as jq reports
-// them. Compiled patterns are not cached: the reference engine favours simplicity.
+// them. Compiled patterns are cached per thread (definitions apply a handful of literal
+// patterns to every object, so compiling once per call dominated the cost of test/match).
 #include <oniguruma.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "runtime/eval/internal/builtin_impl.h"
 #include "runtime/eval/internal/text.h"
@@ -47,6 +50,44 @@ int CollectName(const UChar* name, const UChar* name_end, int ngroups, int* grou
   return 0;
 }
 
+// A compiled pattern with its group names (indexed by group number; "" for unnamed groups).
+struct CompiledRegex {
+  std::unique_ptr<regex_t, RegexDeleter> re;
+  std::vector<std::string> names;
+};
+
+// Per-thread cache of compiled patterns by (pattern, options). Oniguruma's regex_t is not shared
+// across threads this way, so no locking is needed. Bounded: a program building patterns from
+// data cannot grow it without limit; when full it starts over.
+constexpr size_t kRegexCacheCapacity = 128;
+
+const CompiledRegex* CompileCached(std::string_view pattern, OnigOptionType options, Value* error) {
+  thread_local std::map<std::pair<std::string, OnigOptionType>, CompiledRegex> cache;
+  auto key = std::make_pair(std::string(pattern), options);
+  auto found = cache.find(key);
+  if (found != cache.end()) return &found->second;
+
+  regex_t* raw = nullptr;
+  OnigErrorInfo einfo;
+  const auto* pat = reinterpret_cast<const UChar*>(pattern.data());
+  int rc = onig_new(&raw, pat, pat + pattern.size(), options, ONIG_ENCODING_UTF8,
+                    ONIG_SYNTAX_PERL_NG, &einfo);
+  if (rc != ONIG_NORMAL) {
+    UChar message[ONIG_MAX_ERROR_MESSAGE_LEN];
+    onig_error_code_to_str(message, rc, &einfo);
+    Fail(error, std::string(pattern) + " (at offset 0) is not a valid regex: " +
+                    reinterpret_cast<const char*>(message));
+    return nullptr;
+  }
+  CompiledRegex compiled;
+  compiled.re.reset(raw);
+  compiled.names.resize(static_cast<size_t>(onig_number_of_captures(raw)) + 1);
+  NameCollector collector{&compiled.names};
+  onig_foreach_name(raw, CollectName, &collector);
+  if (cache.size() >= kRegexCacheCapacity) cache.clear();
+  return &cache.emplace(std::move(key), std::move(compiled)).first->second;
+}
+
 // Codepoints in s[0, byte_offset).
 double CodepointsBefore(std::string_view s, size_t byte_offset) {
   return double(CodepointCount(s.substr(0, byte_offset)));
@@ -78,25 +119,12 @@ bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool
     }
   }
   InitOnigurumaOnce();
-  std::string_view pattern = regex.AsString();
-  regex_t* raw = nullptr;
-  OnigErrorInfo einfo;
-  const auto* pat = reinterpret_cast<const UChar*>(pattern.data());
-  int rc = onig_new(&raw, pat, pat + pattern.size(), options, ONIG_ENCODING_UTF8,
-                    ONIG_SYNTAX_PERL_NG, &einfo);
-  if (rc != ONIG_NORMAL) {
-    UChar message[ONIG_MAX_ERROR_MESSAGE_LEN];
-    onig_error_code_to_str(message, rc, &einfo);
-    return Fail(error, std::string(pattern) + " (at offset 0) is not a valid regex: " +
-                           reinterpret_cast<const char*>(message));
-  }
-  std::unique_ptr<regex_t, RegexDeleter> re(raw);
+  const CompiledRegex* compiled = CompileCached(regex.AsString(), options, error);
+  if (compiled == nullptr) return false;
+  regex_t* re = compiled->re.get();
+  const std::vector<std::string>& names = compiled->names;
+  const int groups = static_cast<int>(names.size()) - 1;
   std::unique_ptr<OnigRegion, RegionDeleter> region(onig_region_new());
-
-  int groups = onig_number_of_captures(re.get());
-  std::vector<std::string> names(static_cast<size_t>(groups) + 1);
-  NameCollector collector{&names};
-  onig_foreach_name(re.get(), CollectName, &collector);
 
   std::string_view s = input.AsString();
   const auto* begin = reinterpret_cast<const UChar*>(s.data());
@@ -105,7 +133,7 @@ bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool
   Array matches;
   while (start <= s.size()) {
     onig_region_clear(region.get());
-    int r = onig_search(re.get(), begin, end, begin + start, end, region.get(), ONIG_OPTION_NONE);
+    int r = onig_search(re, begin, end, begin + start, end, region.get(), ONIG_OPTION_NONE);
     if (r == ONIG_MISMATCH) break;
     if (r < 0) {
       UChar message[ONIG_MAX_ERROR_MESSAGE_LEN];
