@@ -79,26 +79,54 @@ bool IsBinary(NodeKind kind) {
 
 using DefRun = std::vector<JqParser::FuncDefContext*>;
 
+// Reading the parse tree without dynamic_cast (ANTLR's generated accessors cast every child on
+// every call, which cost a third of the parse time). The builder only sees trees the parser built
+// without errors, so a child without children is a terminal, and any other child's rule index
+// says which context class it is.
+bool IsTerminal(antlr4::tree::ParseTree* child) { return child->children.empty(); }
+
+antlr4::Token* TerminalToken(antlr4::tree::ParseTree* child) {
+  return static_cast<antlr4::tree::TerminalNode*>(child)->getSymbol();
+}
+
+size_t RuleOf(antlr4::tree::ParseTree* child) {
+  return static_cast<antlr4::RuleContext*>(child)->getRuleIndex();
+}
+
+bool IsOperatorRule(size_t rule) {
+  return rule == JqParser::RuleAssignOp || rule == JqParser::RuleCompareOp ||
+         rule == JqParser::RuleAddOp || rule == JqParser::RuleMulOp;
+}
+
 // Splits the children of an `x (op def* x)*` rule into operands, operator tokens and the
-// definitions in front of each operand in one pass (ANTLR's indexed accessors such as COMMA(i)
-// rescan all children on every call).
+// definitions in front of each operand, in one pass.
 template <typename Operand>
 void SplitChain(antlr4::ParserRuleContext* ctx, std::vector<Operand*>* operands,
                 std::vector<antlr4::Token*>* ops, std::vector<DefRun>* defs = nullptr) {
   DefRun pending;
   for (auto* child : ctx->children) {
-    if (auto* operand = dynamic_cast<Operand*>(child)) {
-      operands->push_back(operand);
+    if (IsTerminal(child)) {
+      ops->push_back(TerminalToken(child));
+      continue;
+    }
+    auto* rule = static_cast<antlr4::ParserRuleContext*>(child);
+    size_t index = rule->getRuleIndex();
+    if (index == JqParser::RuleFuncDef) {
+      pending.push_back(static_cast<JqParser::FuncDefContext*>(rule));
+    } else if (IsOperatorRule(index)) {
+      ops->push_back(rule->getStart());
+    } else {
+      operands->push_back(static_cast<Operand*>(rule));
       if (defs != nullptr) defs->push_back(std::move(pending));
       pending.clear();
-    } else if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
-      pending.push_back(def);
-    } else if (auto* rule = dynamic_cast<antlr4::ParserRuleContext*>(child)) {
-      ops->push_back(rule->getStart());
-    } else if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
-      ops->push_back(terminal->getSymbol());
     }
   }
+}
+
+// The operand of a chain rule with a single child (no operator): the common case, at every level.
+template <typename Operand>
+Operand* OnlyOperand(antlr4::ParserRuleContext* ctx) {
+  return ctx->children.size() == 1 ? static_cast<Operand*>(ctx->children[0]) : nullptr;
 }
 
 // How a message names what keeps a term from being a jq 1.7 Term.
@@ -112,9 +140,8 @@ std::string DescribeBlocker(const antlr4::Token* blocker) {
 }
 
 bool IsExpressionPrimary(JqParser::PrimaryContext* primary) {
-  return dynamic_cast<JqParser::ReducePrimaryContext*>(primary) != nullptr ||
-         dynamic_cast<JqParser::ForeachPrimaryContext*>(primary) != nullptr ||
-         dynamic_cast<JqParser::IfPrimaryContext*>(primary) != nullptr;
+  size_t first = primary->getStart()->getType();
+  return first == JqParser::REDUCE || first == JqParser::FOREACH || first == JqParser::IF;
 }
 
 // At most `limit` bytes of `text`, cut at a code point boundary, "..." marking a cut.
@@ -201,17 +228,7 @@ NodePtr AstBuilder::Program(JqParser::ProgramContext* ctx) {
   if (auto* tail = ctx->pipeTail()) {
     std::vector<Segment> segments(1);
     segments[0].defs = defs;
-    for (auto* child : tail->children) {
-      if (auto* expr = dynamic_cast<JqParser::CommaExprContext*>(child)) {
-        segments.back().expr = expr;
-        segments.emplace_back();
-      } else if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
-        segments.back().defs.push_back(def);
-      } else if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
-        segments.back().pipe_before = terminal->getSymbol();
-      }
-    }
-    segments.pop_back();
+    AddSegments(tail, &segments);
     body = Segments(std::move(segments));
   } else {
     // A library: definitions without a main expression.
@@ -238,20 +255,32 @@ NodePtr AstBuilder::Embedded(JqParser::EmbeddedPipeContext* ctx) {
 // ----------------------------------------------------------------------------- pipes
 
 NodePtr AstBuilder::Pipe(JqParser::PipeContext* ctx) {
+  // pipe: funcDef* pipeTail; a pipeTail of one commaExpr is the common case.
+  auto* tail = static_cast<JqParser::PipeTailContext*>(ctx->children.back());
+  if (ctx->children.size() == 1 && tail->children.size() == 1) {
+    return Comma(static_cast<JqParser::CommaExprContext*>(tail->children[0]));
+  }
   std::vector<Segment> segments(1);
-  segments[0].defs = ctx->funcDef();
-  for (auto* child : ctx->pipeTail()->children) {
-    if (auto* expr = dynamic_cast<JqParser::CommaExprContext*>(child)) {
-      segments.back().expr = expr;
-      segments.emplace_back();
-    } else if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
-      segments.back().defs.push_back(def);
-    } else if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
-      segments.back().pipe_before = terminal->getSymbol();
+  for (size_t i = 0; i + 1 < ctx->children.size(); ++i) {
+    segments[0].defs.push_back(static_cast<JqParser::FuncDefContext*>(ctx->children[i]));
+  }
+  AddSegments(tail, &segments);
+  return Segments(std::move(segments));
+}
+
+// pipeTail: commaExpr ('|' funcDef* commaExpr)*, appended to `segments` (whose last one is open).
+void AstBuilder::AddSegments(JqParser::PipeTailContext* tail, std::vector<Segment>* segments) {
+  for (auto* child : tail->children) {
+    if (IsTerminal(child)) {
+      segments->back().pipe_before = TerminalToken(child);
+    } else if (RuleOf(child) == JqParser::RuleFuncDef) {
+      segments->back().defs.push_back(static_cast<JqParser::FuncDefContext*>(child));
+    } else {
+      segments->back().expr = static_cast<JqParser::CommaExprContext*>(child);
+      segments->emplace_back();
     }
   }
-  segments.pop_back();
-  return Segments(std::move(segments));
+  segments->pop_back();
 }
 
 NodePtr AstBuilder::Segments(std::vector<Segment> segments) {
@@ -339,8 +368,8 @@ NodePtr AstBuilder::FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest) {
 
 // Definitions written right after a binary operator, wrapped around that operator's operand. The
 // innermost is recorded so that the segment can widen its scope to the rest of the expression.
-NodePtr AstBuilder::OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs,
-                             const std::function<NodePtr()>& operand) {
+template <typename BuildOperand>
+NodePtr AstBuilder::OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs, BuildOperand operand) {
   if (defs.empty()) return operand();
   std::vector<NodePtr> built;  // bodies first, so diagnostics come out in reading order
   for (auto* def : defs) built.push_back(FuncDef(def, nullptr));
@@ -393,6 +422,7 @@ void AstBuilder::ScopeOpenDef(NodePtr* root, Node* def) {
 // `join(left, op, right)` makes the node of one operator.
 template <typename Operand, typename Build, typename Join>
 NodePtr AstBuilder::FoldLeft(antlr4::ParserRuleContext* ctx, Build build, Join join) {
+  if (Operand* only = OnlyOperand<Operand>(ctx)) return build(only);
   std::vector<Operand*> items;
   std::vector<antlr4::Token*> ops;
   std::vector<DefRun> defs;
@@ -414,6 +444,7 @@ NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
 }
 
 NodePtr AstBuilder::Alternative(JqParser::AltExprContext* ctx) {
+  if (auto* only = OnlyOperand<JqParser::AssignExprContext>(ctx)) return Assign(only);
   std::vector<JqParser::AssignExprContext*> items;
   std::vector<antlr4::Token*> ops;
   std::vector<DefRun> defs;
@@ -430,6 +461,7 @@ NodePtr AstBuilder::Alternative(JqParser::AltExprContext* ctx) {
 }
 
 NodePtr AstBuilder::Assign(JqParser::AssignExprContext* ctx) {
+  if (auto* only = OnlyOperand<JqParser::OrExprContext>(ctx)) return Or(only);
   NodePtr left = Or(ctx->orExpr(0));
   auto* op = ctx->assignOp();
   if (op == nullptr) return left;
@@ -456,6 +488,7 @@ NodePtr AstBuilder::And(JqParser::AndExprContext* ctx) {
 }
 
 NodePtr AstBuilder::Compare(JqParser::CompareExprContext* ctx) {
+  if (auto* only = OnlyOperand<JqParser::AddExprContext>(ctx)) return Add(only);
   NodePtr left = Add(ctx->addExpr(0));
   auto* op = ctx->compareOp();
   if (op == nullptr) return left;
@@ -474,6 +507,7 @@ NodePtr AstBuilder::Add(JqParser::AddExprContext* ctx) {
 }
 
 NodePtr AstBuilder::Mul(JqParser::MulExprContext* ctx) {
+  if (auto* only = OnlyOperand<JqParser::UnaryExprContext>(ctx)) return Unary(only);
   std::vector<JqParser::UnaryExprContext*> items;
   std::vector<antlr4::Token*> ops;
   std::vector<DefRun> defs;
@@ -552,22 +586,33 @@ NodePtr AstBuilder::MulChain(std::vector<NodePtr> operands, std::vector<antlr4::
 }
 
 NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
-  if (auto* neg = dynamic_cast<JqParser::NegExprContext*>(ctx)) {
-    NodePtr node = Make(NodeKind::Neg, Span(neg), Tok(neg->MINUS()));
-    node->kids.push_back(OpenDefs(neg->funcDef(), [&] { return Unary(neg->unaryExpr()); }));
+  // The alternative is told by the first token (see IsTerminal for why not dynamic_cast).
+  size_t first = ctx->getStart()->getType();
+  if (first == JqParser::MINUS) {
+    // `-` funcDef* unaryExpr
+    auto* neg = static_cast<JqParser::NegExprContext*>(ctx);
+    NodePtr node = Make(NodeKind::Neg, Span(neg), Tok(neg->getStart()));
+    DefRun defs;
+    for (size_t i = 1; i + 1 < neg->children.size(); ++i) {
+      defs.push_back(static_cast<JqParser::FuncDefContext*>(neg->children[i]));
+    }
+    auto* operand = static_cast<JqParser::UnaryExprContext*>(neg->children.back());
+    node->kids.push_back(OpenDefs(defs, [&] { return Unary(operand); }));
     return node;
   }
-  if (auto* try_ = dynamic_cast<JqParser::TryExprContext*>(ctx)) {
+  if (first == JqParser::TRY) {
+    auto* try_ = static_cast<JqParser::TryExprContext*>(ctx);
     NodePtr node = Make(NodeKind::TryCatch, Span(try_), Tok(try_->TRY()));
     // Children: `try` def* body [`catch` def* handler].
     DefRun body_defs, handler_defs;
     JqParser::UnaryExprContext* body = nullptr;
     JqParser::UnaryExprContext* handler = nullptr;
     for (auto* child : try_->children) {
-      if (auto* def = dynamic_cast<JqParser::FuncDefContext*>(child)) {
-        (body == nullptr ? body_defs : handler_defs).push_back(def);
-      } else if (auto* operand = dynamic_cast<JqParser::UnaryExprContext*>(child)) {
-        (body == nullptr ? body : handler) = operand;
+      if (IsTerminal(child)) continue;
+      if (RuleOf(child) == JqParser::RuleFuncDef) {
+        (body == nullptr ? body_defs : handler_defs).push_back(static_cast<JqParser::FuncDefContext*>(child));
+      } else {
+        (body == nullptr ? body : handler) = static_cast<JqParser::UnaryExprContext*>(child);
       }
     }
     TermCheck body_check;
@@ -581,17 +626,20 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
                                             : nullptr);
     return node;
   }
-  if (auto* label = dynamic_cast<JqParser::LabelHeadContext*>(ctx)) {
+  if (first == JqParser::LABEL) {
+    auto* label = static_cast<JqParser::LabelHeadContext*>(ctx);
     NodePtr node = Make(NodeKind::Label, Span(label), Tok(label->LABEL()));
     node->text = WithoutSigil(label->BINDING()->getText());
     heads_.emplace_back(node.get(), label->getStop()->getTokenIndex());
     return node;
   }
-  auto* term = dynamic_cast<JqParser::TermExprContext*>(ctx);
+  // postfixTerm (`as` patterns)?
+  auto* term = static_cast<JqParser::TermExprContext*>(ctx);
+  bool has_as = term->children.size() > 1;
   TermCheck local;
-  TermCheck* term_check = check != nullptr && term->AS() == nullptr ? check : &local;
-  NodePtr source = Postfix(term->postfixTerm(), term_check);
-  if (term->AS() == nullptr) return source;
+  TermCheck* term_check = check != nullptr && !has_as ? check : &local;
+  NodePtr source = Postfix(static_cast<JqParser::PostfixTermContext*>(term->children[0]), term_check);
+  if (!has_as) return source;
   RequireTerm(*term_check, term->AS()->getSymbol(), "needs parentheses before `as`", "",
               " as ...");
   Range span = Span(term);
@@ -636,15 +684,19 @@ NodePtr AstBuilder::Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check)
   term = TermCheck{};
   term.start = ctx->getStart();
   term.stop = ctx->getStop();
-  auto* primary = ctx->primary();
+  // primary suffix*
+  auto* primary = static_cast<JqParser::PrimaryContext*>(ctx->children[0]);
   NodePtr node = Primary(primary);
   if (IsExpressionPrimary(primary)) term.blocker = primary->getStart();
   // jq's `FIELD '?'`, `'.' String '?'`, `Term '[' ... ']' '?'`: this `?` belongs to the term.
-  bool question_binds = dynamic_cast<JqParser::FieldPrimaryContext*>(primary) != nullptr ||
-                        dynamic_cast<JqParser::StringFieldPrimaryContext*>(primary) != nullptr;
+  size_t first = primary->getStart()->getType();
+  bool question_binds =
+      first == JqParser::FIELD || (first == JqParser::DOT && primary->children.size() == 2);
   antlr4::Token* previous = primary->getStop();
-  for (auto* suffix : ctx->suffix()) {
-    if (dynamic_cast<JqParser::OptionalSuffixContext*>(suffix) != nullptr) {
+  for (size_t k = 1; k < ctx->children.size(); ++k) {
+    auto* suffix = static_cast<JqParser::SuffixContext*>(ctx->children[k]);
+    size_t suffix_first = suffix->getStart()->getType();
+    if (suffix_first == JqParser::QUESTION) {
       term.ends_with_expression_question = !(question_binds && term.blocker == nullptr);
       if (term.ends_with_expression_question && term.blocker == nullptr) {
         term.blocker = suffix->getStart();
@@ -657,7 +709,7 @@ NodePtr AstBuilder::Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check)
         const char* what = "index";
         std::string written = suffix->getText();
         if (dynamic_cast<JqParser::FieldSuffixContext*>(suffix) != nullptr ||
-            dynamic_cast<JqParser::StringFieldSuffixContext*>(suffix) != nullptr) {
+            dynamic_cast<JqParser::StringFieldSuffixContext*>(suffix) != nullptr) {  // errors only
           what = "field";
           if (written.size() > 16) written = Shorten(written, 16);
         } else if (auto* bracket = dynamic_cast<JqParser::BracketSuffixContext*>(suffix)) {
@@ -683,17 +735,23 @@ NodePtr AstBuilder::Suffix(JqParser::SuffixContext* ctx, NodePtr target) {
   Range range{target->range.begin, span.end};
   // `.` followed by a suffix is written as a null target, as in `.foo` and `.[0]`.
   if (target->kind == NodeKind::Identity) target.reset();
-  if (auto* field = dynamic_cast<JqParser::FieldSuffixContext*>(ctx)) {
-    NodePtr node = Make(NodeKind::Field, range, Tok(field->FIELD()));
-    node->text = field->FIELD()->getText().substr(1);
+  // FIELD | DOT string | DOT? '[' bracketBody? ']' | '?', told by the first tokens.
+  size_t first = ctx->getStart()->getType();
+  if (first == JqParser::FIELD) {
+    antlr4::Token* field = ctx->getStart();
+    NodePtr node = Make(NodeKind::Field, range, Tok(field));
+    node->text = field->getText().substr(1);
     node->kids.push_back(std::move(target));
     return node;
   }
-  if (auto* field = dynamic_cast<JqParser::StringFieldSuffixContext*>(ctx)) {
-    return StringField(field->string(), std::move(target), range);
+  if (first == JqParser::DOT && !IsTerminal(ctx->children[1])) {
+    return StringField(static_cast<JqParser::StringContext*>(ctx->children[1]), std::move(target), range);
   }
-  if (auto* bracket = dynamic_cast<JqParser::BracketSuffixContext*>(ctx)) {
-    auto* body = bracket->bracketBody();
+  if (first != JqParser::QUESTION) {
+    JqParser::BracketBodyContext* body = nullptr;
+    for (auto* child : ctx->children) {
+      if (!IsTerminal(child)) body = static_cast<JqParser::BracketBodyContext*>(child);
+    }
     if (body == nullptr) {
       NodePtr node = Make(NodeKind::Iterate, range, span);
       node->kids.push_back(std::move(target));
@@ -718,8 +776,7 @@ NodePtr AstBuilder::Suffix(JqParser::SuffixContext* ctx, NodePtr target) {
     }
     return node;
   }
-  auto* optional = dynamic_cast<JqParser::OptionalSuffixContext*>(ctx);
-  NodePtr node = Make(NodeKind::Optional, range, Tok(optional->QUESTION()));
+  NodePtr node = Make(NodeKind::Optional, range, Tok(ctx->getStart()));
   node->kids.push_back(std::move(target));
   return node;
 }
@@ -741,54 +798,69 @@ NodePtr AstBuilder::StringField(JqParser::StringContext* ctx, NodePtr target, Ra
 
 NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
   Range span = Span(ctx);
-  if (auto* field = dynamic_cast<JqParser::FieldPrimaryContext*>(ctx)) {
-    NodePtr node = Make(NodeKind::Field, span, span);
-    node->text = field->FIELD()->getText().substr(1);
-    node->kids.push_back(nullptr);
-    return node;
+  // The alternative is told by the first token (and, for `.` and `@x`, by what follows).
+  antlr4::Token* start = ctx->getStart();
+  switch (start->getType()) {
+    case JqParser::FIELD: {
+      NodePtr node = Make(NodeKind::Field, span, span);
+      node->text = start->getText().substr(1);
+      node->kids.push_back(nullptr);
+      return node;
+    }
+    case JqParser::DOT:
+      if (ctx->children.size() == 2) {
+        return StringField(static_cast<JqParser::StringContext*>(ctx->children[1]), nullptr, span);
+      }
+      return Make(NodeKind::Identity, span, span);
+    case JqParser::REC: return Make(NodeKind::RecurseDefault, span, span);
+    case JqParser::NUMBER: return Number(static_cast<antlr4::tree::TerminalNode*>(ctx->children[0]));
+    case JqParser::STRING: return String(static_cast<JqParser::StringContext*>(ctx->children[0]));
+    case JqParser::FORMAT:
+      if (IsTerminal(ctx->children[0])) {
+        NodePtr node = Make(NodeKind::Format, span, span);
+        node->text = start->getText().substr(1);
+        return node;
+      }
+      return String(static_cast<JqParser::StringContext*>(ctx->children[0]));
+    case JqParser::LPAREN: {
+      NodePtr node = Make(NodeKind::Paren, span, Tok(start));
+      node->kids.push_back(Pipe(static_cast<JqParser::PipeContext*>(ctx->children[1])));
+      return node;
+    }
+    case JqParser::LBRACKET: {
+      NodePtr node = Make(NodeKind::Array, span, Tok(start));
+      if (ctx->children.size() == 3) {
+        node->kids.push_back(Pipe(static_cast<JqParser::PipeContext*>(ctx->children[1])));
+      }
+      return node;
+    }
+    case JqParser::LBRACE: return Object(static_cast<JqParser::ObjectContext*>(ctx->children[0]));
+    case JqParser::BINDING: {
+      NodePtr node = Make(NodeKind::Variable, span, span);
+      node->text = WithoutSigil(start->getText());
+      return node;
+    }
+    default:
+      break;
   }
-  if (auto* field = dynamic_cast<JqParser::StringFieldPrimaryContext*>(ctx)) {
-    return StringField(field->string(), nullptr, span);
-  }
-  if (dynamic_cast<JqParser::IdentityPrimaryContext*>(ctx)) return Make(NodeKind::Identity, span, span);
-  if (dynamic_cast<JqParser::RecursePrimaryContext*>(ctx)) return Make(NodeKind::RecurseDefault, span, span);
-  if (auto* number = dynamic_cast<JqParser::NumberPrimaryContext*>(ctx)) return Number(number->NUMBER());
-  if (auto* string = dynamic_cast<JqParser::StringPrimaryContext*>(ctx)) return String(string->string());
-  if (auto* format = dynamic_cast<JqParser::FormatPrimaryContext*>(ctx)) {
-    NodePtr node = Make(NodeKind::Format, span, span);
-    node->text = format->FORMAT()->getText().substr(1);
-    return node;
-  }
-  if (auto* paren = dynamic_cast<JqParser::ParenPrimaryContext*>(ctx)) {
-    NodePtr node = Make(NodeKind::Paren, span, Tok(paren->LPAREN()));
-    node->kids.push_back(Pipe(paren->pipe()));
-    return node;
-  }
-  if (auto* array = dynamic_cast<JqParser::ArrayPrimaryContext*>(ctx)) {
-    NodePtr node = Make(NodeKind::Array, span, Tok(array->LBRACKET()));
-    if (array->pipe() != nullptr) node->kids.push_back(Pipe(array->pipe()));
-    return node;
-  }
-  if (auto* object = dynamic_cast<JqParser::ObjectPrimaryContext*>(ctx)) return Object(object->object());
-  if (auto* variable = dynamic_cast<JqParser::VariablePrimaryContext*>(ctx)) {
-    NodePtr node = Make(NodeKind::Variable, span, span);
-    node->text = WithoutSigil(variable->BINDING()->getText());
-    return node;
-  }
-  if (auto* call = dynamic_cast<JqParser::CallPrimaryContext*>(ctx)) {
-    std::string name = call->IDENT()->getText();
-    if (call->LPAREN() == nullptr) {
+  if (start->getType() == JqParser::IDENT) {
+    // IDENT ('(' pipe (';' pipe)* ')')?
+    std::string name = start->getText();
+    if (ctx->children.size() == 1) {
       // jq reads these constants as identifiers too; they cannot be redefined.
       if (name == "null") return Make(NodeKind::Null, span, span);
       if (name == "true") return Make(NodeKind::True, span, span);
       if (name == "false") return Make(NodeKind::False, span, span);
     }
-    NodePtr node = Make(NodeKind::Call, span, Tok(call->IDENT()));
+    NodePtr node = Make(NodeKind::Call, span, Tok(start));
     node->text = std::move(name);
-    for (auto* arg : call->pipe()) node->kids.push_back(Pipe(arg));
+    for (size_t i = 2; i < ctx->children.size(); i += 2) {
+      node->kids.push_back(Pipe(static_cast<JqParser::PipeContext*>(ctx->children[i])));
+    }
     return node;
   }
-  if (auto* reduce = dynamic_cast<JqParser::ReducePrimaryContext*>(ctx)) {
+  if (start->getType() == JqParser::REDUCE) {
+    auto* reduce = static_cast<JqParser::ReducePrimaryContext*>(ctx);
     NodePtr node = Make(NodeKind::Reduce, span, Tok(reduce->REDUCE()));
     TermCheck source;
     node->kids.push_back(Postfix(reduce->postfixTerm(), &source));
@@ -802,7 +874,8 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
     for (size_t i = 1; i < patterns.size(); ++i) node->kids.push_back(std::move(patterns[i]));
     return node;
   }
-  if (auto* foreach = dynamic_cast<JqParser::ForeachPrimaryContext*>(ctx)) {
+  if (start->getType() == JqParser::FOREACH) {
+    auto* foreach = static_cast<JqParser::ForeachPrimaryContext*>(ctx);
     NodePtr node = Make(NodeKind::Foreach, span, Tok(foreach->FOREACH()));
     TermCheck source;
     node->kids.push_back(Postfix(foreach->postfixTerm(), &source));
@@ -818,13 +891,14 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
     for (size_t i = 1; i < patterns.size(); ++i) node->kids.push_back(std::move(patterns[i]));
     return node;
   }
-  if (auto* if_ = dynamic_cast<JqParser::IfPrimaryContext*>(ctx)) {
+  if (start->getType() == JqParser::IF) {
+    auto* if_ = static_cast<JqParser::IfPrimaryContext*>(ctx);
     NodePtr node = Make(NodeKind::If, span, Tok(if_->IF()));
     for (auto* part : if_->pipe()) node->kids.push_back(Pipe(part));
     if (if_->ELSE() == nullptr) node->kids.push_back(nullptr);
     return node;
   }
-  auto* brk = dynamic_cast<JqParser::BreakPrimaryContext*>(ctx);
+  auto* brk = static_cast<JqParser::BreakPrimaryContext*>(ctx);
   // Diagnostics about the label (WM112: no such label) point at its name.
   NodePtr node = Make(NodeKind::Break, span, Tok(brk->BINDING()));
   node->text = WithoutSigil(brk->BINDING()->getText());

@@ -1,14 +1,16 @@
 // jq front end driver: Parse() checks size, encoding and nesting with a cheap byte scan, runs the
-// ANTLR lexer and parser (SLL prediction, bounded recursion, diagnostics instead of recovery
-// noise), and hands the parse tree to the AST builder. Nothing escapes as an exception: every
+// lexer (compiler/jq/lexer.cpp) and the ANTLR parser (SLL prediction, bounded recursion,
+// diagnostics instead of recovery noise), and hands the parse tree to the AST builder. Nothing escapes as an exception: every
 // failure becomes a WM100-WM103 diagnostic located through ParseOptions::source_map.
 #include "compiler/jq/parser.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "compiler/jq/internal/ast_builder.h"
+#include "compiler/jq/internal/lexer.h"
 #include "compiler/jq/internal/parse_context.h"
 
 namespace wm::jq {
@@ -47,19 +49,10 @@ void ParseContext::Error(uint32_t offset, uint32_t length, const char* rule, std
 // ----------------------------------------------------------------------------- fragments
 
 Fragment::Fragment(uint32_t base, std::string_view text)
-    : base_(base), length_(static_cast<uint32_t>(text.size())) {
-  code_point_to_byte_.reserve(text.size() + 1);
-  for (uint32_t i = 0; i < text.size(); ++i) {
-    // Every byte that does not continue a UTF-8 sequence starts a code point (the text was
-    // validated before ANTLR saw it).
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) code_point_to_byte_.push_back(i);
-  }
-  code_point_to_byte_.push_back(length_);
-}
+    : base_(base), length_(static_cast<uint32_t>(text.size())) {}
 
 uint32_t Fragment::Offset(size_t index) const {
-  if (index >= code_point_to_byte_.size()) return base_ + length_;
-  return base_ + code_point_to_byte_[index];
+  return base_ + static_cast<uint32_t>(std::min<size_t>(index, length_));
 }
 
 Range Fragment::TokenRange(const antlr4::Token* token) const {
@@ -276,24 +269,6 @@ class DiagnosticErrorStrategy : public antlr4::DefaultErrorStrategy {
   bool embedded_;
 };
 
-// The lexer turns every unknown character into an INVALID token, so this only fires on
-// conditions ANTLR itself considers lexer errors.
-class LexerErrorListener : public antlr4::BaseErrorListener {
- public:
-  LexerErrorListener(ParseContext& context, const Fragment& fragment)
-      : context_(context), fragment_(fragment) {}
-  void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token*, size_t, size_t,
-                   const std::string& msg, std::exception_ptr) override {
-    auto* lexer = dynamic_cast<antlr4::Lexer*>(recognizer);
-    uint32_t offset = lexer ? fragment_.Offset(lexer->getCharIndex()) : fragment_.base();
-    context_.Error(offset, 1, "WM100", msg);
-  }
-
- private:
-  ParseContext& context_;
-  const Fragment& fragment_;
-};
-
 // Bounds the parser's recursion: every rule invocation is a C++ call in ANTLR's recursive
 // descent, and the byte pre-scan only sees brackets, not `if if if ...` or `- - - ...`.
 struct DepthExceeded {
@@ -303,50 +278,31 @@ struct DepthExceeded {
 class GuardedParser : public JqParser {
  public:
   GuardedParser(antlr4::TokenStream* tokens, const Fragment& fragment, size_t limit)
-      : JqParser(tokens), fragment_(fragment), limit_(limit), tracker_(this) {
-    addParseListener(&tracker_);
+      : JqParser(tokens), fragment_(fragment), limit_(limit) {
+    char probe;
+    stack_start_ = reinterpret_cast<uintptr_t>(&probe);
   }
-  ~GuardedParser() override { removeParseListener(&tracker_); }
 
   void enterRule(antlr4::ParserRuleContext* localctx, size_t state, size_t ruleIndex) override {
-    // Throw before the base class installs the context, so ANTLR's own state stays consistent.
-    if (depth_ >= limit_) throw DepthExceeded{fragment_.TokenRange(_input->LT(1)).begin};
-    ++depth_;
+    // Counting frames exactly costs a walk up the context chain, and a parse listener to count
+    // exits costs a virtual call per rule on every parse; so the walk only happens once this
+    // parse has used a good deal of stack, which ordinary expressions never do. Throw before the
+    // base class installs the context, so ANTLR's own state stays consistent.
+    char probe;
+    uintptr_t used = stack_start_ - reinterpret_cast<uintptr_t>(&probe);
+    if (used > kStackBeforeCounting && static_cast<size_t>(localctx->depth()) > limit_) {
+      throw DepthExceeded{fragment_.TokenRange(_input->LT(1)).begin};
+    }
     JqParser::enterRule(localctx, state, ruleIndex);
   }
 
  private:
-  class ExitTracker : public antlr4::tree::ParseTreeListener {
-   public:
-    explicit ExitTracker(GuardedParser* parser) : parser_(parser) {}
-    void visitTerminal(antlr4::tree::TerminalNode*) override {}
-    void visitErrorNode(antlr4::tree::ErrorNode*) override {}
-    void enterEveryRule(antlr4::ParserRuleContext*) override {}
-    void exitEveryRule(antlr4::ParserRuleContext*) override {
-      if (parser_->depth_ > 0) --parser_->depth_;
-    }
-
-   private:
-    GuardedParser* parser_;
-  };
+  // Far fewer frames than any limit (a rule frame takes well over 16 bytes of stack).
+  static constexpr uintptr_t kStackBeforeCounting = 32 * 1024;
 
   const Fragment& fragment_;
   size_t limit_;
-  size_t depth_ = 0;
-  ExitTracker tracker_;
-};
-
-// Lexes everything up front, but stops as soon as the token budget is exceeded.
-class BoundedTokenStream : public antlr4::CommonTokenStream {
- public:
-  using antlr4::CommonTokenStream::CommonTokenStream;
-  bool FillUpTo(size_t limit) {
-    while (!_fetchedEOF) {
-      if (_tokens.size() > limit) return false;
-      fetch(256);
-    }
-    return _tokens.size() <= limit + 1;  // the EOF token is free
-  }
+  uintptr_t stack_start_ = 0;
 };
 
 // Rule frames per bracket level (pipe -> pipeTail -> commaExpr -> ... -> primary is 14), with
@@ -359,20 +315,18 @@ std::unique_ptr<Node> RunFragment(ParseContext& context, uint32_t begin, uint32_
   std::string_view text = context.text().substr(begin, end - begin);
   Fragment fragment(begin, text);
   size_t errors_before = context.error_count();
-  antlr4::ANTLRInputStream input(text.data(), text.size());
-  gen::JqLexer lexer(&input);
-  LexerErrorListener lexer_errors(context, fragment);
-  lexer.removeErrorListeners();
-  lexer.addErrorListener(&lexer_errors);
-  BoundedTokenStream tokens(&lexer);
-  if (!tokens.FillUpTo(context.options().max_tokens)) {
+  JqTokenSource source;
+  if (!source.Lex(text, context.options().max_tokens)) {
     // Point at the first token past the budget: where the expression became too large.
-    Range over = fragment.TokenRange(tokens.get(context.options().max_tokens));
-    context.Error(over.begin, over.end - over.begin, "WM102",
+    context.Error(begin + source.over_begin(), source.over_end() - source.over_begin(), "WM102",
                   "expression too large: more than " + std::to_string(context.options().max_tokens) +
                       " tokens");
     return nullptr;
   }
+  // Every token is on the default channel: the plain buffered stream skips the per-look-ahead
+  // channel filtering of CommonTokenStream.
+  antlr4::BufferedTokenStream tokens(&source);
+  tokens.fill();
   GuardedParser parser(&tokens, fragment, RuleFrameLimit(context.options()));
   parser.removeErrorListeners();
   parser.setErrorHandler(std::make_shared<DiagnosticErrorStrategy>(context, fragment, embedded));

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -21,12 +20,13 @@
 
 namespace wm::jq::internal {
 
-// One piece of the expression handed to ANTLR (the whole text, or one interpolation body):
-// ANTLR indexes code points, diagnostics and AST ranges use bytes of the whole expression.
+// One piece of the expression handed to the parser (the whole text, or one interpolation body):
+// token indexes are bytes of the fragment (compiler/jq/lexer.cpp), diagnostics and AST ranges
+// bytes of the whole expression.
 class Fragment {
  public:
   Fragment(uint32_t base, std::string_view text);
-  // Byte offset in the whole expression of the code point at `index` (clamped to the end).
+  // Byte offset in the whole expression of the fragment's byte `index` (clamped to the end).
   uint32_t Offset(size_t index) const;
   uint32_t base() const { return base_; }
   uint32_t end() const { return base_ + length_; }
@@ -35,7 +35,6 @@ class Fragment {
  private:
   uint32_t base_;
   uint32_t length_;
-  std::vector<uint32_t> code_point_to_byte_;  // one entry per code point, plus the end
 };
 
 // "')'", "identifier 'foo'", "end of input" (or "')'" at the end of an interpolation), ...
@@ -65,8 +64,11 @@ class AstBuilder {
   NodePtr Pipe(JqParser::PipeContext* ctx);
   NodePtr Segments(std::vector<Segment> segments);
   NodePtr FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest);
-  NodePtr OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs,
-                   const std::function<NodePtr()>& operand);
+  // `operand()` builds the operand; a template, not std::function: this runs for every operand
+  // of every precedence level.
+  template <typename BuildOperand>
+  NodePtr OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs, BuildOperand operand);
+  void AddSegments(JqParser::PipeTailContext* tail, std::vector<Segment>* segments);
   void ScopeOpenDef(NodePtr* root, Node* def);
   // A left-associative chain `x op def* x ...` (',', or, and, + -); defined in ast_builder.cpp.
   template <typename Operand, typename Build, typename Join>
