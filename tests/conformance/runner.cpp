@@ -5,7 +5,8 @@
 // Usage: wm_conformance [options] PATH...
 //   PATH is a .test file or a directory; a directory runs every *.test directly inside it (not
 //   its subdirectories, so tests/conformance/pending/ is skipped unless named) and also checks
-//   builtin coverage over the files of the directory and of its pending/ subdirectory.
+//   builtin coverage: every public builtin name/arity of the interpreter must be called in a
+//   file of the directory or of its pending/ subdirectory.
 //   --engines=interp,jit,aot   engines to run (default: all three)
 //   --opt-level=N              LLVM optimisation level of the JIT and AOT code (default 0: the
 //                              files compile ~10x faster than at -O2; the differential tests
@@ -399,45 +400,53 @@ const std::set<std::string>& IoExclusions() {
   return names;
 }
 
-// Every public builtin name: the `builtins` list (special forms, prelude, native table) plus the
-// native table itself, minus '_' helpers and the I/O exclusions.
-std::set<std::string> PublicBuiltinNames(std::string* error) {
-  std::set<std::string> names;
+// Every public builtin as "name/arity": the `builtins` list (special forms, prelude, native
+// table) plus the native table itself, minus '_' helpers and the I/O exclusions.
+std::set<std::string> PublicBuiltins(std::string* error) {
+  std::set<std::string> all;
   diff::EngineOptions options;
   options.enable_jit = false;
   options.enable_aot = false;
   std::unique_ptr<diff::PreparedProgram> p = diff::Prepare("builtins", options);
   if (p->program == nullptr) {
     *error = "`builtins` did not compile: " + p->front_end_error;
-    return names;
+    return all;
   }
   diff::RunOutcome outcome = diff::RunFilter(*p->interp, Value(), 1);
   Value list;
   if (outcome.error || outcome.outputs.size() != 1 ||
       !diff::ParseInput(outcome.outputs[0], &list, error) || !list.IsArray()) {
     *error = "`builtins` did not produce one array";
-    return names;
+    return all;
   }
-  for (const Value& entry : list.AsArray()) {
-    std::string_view text = entry.AsString();
-    names.insert(std::string(text.substr(0, text.find('/'))));
+  for (const Value& entry : list.AsArray()) all.insert(std::string(entry.AsString()));
+  for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) {
+    all.insert(std::string(b.name) + "/" + std::to_string(b.arity));
   }
-  for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) names.insert(b.name);
-  std::set<std::string> public_names;
-  for (const std::string& name : names) {
+  std::set<std::string> public_builtins;
+  for (const std::string& builtin : all) {
+    std::string name = builtin.substr(0, builtin.find('/'));
     if (!name.empty() && name[0] != '_' && IoExclusions().count(name) == 0) {
-      public_names.insert(name);
+      public_builtins.insert(builtin);
     }
   }
-  return public_names;
+  return public_builtins;
 }
 
-// Identifiers a jq program calls or mentions as a function: outside string literals (but inside
-// interpolations), not after '.' (field access) or '$' (variables), comments skipped.
-void CollectIdentifiers(std::string_view program, std::set<std::string>* out) {
-  // One entry per open interpolation `\(...)`: its parenthesis depth; closing it resumes the
-  // string around it.
-  std::vector<int> interpolation_depth;
+// The calls of a jq program as "name/arity": identifiers outside string literals (but inside
+// interpolations), not after '.' (field access), '$' (variables) or '@' (formats), with the
+// number of ';'-separated arguments when '(' follows. Comments are skipped. Keywords come out
+// too (`if/0`, `reduce/0`); they never match a builtin.
+void CollectCalls(std::string_view program, std::set<std::string>* out) {
+  // Tokens outside strings: identifiers (callable or not) and the brackets and ';' that decide
+  // arities. An interpolation `\(...)` is a bracket pair like any other.
+  struct Token {
+    char kind;          // 'i' identifier, '"' start of a string, or one of ( ) [ ] { } ;
+    std::string text;   // identifier text
+    bool callable = false;
+  };
+  std::vector<Token> tokens;
+  std::vector<int> interpolation_depth;  // per open interpolation: its parenthesis depth
   bool in_string = false;
   size_t i = 0;
   while (i < program.size()) {
@@ -447,6 +456,7 @@ void CollectIdentifiers(std::string_view program, std::set<std::string>* out) {
         if (program[i + 1] == '(') {
           interpolation_depth.push_back(1);
           in_string = false;
+          tokens.push_back({'(', ""});
         }
         i += 2;
         continue;
@@ -457,14 +467,18 @@ void CollectIdentifiers(std::string_view program, std::set<std::string>* out) {
     }
     if (c == '"') {
       in_string = true;
+      tokens.push_back({'"', ""});  // keeps `f "..."` from reading as a call of f
       ++i;
       continue;
     }
     if (c == '#') break;  // a comment runs to the end of the line
-    if (c == '(' && !interpolation_depth.empty()) ++interpolation_depth.back();
-    if (c == ')' && !interpolation_depth.empty() && --interpolation_depth.back() == 0) {
-      interpolation_depth.pop_back();
-      in_string = true;
+    if (std::string_view("()[]{};").find(c) != std::string_view::npos) {
+      tokens.push_back({c, ""});
+      if (c == '(' && !interpolation_depth.empty()) ++interpolation_depth.back();
+      if (c == ')' && !interpolation_depth.empty() && --interpolation_depth.back() == 0) {
+        interpolation_depth.pop_back();
+        in_string = true;
+      }
       ++i;
       continue;
     }
@@ -475,23 +489,39 @@ void CollectIdentifiers(std::string_view program, std::set<std::string>* out) {
         ++i;
       }
       char before = start > 0 ? program[start - 1] : ' ';
-      if (before != '.' && before != '$' && before != '@') {
-        out->insert(std::string(program.substr(start, i - start)));
-      }
+      bool callable = before != '.' && before != '$' && before != '@';
+      tokens.push_back({'i', std::string(program.substr(start, i - start)), callable});
       continue;
     }
     ++i;
   }
+  for (size_t t = 0; t < tokens.size(); ++t) {
+    if (tokens[t].kind != 'i' || !tokens[t].callable) continue;
+    int arity = 0;
+    if (t + 1 < tokens.size() && tokens[t + 1].kind == '(') {
+      arity = 1;
+      int depth = 0;
+      for (size_t u = t + 1; u < tokens.size(); ++u) {
+        char k = tokens[u].kind;
+        if (k == '(' || k == '[' || k == '{') ++depth;
+        if (k == ')' || k == ']' || k == '}') {
+          if (--depth == 0) break;
+        }
+        if (k == ';' && depth == 1) ++arity;
+      }
+    }
+    out->insert(tokens[t].text + "/" + std::to_string(arity));
+  }
 }
 
-// Names of `required` that no block program mentions.
+// Builtins of `required` ("name/arity") that no block program calls.
 std::vector<std::string> MissingBuiltins(const std::set<std::string>& required,
                                          const std::vector<Block>& blocks) {
   std::set<std::string> used;
-  for (const Block& block : blocks) CollectIdentifiers(block.program, &used);
+  for (const Block& block : blocks) CollectCalls(block.program, &used);
   std::vector<std::string> missing;
-  for (const std::string& name : required) {
-    if (used.count(name) == 0) missing.push_back(name);
+  for (const std::string& builtin : required) {
+    if (used.count(builtin) == 0) missing.push_back(builtin);
   }
   return missing;
 }
@@ -523,9 +553,11 @@ bool SelfCheck(std::string* why) {
     }
   }
   std::set<std::string> seen;
-  CollectIdentifiers("length | \"keys \\(tostring)\" | .map | $first # sort", &seen);
-  if (seen != std::set<std::string>{"length", "tostring"}) {
-    *why = "identifier collection is wrong";
+  CollectCalls("length | \"keys \\(tostring)\" | .map | $first | sub(\"a;\"; (1; 2)) # sort",
+               &seen);
+  if (seen != std::set<std::string>{"length/0", "tostring/0", "sub/2"}) {
+    *why = "call collection is wrong:";
+    for (const std::string& call : seen) *why += " " + call;
     return false;
   }
   return true;
@@ -630,7 +662,7 @@ int Main(int argc, char** argv) {
   bool coverage_ok = true;
   if (check_coverage) {
     std::string error;
-    std::set<std::string> names = PublicBuiltinNames(&error);
+    std::set<std::string> names = PublicBuiltins(&error);
     if (!error.empty()) {
       std::cout << "coverage: " << error << "\n";
       coverage_ok = false;
