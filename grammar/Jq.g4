@@ -7,6 +7,8 @@
 //   long `a | b | c ...` chain costs no parser stack; the AST builder folds right-associative
 //   levels (`|`, `//`) itself. jq's levels, lowest first: `|` < `,` < `//` < assignments
 //   (non-associative) < `or` < `and` < comparisons (non-associative) < `+ -` < `* / %`.
+// - `unaryExpr`, `suffix` and `primary` have no labelled alternatives: the generated parser would
+//   dynamic_cast every such context it creates; the builder tells the alternative by its tokens.
 // - A string literal, interpolations included, is one STRING token; the builder parses each
 //   interpolation with the `embeddedPipe` rule.
 // - Constructs that extend "as far as possible" in jq (`Term as $x | body`, `label $x | body`) are
@@ -119,10 +121,10 @@ mulOp
   ;
 
 unaryExpr
-  : MINUS funcDef* unaryExpr                                  # negExpr
-  | TRY funcDef* unaryExpr (CATCH funcDef* unaryExpr)?        # tryExpr
-  | LABEL BINDING                                              # labelHead
-  | postfixTerm (AS patterns)?                                 # termExpr
+  : MINUS funcDef* unaryExpr
+  | TRY funcDef* unaryExpr (CATCH funcDef* unaryExpr)?
+  | LABEL BINDING
+  | postfixTerm (AS patterns)?
   ;
 
 postfixTerm
@@ -130,10 +132,10 @@ postfixTerm
   ;
 
 suffix
-  : FIELD                                    # fieldSuffix
-  | DOT string                               # stringFieldSuffix
-  | DOT? LBRACKET bracketBody? RBRACKET       # bracketSuffix
-  | QUESTION                                 # optionalSuffix
+  : FIELD
+  | DOT string
+  | DOT? LBRACKET bracketBody? RBRACKET
+  | QUESTION
   ;
 
 // `[e]`, `[e:e]`, `[e:]`, `[:e]` (empty brackets: iteration).
@@ -143,23 +145,23 @@ bracketBody
   ;
 
 primary
-  : FIELD                                                            # fieldPrimary
-  | DOT string                                                       # stringFieldPrimary
-  | DOT                                                              # identityPrimary
-  | REC                                                              # recursePrimary
-  | NUMBER                                                           # numberPrimary
-  | string                                                           # stringPrimary
-  | FORMAT                                                           # formatPrimary
-  | LPAREN pipe RPAREN                                               # parenPrimary
-  | LBRACKET pipe? RBRACKET                                          # arrayPrimary
-  | object                                                           # objectPrimary
-  | BINDING                                                          # variablePrimary
-  | IDENT (LPAREN pipe (SEMI pipe)* RPAREN)?                         # callPrimary
-  | REDUCE postfixTerm AS patterns LPAREN pipe SEMI pipe RPAREN      # reducePrimary
+  : FIELD
+  | DOT string
+  | DOT
+  | REC
+  | NUMBER
+  | string
+  | FORMAT
+  | LPAREN pipe RPAREN
+  | LBRACKET pipe? RBRACKET
+  | object
+  | BINDING
+  | IDENT (LPAREN pipe (SEMI pipe)* RPAREN)?
+  | REDUCE postfixTerm AS patterns LPAREN pipe SEMI pipe RPAREN
   | FOREACH postfixTerm AS patterns
-      LPAREN pipe SEMI pipe (SEMI pipe)? RPAREN                      # foreachPrimary
-  | IF pipe THEN pipe (ELIF pipe THEN pipe)* (ELSE pipe)? END        # ifPrimary
-  | BREAK BINDING                                                    # breakPrimary
+      LPAREN pipe SEMI pipe (SEMI pipe)? RPAREN
+  | IF pipe THEN pipe (ELIF pipe THEN pipe)* (ELSE pipe)? END
+  | BREAK BINDING
   ;
 
 object

@@ -590,7 +590,7 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
   size_t first = ctx->getStart()->getType();
   if (first == JqParser::MINUS) {
     // `-` funcDef* unaryExpr
-    auto* neg = static_cast<JqParser::NegExprContext*>(ctx);
+    auto* neg = ctx;
     NodePtr node = Make(NodeKind::Neg, Span(neg), Tok(neg->getStart()));
     DefRun defs;
     for (size_t i = 1; i + 1 < neg->children.size(); ++i) {
@@ -601,7 +601,7 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
     return node;
   }
   if (first == JqParser::TRY) {
-    auto* try_ = static_cast<JqParser::TryExprContext*>(ctx);
+    auto* try_ = ctx;
     NodePtr node = Make(NodeKind::TryCatch, Span(try_), Tok(try_->TRY()));
     // Children: `try` def* body [`catch` def* handler].
     DefRun body_defs, handler_defs;
@@ -627,14 +627,14 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
     return node;
   }
   if (first == JqParser::LABEL) {
-    auto* label = static_cast<JqParser::LabelHeadContext*>(ctx);
+    auto* label = ctx;
     NodePtr node = Make(NodeKind::Label, Span(label), Tok(label->LABEL()));
     node->text = WithoutSigil(label->BINDING()->getText());
     heads_.emplace_back(node.get(), label->getStop()->getTokenIndex());
     return node;
   }
   // postfixTerm (`as` patterns)?
-  auto* term = static_cast<JqParser::TermExprContext*>(ctx);
+  auto* term = ctx;
   bool has_as = term->children.size() > 1;
   TermCheck local;
   TermCheck* term_check = check != nullptr && !has_as ? check : &local;
@@ -708,14 +708,14 @@ NodePtr AstBuilder::Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check)
         term.reported = true;
         const char* what = "index";
         std::string written = suffix->getText();
-        if (dynamic_cast<JqParser::FieldSuffixContext*>(suffix) != nullptr ||
-            dynamic_cast<JqParser::StringFieldSuffixContext*>(suffix) != nullptr) {  // errors only
+        if (suffix_first == JqParser::FIELD ||
+            (suffix_first == JqParser::DOT && !IsTerminal(suffix->children[1]))) {
           what = "field";
           if (written.size() > 16) written = Shorten(written, 16);
-        } else if (auto* bracket = dynamic_cast<JqParser::BracketSuffixContext*>(suffix)) {
-          auto* body = bracket->bracketBody();
+        } else {
+          auto* body = suffix->bracketBody();
           what = body == nullptr ? "iteration" : body->COLON() != nullptr ? "slice" : "index";
-          if (written.size() > 16) written = std::string(bracket->DOT() ? "." : "") + "[...]";
+          if (written.size() > 16) written = std::string(suffix->DOT() ? "." : "") + "[...]";
         }
         Error(Tok(suffix->getStart()), std::string("postfix ") + what + " after " +
                                            DescribeBlocker(term.blocker) +
@@ -860,7 +860,7 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
     return node;
   }
   if (start->getType() == JqParser::REDUCE) {
-    auto* reduce = static_cast<JqParser::ReducePrimaryContext*>(ctx);
+    auto* reduce = ctx;
     NodePtr node = Make(NodeKind::Reduce, span, Tok(reduce->REDUCE()));
     TermCheck source;
     node->kids.push_back(Postfix(reduce->postfixTerm(), &source));
@@ -875,7 +875,7 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
     return node;
   }
   if (start->getType() == JqParser::FOREACH) {
-    auto* foreach = static_cast<JqParser::ForeachPrimaryContext*>(ctx);
+    auto* foreach = ctx;
     NodePtr node = Make(NodeKind::Foreach, span, Tok(foreach->FOREACH()));
     TermCheck source;
     node->kids.push_back(Postfix(foreach->postfixTerm(), &source));
@@ -892,13 +892,13 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
     return node;
   }
   if (start->getType() == JqParser::IF) {
-    auto* if_ = static_cast<JqParser::IfPrimaryContext*>(ctx);
+    auto* if_ = ctx;
     NodePtr node = Make(NodeKind::If, span, Tok(if_->IF()));
     for (auto* part : if_->pipe()) node->kids.push_back(Pipe(part));
     if (if_->ELSE() == nullptr) node->kids.push_back(nullptr);
     return node;
   }
-  auto* brk = static_cast<JqParser::BreakPrimaryContext*>(ctx);
+  auto* brk = ctx;
   // Diagnostics about the label (WM112: no such label) point at its name.
   NodePtr node = Make(NodeKind::Break, span, Tok(brk->BINDING()));
   node->text = WithoutSigil(brk->BINDING()->getText());
