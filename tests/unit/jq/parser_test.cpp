@@ -383,6 +383,31 @@ TEST(JqParserTest, RangesAreBytes) {
   EXPECT_EQ(interp.ast->kid(1)->range.end, 7u);
 }
 
+// The lexer (compiler/jq/lexer.cpp) follows grammar/Jq.g4's lexer rules: longest match, keywords
+// only as whole words, `.name` one token, numbers as jq 1.7 lexes them.
+TEST(JqParserTest, LexerEdgeCases) {
+  EXPECT_EQ(Shape("1.e5"), "(Number 1.e5)");
+  EXPECT_EQ(Shape(".5"), "(Number .5)");
+  EXPECT_EQ(Shape("1."), "(Number 1.)");
+  EXPECT_EQ(Shape("...a"), "(Field a (RecurseDefault))");
+  EXPECT_EQ(Shape("a::b"), "(Call a::b)");
+  EXPECT_EQ(Shape("$a::b"), "(Variable a::b)");
+  EXPECT_EQ(Shape(".and"), "(Field and _)");
+  EXPECT_EQ(Shape(".e3"), "(Field e3 _)");
+  EXPECT_EQ(Shape("iffy"), "(Call iffy)");
+  EXPECT_EQ(Shape("1 # comment \\("), "(Number 1)");
+  // A `)` inside a string inside an interpolation does not end the interpolation.
+  EXPECT_EQ(Shape("\"\\(\")\")\""), "(String (Paren (String ))))");
+  EXPECT_EQ(FirstError("1?//2"), "WM100 1:2 unexpected '?//'; expected end of input");
+  EXPECT_EQ(FirstError("$"), "WM100 1:1 unexpected character '$'; expected a term");
+  EXPECT_EQ(FirstError("x::"), "WM100 1:2 unexpected ':'; expected end of input");
+  // An unknown character is one code point: the caret covers both bytes of "é".
+  ParseResult r = Parse("\xC3\xA9");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].message, "unexpected character '\xC3\xA9'; expected a term");
+  EXPECT_EQ(r.diagnostics[0].length, 2u);
+}
+
 // Size limits point at the token where the limit is crossed, not at the start of the expression.
 TEST(JqParserTest, LimitDiagnosticsPointAtTheCrossingToken) {
   ParseOptions few_tokens;
