@@ -289,8 +289,10 @@ FORMAT : '@' [a-zA-Z0-9_]+ ;
 // parentheses and comments inside interpolations.
 STRING : '"' STRING_CHAR* '"' ;
 
-COMMENT : '#' ~[\r\n]* -> skip ;
-WS : [ \t\r\n\f]+ -> skip ;
+// As jq 1.7's lexer: a comment runs to the newline (a carriage return is part of it), and only
+// space, tab and newline are whitespace (a stray carriage return or form feed is an error).
+COMMENT : '#' ~[\n]* -> skip ;
+WS : [ \t\n]+ -> skip ;
 
 // Anything else becomes a token that no rule accepts, so it is reported as a syntax error.
 INVALID : . ;
@@ -299,4 +301,4 @@ fragment NAME : [a-zA-Z_] [a-zA-Z_0-9]* ;
 
 fragment STRING_CHAR : ~["\\] | '\\' ~[(] | INTERPOLATION ;
 fragment INTERPOLATION : '\\(' INTERPOLATION_CHAR* ')' ;
-fragment INTERPOLATION_CHAR : STRING | '(' INTERPOLATION_CHAR* ')' | '#' ~[\r\n]* | ~[()"#] ;
+fragment INTERPOLATION_CHAR : STRING | '(' INTERPOLATION_CHAR* ')' | '#' ~[\n]* | ~[()"#] ;

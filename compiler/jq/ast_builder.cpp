@@ -190,6 +190,14 @@ void AstBuilder::ErrorAfter(antlr4::Token* last, const std::string& what) {
   Error(Tok(next), "unexpected " + DescribeToken(next, embedded_) + "; expected '|' after " + what);
 }
 
+// jq 1.7 lexes `$__loc__` as its own token, the source-location constant: it names no variable,
+// parameter or label.
+void AstBuilder::RefuseLoc(antlr4::Token* binding) {
+  if (binding->getText() != "$__loc__") return;
+  Error(Tok(binding), "`$__loc__` is jq's source location: it cannot name a variable, parameter "
+                      "or label");
+}
+
 // ----------------------------------------------------------------------------- program
 
 NodePtr AstBuilder::Program(JqParser::ProgramContext* ctx) {
@@ -207,6 +215,7 @@ NodePtr AstBuilder::Program(JqParser::ProgramContext* ctx) {
     if (auto* import = dynamic_cast<JqParser::ImportAsContext*>(directive)) {
       path = import->string();
       metadata = import->object();
+      if (import->BINDING() != nullptr) RefuseLoc(import->BINDING()->getSymbol());
       node->params.push_back(import->IDENT() ? import->IDENT()->getText() : import->BINDING()->getText());
     } else if (auto* include = dynamic_cast<JqParser::IncludeContext*>(directive)) {
       path = include->string();
@@ -360,7 +369,10 @@ NodePtr AstBuilder::FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest) {
   if (rest) span.end = std::max(span.end, rest->range.end);
   NodePtr node = Make(NodeKind::FuncDef, span, Tok(ctx->IDENT()));
   node->text = ctx->IDENT()->getText();
-  for (auto* param : ctx->param()) node->params.push_back(param->getText());
+  for (auto* param : ctx->param()) {
+    RefuseLoc(param->getStart());
+    node->params.push_back(param->getText());
+  }
   node->kids.push_back(Pipe(ctx->pipe()));
   node->kids.push_back(std::move(rest));
   return node;
@@ -629,6 +641,7 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
   if (first == JqParser::LABEL) {
     auto* label = ctx;
     NodePtr node = Make(NodeKind::Label, Span(label), Tok(label->LABEL()));
+    RefuseLoc(label->BINDING()->getSymbol());
     node->text = WithoutSigil(label->BINDING()->getText());
     heads_.emplace_back(node.get(), label->getStop()->getTokenIndex());
     return node;
@@ -901,6 +914,7 @@ NodePtr AstBuilder::Primary(JqParser::PrimaryContext* ctx) {
   auto* brk = ctx;
   // Diagnostics about the label (WM112: no such label) point at its name.
   NodePtr node = Make(NodeKind::Break, span, Tok(brk->BINDING()));
+  RefuseLoc(brk->BINDING()->getSymbol());
   node->text = WithoutSigil(brk->BINDING()->getText());
   return node;
 }
@@ -968,6 +982,10 @@ NodePtr AstBuilder::Object(JqParser::ObjectContext* ctx) {
       key = Make(NodeKind::String, key_span, key_span);
       key->text = key_ctx->getText();
     } else if (key_ctx->BINDING() != nullptr) {
+      if (entry->COLON() != nullptr && key_ctx->BINDING()->getText() == "$__loc__") {
+        Error(key_span, "`$__loc__` takes no value in an object: write `{$__loc__}` for "
+                        "{\"__loc__\": ...} or `{\"__loc__\": value}`");
+      }
       key = Make(NodeKind::Variable, key_span, key_span);
       key->text = WithoutSigil(key_ctx->BINDING()->getText());
     } else if (key_ctx->string() != nullptr) {
@@ -1020,6 +1038,7 @@ void AstBuilder::Patterns(JqParser::PatternsContext* ctx, std::vector<NodePtr>* 
 NodePtr AstBuilder::Pattern(JqParser::PatternContext* ctx) {
   Range span = Span(ctx);
   if (auto* variable = dynamic_cast<JqParser::VariablePatternContext*>(ctx)) {
+    RefuseLoc(variable->BINDING()->getSymbol());
     NodePtr node = Make(NodeKind::PatternVar, span, span);
     node->text = WithoutSigil(variable->BINDING()->getText());
     return node;
@@ -1035,6 +1054,7 @@ NodePtr AstBuilder::Pattern(JqParser::PatternContext* ctx) {
     NodePtr key;
     Range key_span = Tok(entry->getStart());
     if (entry->BINDING() != nullptr) {
+      RefuseLoc(entry->BINDING()->getSymbol());
       key = Make(NodeKind::Variable, key_span, key_span);
       key->text = WithoutSigil(entry->BINDING()->getText());
     } else if (entry->IDENT() != nullptr || entry->keyword() != nullptr) {

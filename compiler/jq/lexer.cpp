@@ -127,7 +127,7 @@ size_t StringEnd(std::string_view text, size_t i) {
       case '(': open.push_back(kParen); ++i; break;
       case ')': open.pop_back(); ++i; break;
       case '#':
-        while (i < n && text[i] != '\n' && text[i] != '\r') ++i;
+        while (i < n && text[i] != '\n') ++i;
         break;
       default: ++i; break;
     }
@@ -211,12 +211,12 @@ bool JqTokenSource::Lex(std::string_view text, size_t max_tokens) {
   size_t i = 0;
   while (i < n) {
     char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f') {
+    if (c == ' ' || c == '\t' || c == '\n') {
       ++i;
       continue;
     }
     if (c == '#') {
-      while (i < n && text[i] != '\n' && text[i] != '\r') ++i;
+      while (i < n && text[i] != '\n') ++i;
       continue;
     }
     size_t type;

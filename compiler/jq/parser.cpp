@@ -434,7 +434,7 @@ bool CheckNesting(ParseContext& context) {
     }
     switch (c) {
       case '#':
-        while (i + 1 < text.size() && text[i + 1] != '\n' && text[i + 1] != '\r') ++i;
+        while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
         break;
       case '"':
         stack.push_back('"');

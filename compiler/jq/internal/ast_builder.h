@@ -60,6 +60,7 @@ class AstBuilder {
   NodePtr Binary(NodeKind kind, std::string op, Range token, NodePtr left, NodePtr right) const;
   void Error(Range at, std::string message);
   void ErrorAfter(antlr4::Token* last, const std::string& what);
+  void RefuseLoc(antlr4::Token* binding);
 
   NodePtr Pipe(JqParser::PipeContext* ctx);
   NodePtr Segments(std::vector<Segment> segments);

@@ -408,6 +408,24 @@ TEST(JqParserTest, LexerEdgeCases) {
   EXPECT_EQ(r.diagnostics[0].length, 2u);
 }
 
+// jq 1.7's lexer: whitespace is space, tab and newline only; a comment runs to the newline; and
+// `$__loc__` is a token of its own, the source-location constant, which names nothing.
+TEST(JqParserTest, Jq17LexerRestrictions) {
+  EXPECT_EQ(FirstError(".a\r\n"), "WM100 1:3 unexpected character U+000D; expected end of input");
+  EXPECT_EQ(FirstError(".a\f"), "WM100 1:3 unexpected character U+000C; expected end of input");
+  EXPECT_EQ(Shape("1 # comment\r\n+ 2"), "(Arith + (Number 1) (Number 2))");
+  EXPECT_EQ(Shape("{$__loc__}"), "(Object (ObjectEntry (Variable __loc__) _))");
+  const std::string loc_message =
+      " `$__loc__` is jq's source location: it cannot name a variable, parameter or label";
+  EXPECT_EQ(FirstError(". as $__loc__ | 1"), "WM100 1:6" + loc_message);
+  EXPECT_EQ(FirstError(". as {$__loc__} | 1"), "WM100 1:7" + loc_message);
+  EXPECT_EQ(FirstError("def f($__loc__): 1; f(2)"), "WM100 1:7" + loc_message);
+  EXPECT_EQ(FirstError("label $__loc__ | 1"), "WM100 1:7" + loc_message);
+  EXPECT_EQ(FirstError("{$__loc__: 1}"),
+            "WM100 1:2 `$__loc__` takes no value in an object: write `{$__loc__}` for "
+            "{\"__loc__\": ...} or `{\"__loc__\": value}`");
+}
+
 // Size limits point at the token where the limit is crossed, not at the start of the expression.
 TEST(JqParserTest, LimitDiagnosticsPointAtTheCrossingToken) {
   ParseOptions few_tokens;
