@@ -3,7 +3,6 @@
 // positions, and hostile input (huge, deeply nested, invalid UTF-8, NUL) giving diagnostics.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -494,17 +493,12 @@ TEST(JqParserTest, MaxErrorsCapsDiagnostics) {
 }
 
 // ----------------------------------------------------------------------------- hostile input
-
-double Seconds(const std::chrono::steady_clock::time_point& start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+// (No timing assertions: a hang shows as the test run's timeout, not as a flaky threshold.)
 
 TEST(JqParserHostileTest, DeepParenthesesAndBrackets) {
   for (char open : {'(', '['}) {
     std::string text(100000, open);
-    auto start = std::chrono::steady_clock::now();
     std::string error = FirstError(text);
-    EXPECT_LT(Seconds(start), 2.0);
     EXPECT_EQ(error.substr(0, 11), "WM101 1:257") << error;
   }
   std::string balanced = std::string(100000, '(') + "1" + std::string(100000, ')');
@@ -531,9 +525,7 @@ TEST(JqParserHostileTest, DeepKeywordNestingIsBounded) {
 TEST(JqParserHostileTest, OneMegabyteExpression) {
   std::string chain = "1";
   while (chain.size() < (1u << 20) - 2) chain += "+1";
-  auto start = std::chrono::steady_clock::now();
   std::string error = FirstError(chain);
-  EXPECT_LT(Seconds(start), 5.0);
   EXPECT_EQ(error.substr(0, 5), "WM102") << error;
   EXPECT_EQ(FirstError(std::string((1u << 20) + 1, ' ')).substr(0, 5), "WM102");
 }
