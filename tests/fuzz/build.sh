@@ -13,7 +13,9 @@ mkdir -p "$out/gen" "$out/obj" "$out/corpus" "$out/seeds"
 flags=(-std=c++20 -fno-char8_t -O1 -g -fsanitize=fuzzer-no-link,address,undefined
        -I"$src" -I"$out/gen" -I/usr/include/antlr4-runtime -Wno-attributes)
 objs=()
-for f in "$out"/gen/*.cpp "$src"/compiler/jq/*.cpp "$src"/compiler/source/*.cpp; do
+# The front end and what it links: diagnostics (compiler/source) and the UTF-8 encoder.
+for f in "$out"/gen/*.cpp "$src"/compiler/jq/*.cpp "$src"/compiler/source/*.cpp \
+         "$src"/runtime/value/utf8.cpp; do
   o="$out/obj/$(basename "$f" .cpp).o"
   clang++-19 "${flags[@]}" -c "$f" -o "$o"
   objs+=("$o")
