@@ -278,6 +278,7 @@ class Runner {
     std::vector<std::unique_ptr<diff::PreparedProgram>> prepared;
     std::vector<codegen::AotUnit> units;
     std::vector<diff::PreparedProgram*> unit_owners;
+    std::vector<int> unit_of_block(end - begin, -1);
     for (size_t i = begin; i < end; ++i) {
       prepared.push_back(diff::Prepare(blocks[i].program, interp_only));
       diff::PreparedProgram* p = prepared.back().get();
@@ -288,29 +289,48 @@ class Runner {
         if (p->jit == nullptr) p->jit_error = jit.error.empty() ? "no filter" : jit.error;
       }
       if (engines_.aot) {
+        unit_of_block[i - begin] = static_cast<int>(units.size());
         units.push_back({"wm_conformance_" + std::to_string(units.size()), p->program});
         unit_owners.push_back(p);
       }
     }
-    // One shared object per chunk: a link costs tens of milliseconds.
-    std::shared_ptr<NativeModule> module;
-    if (!units.empty()) {
-      codegen::AotResult compiled = codegen::CompileAot(units, codegen_);
-      std::string error = compiled.error;
-      if (!compiled.shared_object.empty()) module = NativeModule::Create(compiled.shared_object, &error);
-      for (size_t u = 0; u < units.size(); ++u) {
-        if (module != nullptr) unit_owners[u]->aot = module->GetFilter(units[u].symbol, units[u].program);
-        if (unit_owners[u]->aot == nullptr) {
-          unit_owners[u]->aot_error = module == nullptr ? "AOT batch failed: " + error
-                                                        : "symbol missing: " + units[u].symbol;
-        }
-      }
-    }
+    // One shared object per chunk (a link costs tens of milliseconds). If the chunk does not
+    // build, each program is built alone so that only the ones at fault fail. Those objects are
+    // loaded one at a time: NativeModule::Create dlopens /proc/self/fd/N and closes N, so a
+    // second module loaded while the first is alive can get the same path, and dlopen then
+    // returns the first library (its filters are then "missing").
+    std::vector<std::shared_ptr<NativeModule>> modules;
+    bool batch_built = units.empty() || BuildAot(units, unit_owners, &modules);
     for (size_t i = begin; i < end; ++i) {
+      int unit = unit_of_block[i - begin];
+      std::vector<std::shared_ptr<NativeModule>> single;
+      if (!batch_built && unit >= 0) BuildAot({units[unit]}, {unit_owners[unit]}, &single);
       bool passed = Check(blocks[i], *prepared[i - begin], totals);
+      if (!batch_built && unit >= 0) unit_owners[unit]->aot.reset();  // unload before the next
       ++totals->blocks;
       if (!passed) ++totals->failed_blocks;
     }
+  }
+
+  // Compiles `units` into one shared object and gives each owner its filter. False (with
+  // aot_error set on every owner) when the object does not build or load.
+  bool BuildAot(const std::vector<codegen::AotUnit>& units,
+                const std::vector<diff::PreparedProgram*>& owners,
+                std::vector<std::shared_ptr<NativeModule>>* modules) {
+    codegen::AotResult compiled = codegen::CompileAot(units, codegen_);
+    std::string error = compiled.error;
+    std::shared_ptr<NativeModule> module;
+    if (!compiled.shared_object.empty()) module = NativeModule::Create(compiled.shared_object, &error);
+    if (module == nullptr) {
+      for (diff::PreparedProgram* owner : owners) owner->aot_error = error;
+      return false;
+    }
+    modules->push_back(module);
+    for (size_t u = 0; u < units.size(); ++u) {
+      owners[u]->aot = module->GetFilter(units[u].symbol, units[u].program);
+      if (owners[u]->aot == nullptr) owners[u]->aot_error = "symbol missing: " + units[u].symbol;
+    }
+    return true;
   }
 
   bool Check(const Block& block, const diff::PreparedProgram& prepared, Totals* totals) {
