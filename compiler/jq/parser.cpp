@@ -255,6 +255,10 @@ class DiagnosticErrorStrategy : public antlr4::DefaultErrorStrategy {
       message = "unexpected " + DescribeToken(token, embedded_);
       std::string wanted = DescribeExpected(expected, embedded_, parser->getVocabulary());
       if (!wanted.empty()) message += "; expected " + wanted;
+      if (token != nullptr && token->getType() == JqParser::CATCH && FollowsTry(parser, token)) {
+        message += " (`try` binds only the term after it: `try a + b` is `(try a) + b`; write "
+                   "`try (a + b) catch ...`)";
+      }
     }
     uint32_t length = range.end > range.begin ? range.end - range.begin : 1;
     // A string token may span lines; underline at most its first line's worth.
@@ -262,6 +266,16 @@ class DiagnosticErrorStrategy : public antlr4::DefaultErrorStrategy {
     // ANTLR's recovery mostly produces follow-on noise ("unexpected '}'" after a bad operand):
     // one syntax error per fragment is what the user can act on.
     throw StopFragment{};
+  }
+
+  // Whether a `try` comes before `token` in the fragment: then a stray `catch` most likely
+  // meant to take a wider body than jq gives `try`.
+  static bool FollowsTry(antlr4::Parser* parser, antlr4::Token* token) {
+    antlr4::TokenStream* tokens = parser->getTokenStream();
+    for (size_t i = token->getTokenIndex(); i-- > 0;) {
+      if (tokens->get(i)->getType() == JqParser::TRY) return true;
+    }
+    return false;
   }
 
   ParseContext& context_;

@@ -317,6 +317,11 @@ TEST(JqParserTest, OnlyJq17TermsTakePostfixes) {
   EXPECT_EQ(FirstError("try $x? catch 1"),
             "WM100 1:9 `catch` after `try x?`: jq reads `try x?` as `(try x)?`, which leaves `catch` "
             "without its `try`: write `try ($x?) catch ...`");
+  // `try` binds one term, as in jq: `try a + b catch c` is `(try a) + b catch c`, an error.
+  EXPECT_EQ(FirstError("try .a + .b catch 0"),
+            "WM100 1:13 unexpected keyword 'catch'; expected end of input (`try` binds only the term "
+            "after it: `try a + b` is `(try a) + b`; write `try (a + b) catch ...`)");
+  EXPECT_EQ(FirstError(".a catch 0"), "WM100 1:4 unexpected keyword 'catch'; expected end of input");
   // A long term is shortened in the suggestion.
   EXPECT_EQ(FirstError("[.items[] | select(.ready)]?[0]"),
             "WM100 1:29 postfix index after `?` needs parentheses: write `([.items[] | select(....?)[0]`");
