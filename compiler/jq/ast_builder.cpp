@@ -190,6 +190,13 @@ void AstBuilder::ErrorAfter(antlr4::Token* last, const std::string& what) {
   Error(Tok(next), "unexpected " + DescribeToken(next, embedded_) + "; expected '|' after " + what);
 }
 
+// A head (`Term as $x`, `label $x`) not followed by `|` and its body.
+void AstBuilder::ReportHeadWithoutBody(const std::pair<Node*, size_t>& head) {
+  std::string what = head.first->kind == NodeKind::Label ? "'label $" + head.first->text + "'"
+                                                         : "the pattern of 'as'";
+  ErrorAfter(tokens_.get(head.second), what);
+}
+
 // jq 1.7 lexes `$__loc__` as its own token, the source-location constant: it names no variable,
 // parameter or label.
 void AstBuilder::RefuseLoc(antlr4::Token* binding) {
@@ -267,7 +274,19 @@ NodePtr AstBuilder::Pipe(JqParser::PipeContext* ctx) {
   // pipe: funcDef* pipeTail; a pipeTail of one commaExpr is the common case.
   auto* tail = static_cast<JqParser::PipeTailContext*>(ctx->children.back());
   if (ctx->children.size() == 1 && tail->children.size() == 1) {
-    return Comma(static_cast<JqParser::CommaExprContext*>(tail->children[0]));
+    // One segment: what Segments() does for its last one, without its bookkeeping. Open
+    // definitions scope over the segment; a head (`. as $x`, `label $x`) has no `|` body.
+    size_t mark = heads_.size();
+    size_t defs_mark = open_defs_.size();
+    NodePtr node = Comma(static_cast<JqParser::CommaExprContext*>(tail->children[0]));
+    if (open_defs_.size() > defs_mark) {
+      std::vector<Node*> defs(open_defs_.begin() + defs_mark, open_defs_.end());
+      open_defs_.resize(defs_mark);
+      for (Node* def : defs) ScopeOpenDef(&node, def);
+    }
+    for (size_t j = mark; j < heads_.size(); ++j) ReportHeadWithoutBody(heads_[j]);
+    heads_.resize(mark);
+    return node;
   }
   std::vector<Segment> segments(1);
   for (size_t i = 0; i + 1 < ctx->children.size(); ++i) {
@@ -318,14 +337,10 @@ NodePtr AstBuilder::Segments(std::vector<Segment> segments) {
     heads_.resize(mark);
     Node* open = nullptr;
     for (size_t j = 0; j < mine.size(); ++j) {
-      antlr4::Token* last = tokens_.get(mine[j].second);
-      std::string what = mine[j].first->kind == NodeKind::Label ? "'label $" + mine[j].first->text + "'"
-                                                                 : "the pattern of 'as'";
       bool last_head = j + 1 == mine.size();
-      if (!last_head || !OnRightSpine(nodes.back().get(), mine[j].first)) {
-        ErrorAfter(last, what);
-      } else if (i + 1 == segments.size()) {
-        ErrorAfter(last, what);
+      if (!last_head || !OnRightSpine(nodes.back().get(), mine[j].first) ||
+          i + 1 == segments.size()) {
+        ReportHeadWithoutBody(mine[j]);
       } else {
         open = mine[j].first;
       }

@@ -61,6 +61,7 @@ class AstBuilder {
   void Error(Range at, std::string message);
   void ErrorAfter(antlr4::Token* last, const std::string& what);
   void RefuseLoc(antlr4::Token* binding);
+  void ReportHeadWithoutBody(const std::pair<Node*, size_t>& head);
 
   NodePtr Pipe(JqParser::PipeContext* ctx);
   NodePtr Segments(std::vector<Segment> segments);

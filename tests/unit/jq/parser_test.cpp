@@ -255,6 +255,16 @@ TEST(JqParserTest, DefinitionAfterEveryOperatorKind) {
           << op;
     }
   }
+  // The same inside brackets, parentheses and arguments (a pipe of one segment).
+  EXPECT_EQ(Shape("[1, def f: 2; f * 3, 4]"),
+            "(Array (Comma (Number 1) (FuncDef f (Number 2) (Comma (Arith * (Call f) (Number 3)) "
+            "(Number 4)))))");
+  EXPECT_EQ(Shape("g(1 == def f: 2; f == 3)"),
+            "(Call g (Compare == (Number 1) (FuncDef f (Number 2) (Compare == (Call f) (Number 3)))))");
+  // ... where a head still needs its `|` body.
+  EXPECT_EQ(FirstError("def f: . as $x; f"),
+            "WM100 1:15 unexpected ';'; expected '|' after the pattern of 'as'");
+  EXPECT_EQ(FirstError("[label $out]"), "WM100 1:12 unexpected ']'; expected '|' after 'label $out'");
   // Inside the scope the operators keep their own rules: a third `==` is still an error.
   EXPECT_EQ(FirstError("1 == def f: 1; f == 2 == 3"),
             "WM100 1:23 unexpected '=='; expected end of input");
