@@ -1,9 +1,12 @@
 // Parse tree -> AST. Besides copying structure and byte ranges it does the parts of jq's grammar
 // that the ANTLR grammar leaves to it (see grammar/Jq.g4): folding right-associative `|` and `//`,
 // giving `Term as $x` / `label $x` heads the rest of their pipe as body, widening a definition
-// written after a binary operator to the rest of the expression, re-associating unary minus over
-// `* / %`, decoding string literals and parsing their interpolations.
-// Recursion follows the parse tree, whose depth the parser already bounded.
+// written after an operator to the rest of the expression, re-associating unary minus over
+// `* / %`, refusing what jq 1.7 does not take as a Term (a postfix, `as`, an object value after
+// `reduce`/`foreach`/`if`/`x?`), decoding string literals and parsing their interpolations.
+// Recursion follows the parse tree, whose depth the parser already bounded. It reads the tree by
+// token types and rule indexes rather than ANTLR's accessors (see IsTerminal): those
+// dynamic_cast every child on every call.
 #include "compiler/jq/internal/ast_builder.h"
 
 #include <cerrno>

@@ -1,7 +1,8 @@
 // jq front end driver: Parse() checks size, encoding and nesting with a cheap byte scan, runs the
 // lexer (compiler/jq/lexer.cpp) and the ANTLR parser (SLL prediction, bounded recursion,
-// diagnostics instead of recovery noise), and hands the parse tree to the AST builder. Nothing escapes as an exception: every
-// failure becomes a WM100-WM103 diagnostic located through ParseOptions::source_map.
+// diagnostics instead of recovery noise), and hands the parse tree to the AST builder. Nothing
+// escapes as an exception: every failure becomes a WM100-WM103 diagnostic located through
+// ParseOptions::source_map.
 #include "compiler/jq/parser.h"
 
 #include <algorithm>
@@ -292,7 +293,10 @@ struct DepthExceeded {
 class GuardedParser : public JqParser {
  public:
   GuardedParser(antlr4::TokenStream* tokens, const Fragment& fragment, size_t limit)
-      : JqParser(tokens), fragment_(fragment), limit_(limit) {
+      : JqParser(tokens),
+        fragment_(fragment),
+        limit_(limit),
+        stack_before_counting_(std::min<uintptr_t>(kStackBeforeCounting, limit * kMinFrameBytes)) {
     char probe;
     stack_start_ = reinterpret_cast<uintptr_t>(&probe);
   }
@@ -304,18 +308,21 @@ class GuardedParser : public JqParser {
     // base class installs the context, so ANTLR's own state stays consistent.
     char probe;
     uintptr_t used = stack_start_ - reinterpret_cast<uintptr_t>(&probe);
-    if (used > kStackBeforeCounting && static_cast<size_t>(localctx->depth()) > limit_) {
+    if (used > stack_before_counting_ && static_cast<size_t>(localctx->depth()) > limit_) {
       throw DepthExceeded{fragment_.TokenRange(_input->LT(1)).begin};
     }
     JqParser::enterRule(localctx, state, ruleIndex);
   }
 
  private:
-  // Far fewer frames than any limit (a rule frame takes well over 16 bytes of stack).
+  // A rule frame takes well over kMinFrameBytes of stack, so `limit` frames use more than
+  // limit * kMinFrameBytes: counting starts before the limit can be reached.
+  static constexpr uintptr_t kMinFrameBytes = 16;
   static constexpr uintptr_t kStackBeforeCounting = 32 * 1024;
 
   const Fragment& fragment_;
   size_t limit_;
+  uintptr_t stack_before_counting_;
   uintptr_t stack_start_ = 0;
 };
 

@@ -526,6 +526,16 @@ TEST(JqParserHostileTest, DeepParenthesesAndBrackets) {
   EXPECT_EQ(FirstError(ok), "OK");
 }
 
+// The rule-depth guard follows ParseOptions::max_depth for small limits too.
+TEST(JqParserHostileTest, SmallDepthLimitBoundsKeywordNesting) {
+  ParseOptions shallow;
+  shallow.max_depth = 2;
+  std::string ifs;
+  for (int i = 0; i < 50; ++i) ifs += "if ";
+  EXPECT_EQ(FirstError(ifs + ". then 1 end", shallow).substr(0, 5), "WM101");
+  EXPECT_EQ(FirstError(".a + 1", shallow), "OK");
+}
+
 TEST(JqParserHostileTest, DeepKeywordNestingIsBounded) {
   std::string ifs;
   for (int i = 0; i < 5000; ++i) ifs += "if ";
