@@ -16,6 +16,7 @@
 #include "compiler/codegen/codegen.h"
 #include "compiler/jq/parser.h"
 #include "compiler/lower/lower.h"
+#include "compiler/source/file.h"
 #include "compiler/source/render.h"
 #include "runtime/bundle/native_module.h"
 #include "runtime/eval/eval.h"
@@ -114,32 +115,6 @@ bool ReadValues(std::string_view text, const std::string& origin, Sink&& sink) {
   }
 }
 
-bool ReadFile(const std::string& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *text = buffer.str();
-  return true;
-}
-
-// One position per expression byte, so diagnostics in multi-line expressions point at the
-// right line.
-SourceMap ExpressionMap(std::string_view expr) {
-  std::vector<std::pair<uint32_t, uint32_t>> positions;
-  uint32_t line = 1, column = 1;
-  for (char c : expr) {
-    positions.emplace_back(line, column);
-    if (c == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  positions.emplace_back(line, column);
-  return SourceMap::PerByte("<expr>", std::move(positions));
-}
 
 std::unique_ptr<Filter> BuildFilter(const EvalOptions& opts, std::shared_ptr<const ir::Program> program,
                                     int* exit_code) {
@@ -233,7 +208,7 @@ int RunEval(const EvalOptions& opts) {
   SourceFiles sources;
   sources.Add("<expr>", opts.expression);
   jq::ParseOptions parse_options;
-  parse_options.source_map = ExpressionMap(opts.expression);
+  parse_options.source_map = SourceMap::ForText("<expr>", opts.expression);
   jq::ParseResult parsed = jq::Parse(opts.expression, parse_options);
   if (!parsed.ok()) {
     std::fputs(Render(parsed.diagnostics, sources, DiagnosticFormat::kText).c_str(), stderr);
@@ -300,10 +275,10 @@ int RunEval(const EvalOptions& opts) {
     inputs_ok = ReadValues(text, "<stdin>", sink);
   }
   for (size_t i = 0; inputs_ok && i < opts.files.size(); ++i) {
-    std::string text;
-    if (!ReadFile(opts.files[i], &text)) {
+    std::string text, error;
+    if (!ReadWholeFile(opts.files[i], &text, &error)) {
       std::fflush(stdout);
-      std::fprintf(stderr, "wmc eval: cannot read %s\n", opts.files[i].c_str());
+      std::fprintf(stderr, "wmc eval: %s\n", error.c_str());
       return kExitUsage;
     }
     inputs_ok = ReadValues(text, opts.files[i], sink);

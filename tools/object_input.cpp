@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "compiler/source/file.h"
 #include "runtime/value/json.h"
 
 namespace wm::tools {
@@ -99,14 +100,7 @@ bool ReadObject(const std::string& path, Value* out, std::string* error) {
   if (path == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      *error = path + ": cannot open file";
-      return false;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = std::move(buffer).str();
+    if (!ReadWholeFile(path, &text, error)) return false;
   }
   if (LooksLikeJson(text)) {
     JsonError json_error;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/jq/parser.h"
+#include "compiler/source/file.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
 
@@ -25,26 +26,6 @@ struct ParseCommandOptions {
   std::string expression;
 };
 
-// Line and column of every byte (plus the end), so diagnostics in multi-line programs point at
-// the right line.
-SourceMap LineColumnMap(const std::string& name, const std::string& text) {
-  std::vector<std::pair<uint32_t, uint32_t>> positions;
-  positions.reserve(text.size() + 1);
-  uint32_t line = 1;
-  uint32_t column = 1;
-  for (char c : text) {
-    positions.emplace_back(line, column);
-    if (c == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  positions.emplace_back(line, column);
-  return SourceMap::PerByte(name, std::move(positions));
-}
-
 int RunParse(const ParseCommandOptions& options) {
   if (options.file.empty() == options.expression.empty()) {
     std::fprintf(stderr, "wmc parse: give either an expression or -f FILE\n");
@@ -53,19 +34,12 @@ int RunParse(const ParseCommandOptions& options) {
   std::string name = "<expr>";
   std::string text = options.expression;
   if (!options.file.empty()) {
-    std::ifstream in(options.file, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "wmc parse: cannot read %s\n", options.file.c_str());
-      return 2;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-      std::fprintf(stderr, "wmc parse: cannot read %s\n", options.file.c_str());
+    std::string error;
+    if (!ReadWholeFile(options.file, &text, &error)) {
+      std::fprintf(stderr, "wmc parse: %s\n", error.c_str());
       return 2;
     }
     name = options.file;
-    text = buffer.str();
   }
   DiagnosticFormat format = DiagnosticFormat::kText;
   if (options.format == "json") format = DiagnosticFormat::kJson;
@@ -73,7 +47,7 @@ int RunParse(const ParseCommandOptions& options) {
   if (options.format == "github") format = DiagnosticFormat::kGithub;
 
   jq::ParseOptions parse_options;
-  parse_options.source_map = LineColumnMap(name, text);
+  parse_options.source_map = SourceMap::ForText(name, text);
   jq::ParseResult result = jq::Parse(text, parse_options);
   if (!result.ok()) {
     SourceFiles files;

@@ -55,22 +55,6 @@ std::string ClosestMatch(std::string_view word, const std::vector<std::string_vi
   return best <= limit ? std::string(best_word) : std::string();
 }
 
-bool ReadFile(const std::string& path, std::string* contents, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot open " + path;
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    *error = "cannot read " + path;
-    return false;
-  }
-  *contents = buffer.str();
-  return true;
-}
-
 namespace {
 
 using internal::LineIndex;

@@ -31,9 +31,6 @@ struct LoadResult {
 LoadResult LoadDefinitions(std::string_view file_name, std::string_view text,
                            const LoadOptions& options, DiagnosticSink& sink);
 
-// Reads a whole file; false (with a message in *error) when it cannot be read.
-bool ReadFile(const std::string& path, std::string* contents, std::string* error);
-
 // Levenshtein distance, and the closest candidate within a small distance ("" when none): used
 // for did-you-mean notes on unknown fields, component names and status keys.
 size_t EditDistance(std::string_view a, std::string_view b);

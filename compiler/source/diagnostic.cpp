@@ -15,6 +15,24 @@ SourceMap SourceMap::Contiguous(const Location& start, uint32_t length) {
   return map;
 }
 
+SourceMap SourceMap::ForText(std::string file, std::string_view text) {
+  std::vector<std::pair<uint32_t, uint32_t>> positions;
+  positions.reserve(text.size() + 1);
+  uint32_t line = 1;
+  uint32_t column = 1;
+  for (char c : text) {
+    positions.emplace_back(line, column);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  positions.emplace_back(line, column);
+  return PerByte(std::move(file), std::move(positions));
+}
+
 SourceMap SourceMap::PerByte(std::string file,
                              std::vector<std::pair<uint32_t, uint32_t>> line_col) {
   SourceMap map;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wm {
@@ -39,6 +40,9 @@ class SourceMap {
   static SourceMap Contiguous(const Location& start, uint32_t length);
   // One position per expression byte (plus one for the end).
   static SourceMap PerByte(std::string file, std::vector<std::pair<uint32_t, uint32_t>> line_col);
+  // A whole text (a jq file, an expression given on the command line) starting at line 1,
+  // column 1: every byte gets its own line and column, so multi-line programs map exactly.
+  static SourceMap ForText(std::string file, std::string_view text);
 
   Location Map(uint32_t offset) const;
   bool empty() const { return file_.empty(); }

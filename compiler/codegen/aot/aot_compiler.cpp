@@ -20,6 +20,7 @@
 
 #include "compiler/codegen/codegen.h"
 #include "compiler/codegen/internal/emit.h"
+#include "compiler/source/file.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
@@ -72,12 +73,6 @@ bool WriteFile(const std::string& path, const char* data, size_t size) {
   return static_cast<bool>(out);
 }
 
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return true;
-}
 
 // Links object -> shared object with the system compiler driver; stderr goes to `log`.
 bool Link(const std::string& object, const std::string& shared, const std::string& log,
@@ -108,7 +103,8 @@ bool Link(const std::string& object, const std::string& shared, const std::strin
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
   std::string output;
-  ReadFile(log, &output);
+  std::string unread;
+  ReadWholeFile(log, &output, &unread);
   *error = "linking the shared object failed: " + output;
   return false;
 }
@@ -192,7 +188,8 @@ AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& optio
     return result;
   }
   if (!Link(object_path, shared_path, log_path, &result.error)) return result;
-  if (!ReadFile(shared_path, &result.shared_object) || result.shared_object.empty()) {
+  std::string unread_object;
+  if (!ReadWholeFile(shared_path, &result.shared_object, &unread_object) || result.shared_object.empty()) {
     result.shared_object.clear();
     result.error = "cannot read the linked shared object";
   }
