@@ -132,13 +132,20 @@ std::shared_ptr<NativeModule> NativeModule::Create(std::string_view shared_objec
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   dlerror();
   void* raw = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);  // the mapping stays valid without the descriptor
   if (raw == nullptr) {
+    close(fd);
     const char* why = dlerror();
     *error = std::string("cannot load native code: ") + (why != nullptr ? why : "dlopen failed");
     return nullptr;
   }
-  Handle handle(raw, [](void* h) { dlclose(h); });
+  // The descriptor stays open as long as the library is loaded: the dynamic loader recognises
+  // an already-loaded library by its path, so if the number were reused by the next module's
+  // memfd while this one is alive, dlopen would hand back this library instead of loading the new
+  // one.
+  Handle handle(raw, [fd](void* h) {
+    dlclose(h);
+    close(fd);
+  });
   auto* version = static_cast<const uint32_t*>(dlsym(raw, WM_NATIVE_ABI_VERSION_SYMBOL));
   if (version == nullptr) {
     *error = "native code has no " WM_NATIVE_ABI_VERSION_SYMBOL " symbol (not built by wmc?)";

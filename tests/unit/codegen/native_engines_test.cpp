@@ -548,6 +548,27 @@ TEST(NativeModuleTest, RefusesGarbageTruncatedAndForeignBytes) {
   EXPECT_NE(NativeModule::Create(aot.shared_object, &error), nullptr) << error;
 }
 
+TEST(NativeModuleTest, TwoModulesLoadedAtOnceKeepTheirOwnCode) {
+  // A tool that loads two bundles holds both modules; each must resolve its own symbols (the
+  // loader must not mistake the second library for the first one).
+  Builder first_builder, second_builder;
+  codegen::AotResult first = codegen::CompileAot({{"first_entry", first_builder.Finish(first_builder.Dot())}});
+  codegen::AotResult second = codegen::CompileAot({{"second_entry", second_builder.Finish(second_builder.Dot())}});
+  ASSERT_FALSE(first.shared_object.empty()) << first.error;
+  ASSERT_FALSE(second.shared_object.empty()) << second.error;
+  std::string error;
+  auto first_module = NativeModule::Create(first.shared_object, &error);
+  ASSERT_NE(first_module, nullptr) << error;
+  auto second_module = NativeModule::Create(second.shared_object, &error);
+  ASSERT_NE(second_module, nullptr) << error;
+  Builder b;
+  auto program = b.Finish(b.Dot());
+  EXPECT_NE(first_module->GetFilter("first_entry", program), nullptr);
+  EXPECT_EQ(first_module->GetFilter("second_entry", program), nullptr);
+  EXPECT_NE(second_module->GetFilter("second_entry", program), nullptr);
+  EXPECT_EQ(second_module->GetFilter("first_entry", program), nullptr);
+}
+
 // Builds a shared object from C source with the system compiler (as CompileAot links).
 std::string BuildSharedObject(const std::string& c_source) {
   char dir_template[] = "/tmp/wm-native-test-XXXXXX";
