@@ -58,6 +58,10 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
         [[fallthrough]];
       case ir::Op::Reduce:
       case ir::Op::Foreach:
+        // The native fold handles one pattern; `?//` alternatives there stay interpreted.
+        if (node.op != ir::Op::Bind && node.patterns.size() != 1) {
+          return std::string(ir::OpName(node.op)) + " with ?// alternatives";
+        }
         for (uint32_t p : node.patterns) {
           std::string why = check_pattern(p);
           if (!why.empty()) return std::string(ir::OpName(node.op)) + ": " + why;

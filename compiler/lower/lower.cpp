@@ -385,9 +385,15 @@ class Lowerer {
       const jq::Node* value = entry->kid(1);
       NodeId key_id, value_id;
       if (key->kind == NodeKind::Variable) {
-        // {$x} is {x: $x}; {$__loc__} is {"__loc__": $__loc__}
-        key_id = AddConst(Value::String(key->text), key);
-        value_id = value ? Lower(value, s, fn, d) : LowerVariable(key, s, fn);
+        // {$x} is {x: $x}; {$__loc__} is {"__loc__": $__loc__}; jq 1.7's {$x: v} takes the
+        // key from the variable's value.
+        if (value) {
+          key_id = LowerVariable(key, s, fn);
+          value_id = Lower(value, s, fn, d);
+        } else {
+          key_id = AddConst(Value::String(key->text), key);
+          value_id = LowerVariable(key, s, fn);
+        }
       } else {
         key_id = Lower(key, s, fn, d);
         if (value) {
@@ -419,6 +425,8 @@ class Lowerer {
       return Add(Op::Loc, Const(loc), {}, n);
     }
     if (n->text == "ENV") return Add(Op::CallBuiltin, uint32_t(ir::BuiltinId::Env), {}, n);
+    // The 1.7 manual leaves its format to the build; wmc has one configuration.
+    if (n->text == "JQ_BUILD_CONFIGURATION") return AddConst(Value::String("wmc"), n);
     Report("WM111", n->token.begin, n->token.end - n->token.begin, "jq: error: $" + n->text + " is not defined");
     return Add(Op::Empty, 0, {}, n);
   }

@@ -23,7 +23,8 @@ def arrays: select(type == "array");
 def objects: select(type == "object");
 def iterables: select(type | . == "array" or . == "object");
 def scalars: select(type | . != "array" and . != "object");
-def finites: select(isinfinite or isnan | not);
+def isfinite: type == "number" and (isinfinite | not);
+def finites: select(isfinite);
 def normals: select(isnormal);
 def add(f): reduce f as $x (null; . + $x);
 def first(f): label $out | (f | ., break $out);
@@ -42,10 +43,22 @@ def limit($n; f):
   if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end)
   elif $n == 0 then empty
   else f end;
-def nth($n; f): if $n < 0 then error("Out of bounds negative array index") else last(limit($n + 1; f)) end;
+# jq 1.7: past the end of f, nth is empty (1.6 repeated the last output).
+def nth($n; f): if $n < 0 then error("Out of bounds negative array index")
+  else label $out | foreach f as $item ($n + 1; . - 1; if . <= 0 then $item, break $out else empty end) end;
 def until(cond; update): def _until: if cond then . else (update | _until) end; _until;
 def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;
-def repeat(f): def _repeat: ., (f | _repeat); _repeat;
+# As jq defines it: f applied to the same input again and again (`repeat(input)` reads inputs).
+def repeat(f): def _repeat: f, _repeat; _repeat;
+# Binary search of a sorted array: the index of $target, or (-1 - insertion point) when absent.
+def bsearch($target): . as $in
+  | {low: 0, high: (length - 1), at: null}
+  | until(.at != null or .low > .high;
+      ((.low + .high) / 2 | floor) as $mid
+      | if $in[$mid] == $target then .at = $mid
+        elif $in[$mid] < $target then .low = $mid + 1
+        else .high = $mid - 1 end)
+  | if .at != null then .at else -1 - .low end;
 def in(xs): . as $x | xs | has($x);
 def inside(xs): . as $x | xs | contains($x);
 def combinations:
@@ -118,13 +131,16 @@ def split($re; flags): . as $s
   | [range(0; length; 2) as $i | $s[.[$i]:.[$i + 1]]];
 def splits($re; flags): split($re; flags) | .[];
 def splits($re): splits($re; null);
+# jq 1.7: when `str` yields several strings, the i-th result uses the i-th output at every match
+# (not every combination); no match, or a replacement that yields nothing, leaves the input.
 def sub($re; str; $flags): . as $in
-  | (reduce match($re; $flags) as $edit ({results: [""], previous: 0};
-      ($edit | _capture_object) as $captures
-      | $in[.previous:$edit.offset] as $gap
-      | .results = [.results[] as $done | ($captures | str) as $text | $done + $gap + $text]
-      | .previous = $edit.offset + $edit.length))
-  | .results[] + $in[.previous:];
+  | (reduce match($re; $flags) as $edit ({results: [], previous: 0};
+      $in[.previous:$edit.offset] as $gap
+      | [$edit | _capture_object | str] as $inserts
+      | reduce range(0; $inserts | length) as $i (.; .results[$i] += $gap + $inserts[$i])
+      | .previous = $edit.offset + $edit.length)
+    | .results[] + $in[.previous:])
+    // $in;
 def sub($re; str): sub($re; str; "");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");
 def gsub($re; str): sub($re; str; "g");
@@ -140,8 +156,14 @@ def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
 def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
 def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def _assign(paths; $value): reduce path(paths) as $p (.; setpath($p; $value));
-def _modify(paths; update): reduce path(paths) as $p (.;
-  . as $x | label $out | (setpath($p; $x | getpath($p) | update) | ., break $out), delpaths([$p]));
+# jq 1.7: the first output of update replaces the value; where update yields nothing the path
+# is deleted, all deletions at the end so that earlier deletions do not shift later paths.
+def _modify(paths; update): reduce path(paths) as $p ([., []];
+    . as [$x, $dels]
+    | label $out
+    | (($x | getpath($p) | update) as $v | [($x | setpath($p; $v)), $dels] | ., break $out),
+      [$x, $dels + [$p]])
+  | . as [$x, $dels] | $x | delpaths($dels);
 .
 )JQ";
 }

@@ -69,6 +69,8 @@ const std::vector<NativeBuiltin>& Table() {
       {"scalbln", 2, ToId(E::Scalbln)}, {"fma", 3, ToId(E::Fma)},
       {"trim", 0, ToId(E::Trim)}, {"ltrim", 0, ToId(E::Ltrim)}, {"rtrim", 0, ToId(E::Rtrim)},
       {"range", 3, ToId(E::Range3)},
+      {"erf", 0, ToId(E::Erf)}, {"erfc", 0, ToId(E::Erfc)}, {"jn", 2, ToId(E::Jn)},
+      {"yn", 2, ToId(E::Yn)}, {"remainder", 2, ToId(E::Remainder)},
   };
   return table;
 }
@@ -496,6 +498,8 @@ bool Math1(B id, double x, Value* out, Value* error) {
     case uint16_t(ExtraBuiltin::Sinh): r = std::sinh(x); break;
     case uint16_t(ExtraBuiltin::Tan): r = std::tan(x); break;
     case uint16_t(ExtraBuiltin::Tanh): r = std::tanh(x); break;
+    case uint16_t(ExtraBuiltin::Erf): r = std::erf(x); break;
+    case uint16_t(ExtraBuiltin::Erfc): r = std::erfc(x); break;
     case uint16_t(ExtraBuiltin::LgammaR): {
       int sign = 0;
       double v = ::lgamma_r(x, &sign);
@@ -527,6 +531,9 @@ bool Math2(B id, double a, double b, Value* out, Value* error) {
     case uint16_t(ExtraBuiltin::Atan2): r = std::atan2(a, b); break;
     case uint16_t(ExtraBuiltin::Copysign): r = std::copysign(a, b); break;
     case uint16_t(ExtraBuiltin::Drem): r = std::remainder(a, b); break;
+    case uint16_t(ExtraBuiltin::Remainder): r = std::remainder(a, b); break;
+    case uint16_t(ExtraBuiltin::Jn): r = ::jn(static_cast<int>(a), b); break;
+    case uint16_t(ExtraBuiltin::Yn): r = ::yn(static_cast<int>(a), b); break;
     case uint16_t(ExtraBuiltin::Fdim): r = std::fdim(a, b); break;
     case uint16_t(ExtraBuiltin::Fmax): r = std::fmax(a, b); break;
     case uint16_t(ExtraBuiltin::Fmin): r = std::fmin(a, b); break;
@@ -551,13 +558,15 @@ bool IsMath1(uint16_t id) {
     case uint16_t(B::Significand):
       return true;
     default:
-      return id >= uint16_t(ExtraBuiltin::Acos) && id <= uint16_t(ExtraBuiltin::Modf);
+      return (id >= uint16_t(ExtraBuiltin::Acos) && id <= uint16_t(ExtraBuiltin::Modf)) ||
+             id == uint16_t(ExtraBuiltin::Erf) || id == uint16_t(ExtraBuiltin::Erfc);
   }
 }
 
 bool IsMath2(uint16_t id) {
   return id == uint16_t(B::Pow) ||
-         (id >= uint16_t(ExtraBuiltin::Atan2) && id <= uint16_t(ExtraBuiltin::Scalbln));
+         (id >= uint16_t(ExtraBuiltin::Atan2) && id <= uint16_t(ExtraBuiltin::Scalbln)) ||
+         (id >= uint16_t(ExtraBuiltin::Jn) && id <= uint16_t(ExtraBuiltin::Remainder));
 }
 
 bool WrongArity(B id, Value* error) {

@@ -24,6 +24,8 @@ enum class ExtraBuiltin : uint16_t {
   Scalbln, Fma,
   Trim, Ltrim, Rtrim,
   Range3,       // range(from; upto; by): a generator, like Range (interpreter handles both)
+  Erf, Erfc,    // one-argument math, after the others because ids are append-only
+  Jn, Yn, Remainder,  // two-argument math; jn/yn take the order as an integer
   End,          // keep last
 };
 

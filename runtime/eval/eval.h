@@ -19,7 +19,7 @@ namespace wm {
 struct EvalLimits {
   uint64_t max_outputs = 1000;       // results per evaluation (as the upstream Go library)
   uint64_t fuel = 10'000'000;        // abstract steps per evaluation
-  uint32_t max_depth = 2000;         // nested function calls / recursion depth
+  uint32_t max_depth = 10000;        // nested function calls; the stack guard may stop sooner
   uint64_t max_memory_bytes = 256ull << 20;  // bytes of values built by one evaluation
 };
 

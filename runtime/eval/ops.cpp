@@ -557,7 +557,7 @@ bool ApplyFormat(std::string_view format, const Value& v, Value* out, Value* err
         case '<': r += "&lt;"; break;
         case '>': r += "&gt;"; break;
         case '&': r += "&amp;"; break;
-        case '\'': r += "&#39;"; break;
+        case '\'': r += "&apos;"; break;  // as jq 1.6 and the 1.7 manual
         case '"': r += "&quot;"; break;
         default: r += c;
       }

@@ -25,7 +25,17 @@ TEST(Builtins, Issue2Slice) {
 TEST(Builtins, JqSevenBehaviour) {
   EXPECT_EQ(Jq("[limit(0; 1, 2)]"), "[]");
   EXPECT_EQ(Jq("reverse", R"("abc")"), R"("cba")");
-  EXPECT_EQ(Jq("[limit(4; repeat(. * 2))]", "1"), "[1,2,4,8]");
+  // The 1.7 manual (Recursion) defines repeat(f) as `def _repeat: f, _repeat;`: f applies to
+  // the same input each time.
+  EXPECT_EQ(Jq("[limit(4; repeat(. * 2))]", "1"), "[2,2,2,2]");
+  EXPECT_EQ(Jq("[limit(3; repeat(1, 2))]"), "[1,2,1]");
+  // 1.7 NEWS: nth past the end is empty; `|= empty` deletes, all deletions at the end.
+  EXPECT_EQ(Jq("[nth(5; 1, 2)]"), "[]");
+  EXPECT_EQ(Jq("(.[] | select(. >= 2)) |= empty", "[1,5,3,0,7]"), "[1,0]");
+  // 1.7 manual (sub): one result per output of the replacement stream.
+  EXPECT_EQ(Jq("[sub(\"(?<a>.)\"; \"\\(.a|ascii_upcase)\", \"\\(.a|ascii_downcase)\")]", R"("aB")"),
+            R"(["AB","aB"])");
+  EXPECT_EQ(Jq("\"b a r\" as $bar | {$bar: 1}"), R"({"b a r":1})");
   // The jq 1.7 manual: from_entries accepts "key", "Key", "name", "Name", "value" and "Value"
   // (as 1.6 does); a key that is missing or not a string is an error.
   EXPECT_EQ(Jq("from_entries", R"([{"Key":"a","Value":1},{"name":"b","value":2},{"Name":"c"}])"),

@@ -69,7 +69,7 @@ TEST(Interpreter, PathsAndAssignment) {
   EXPECT_EQ(Jq(".a.b.c = 1", "{}"), R"({"a":{"b":{"c":1}}})");
   EXPECT_EQ(Jq(".a = (1,2)", "{}"), R"({"a":1} {"a":2})");
   EXPECT_EQ(Jq(".[1:] |= map(. * 2)", "[1,2,3]"), "[1,4,6]");
-  EXPECT_EQ(Jq(".a[] |= empty", R"({"a":[1,2]})"), R"({"a":[2]})");
+  EXPECT_EQ(Jq(".a[] |= empty", R"({"a":[1,2]})"), R"({"a":[]})");  // 1.7: every emptied path deleted
   EXPECT_EQ(Jq(".a += (1,2)", "{}"), R"({"a":1} {"a":2})");
   EXPECT_EQ(Jq(".[] += 1", "[1,2]"), "[2,3]");
   EXPECT_EQ(Jq(".[] //= 5", "[1,null]"), "[1,5]");

@@ -139,7 +139,7 @@ std::string Format(const char* name, const char* json) {
 TEST(Ops, Formats) {
   EXPECT_EQ(Format("text", "[1,2]"), "[1,2]");
   EXPECT_EQ(Format("json", R"("a")"), R"("a")");
-  EXPECT_EQ(Format("html", R"("<&>'\"")"), "&lt;&amp;&gt;&#39;&quot;");
+  EXPECT_EQ(Format("html", R"("<&>'\"")"), "&lt;&amp;&gt;&apos;&quot;");
   EXPECT_EQ(Format("uri", R"("a b/é~")"), "a%20b%2F%C3%A9~");
   EXPECT_EQ(Format("csv", R"([1,"a\"b",null,true])"), R"(1,"a""b",,true)");
   EXPECT_EQ(Format("tsv", R"(["a\tb","c\\d"])"), "a\\tb\tc\\\\d");
