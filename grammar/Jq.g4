@@ -122,20 +122,9 @@ mulOp
 
 unaryExpr
   : MINUS funcDef* unaryExpr
-  | TRY tryBody (CATCH funcDef* unaryExpr)?
+  | TRY funcDef* unaryExpr (CATCH funcDef* unaryExpr)?
   | LABEL BINDING
   | postfixTerm (AS patterns)?
-  ;
-
-// What `try` applies to: one term, as jq binds it, unless a definition, `label $x |` or
-// `Term as $x |` opens the body, which then takes the whole pipe after it, up to a `catch`
-// (`try . as $x | f($x) catch g`). Without a `catch` the first three and a head parsed by the
-// last one mean the same; SLL prediction takes the first.
-tryBody
-  : funcDef+ pipeTail
-  | LABEL BINDING PIPE pipe
-  | postfixTerm AS patterns PIPE pipe
-  | unaryExpr
   ;
 
 postfixTerm

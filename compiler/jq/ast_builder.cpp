@@ -631,22 +631,23 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
     return node;
   }
   if (first == JqParser::TRY) {
-    // `try` tryBody (`catch` def* handler)?
     auto* try_ = ctx;
     NodePtr node = Make(NodeKind::TryCatch, Span(try_), Tok(try_->TRY()));
-    TermCheck body_check;
-    node->kids.push_back(TryBody(static_cast<JqParser::TryBodyContext*>(try_->children[1]), &body_check));
-    DefRun handler_defs;
+    // Children: `try` def* body [`catch` def* handler].
+    DefRun body_defs, handler_defs;
+    JqParser::UnaryExprContext* body = nullptr;
     JqParser::UnaryExprContext* handler = nullptr;
-    for (size_t i = 3; i < try_->children.size(); ++i) {
-      auto* child = try_->children[i];
+    for (auto* child : try_->children) {
+      if (IsTerminal(child)) continue;
       if (RuleOf(child) == JqParser::RuleFuncDef) {
-        handler_defs.push_back(static_cast<JqParser::FuncDefContext*>(child));
+        (body == nullptr ? body_defs : handler_defs).push_back(static_cast<JqParser::FuncDefContext*>(child));
       } else {
-        handler = static_cast<JqParser::UnaryExprContext*>(child);
+        (body == nullptr ? body : handler) = static_cast<JqParser::UnaryExprContext*>(child);
       }
     }
-    if (handler != nullptr && body_check.ends_with_expression_question) {
+    TermCheck body_check;
+    node->kids.push_back(OpenDefs(body_defs, [&] { return Unary(body, &body_check); }));
+    if (handler != nullptr && body_defs.empty() && body_check.ends_with_expression_question) {
       Error(Tok(try_->CATCH()), "`catch` after `try x?`: jq reads `try x?` as `(try x)?`, which "
                                 "leaves `catch` without its `try`: write `try (" +
                                     Abbreviate(body_check, body_check.stop) + ") catch ...`");
@@ -677,36 +678,6 @@ NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
   node->kids.push_back(std::move(source));
   Patterns(term->patterns(), &node->kids);
   heads_.emplace_back(node.get(), term->getStop()->getTokenIndex());
-  return node;
-}
-
-// funcDef+ pipeTail | `label` $x `|` pipe | postfixTerm `as` patterns `|` pipe | unaryExpr
-NodePtr AstBuilder::TryBody(JqParser::TryBodyContext* ctx, TermCheck* check) {
-  if (ctx->children.size() == 1) {
-    return Unary(static_cast<JqParser::UnaryExprContext*>(ctx->children[0]), check);
-  }
-  if (IsTerminal(ctx->children[0])) {
-    NodePtr node = Make(NodeKind::Label, Span(ctx), Tok(ctx->LABEL()));
-    RefuseLoc(ctx->BINDING()->getSymbol());
-    node->text = WithoutSigil(ctx->BINDING()->getText());
-    node->kids.push_back(Pipe(static_cast<JqParser::PipeContext*>(ctx->children.back())));
-    return node;
-  }
-  if (RuleOf(ctx->children[0]) == JqParser::RuleFuncDef) {
-    std::vector<Segment> segments(1);
-    for (size_t i = 0; i + 1 < ctx->children.size(); ++i) {
-      segments[0].defs.push_back(static_cast<JqParser::FuncDefContext*>(ctx->children[i]));
-    }
-    AddSegments(static_cast<JqParser::PipeTailContext*>(ctx->children.back()), &segments);
-    return Segments(std::move(segments));
-  }
-  TermCheck source_check;
-  NodePtr source = Postfix(static_cast<JqParser::PostfixTermContext*>(ctx->children[0]), &source_check);
-  RequireTerm(source_check, ctx->AS()->getSymbol(), "needs parentheses before `as`", "", " as ...");
-  NodePtr node = Make(NodeKind::Bind, Range{source->range.begin, Span(ctx).end}, Tok(ctx->AS()));
-  node->kids.push_back(std::move(source));
-  Patterns(ctx->patterns(), &node->kids);
-  node->kids.push_back(Pipe(static_cast<JqParser::PipeContext*>(ctx->children.back())));
   return node;
 }
 

@@ -95,7 +95,6 @@ class AstBuilder {
   };
   NodePtr Unary(JqParser::UnaryExprContext* ctx, TermCheck* check = nullptr);
   NodePtr Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check = nullptr);
-  NodePtr TryBody(JqParser::TryBodyContext* ctx, TermCheck* check);
   // The term up to `until` as a suggested rewrite shows it: `reduce ...`, `if ... end`, `$x?`.
   std::string Abbreviate(const TermCheck& check, antlr4::Token* until) const;
   // Reports a non-Term where jq 1.7 needs one: at `at` (null: the blocker), "`X` <what>: write

@@ -746,8 +746,3 @@ try error("x") catch def f: 2; f, 3
 -if . then 1 else 2 end
 -reduce .[] as $x (0; . + $x)
 label $out | break $out[0]
-try . as $x | $x catch 1
-try label $l | 1, break $l catch 2
-try def f: 1; f | f catch 2
-1 + try . as $x | $x, 2
-try . as [$a] | $a catch . | length

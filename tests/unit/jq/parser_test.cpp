@@ -355,20 +355,6 @@ TEST(JqParserTest, ControlFlow) {
   EXPECT_EQ(Shape("try 1 catch -2 * 3"), "(TryCatch (Number 1) (Neg (Arith * (Number 2) (Number 3))))");
   EXPECT_EQ(Shape("try 1 * 2"), "(Arith * (TryCatch (Number 1) _) (Number 2))");
   EXPECT_EQ(Shape("try try 1 catch 2"), "(TryCatch (TryCatch (Number 1) (Number 2)) _)");
-  // A definition, `label $x |` or `Term as $x |` opening a `try` body takes the pipe after it,
-  // up to a `catch` (jq: `try . as $x | f catch g` is `try (. as $x | f) catch g`).
-  EXPECT_EQ(Shape("try . as $x | $x catch 1"),
-            "(TryCatch (Bind (Identity) (PatternVar x) (Variable x)) (Number 1))");
-  EXPECT_EQ(Shape("try . as $x | $x, 2 catch 1 | 3"),
-            "(Pipe (TryCatch (Bind (Identity) (PatternVar x) (Comma (Variable x) (Number 2))) "
-            "(Number 1)) (Number 3))");
-  EXPECT_EQ(Shape("try label $l | 1 catch 2"), "(TryCatch (Label l (Number 1)) (Number 2))");
-  EXPECT_EQ(Shape("try def f: 1; f | f catch 2"),
-            "(TryCatch (FuncDef f (Number 1) (Pipe (Call f) (Call f))) (Number 2))");
-  EXPECT_EQ(Shape("1 + try . as $x | $x, 2"),
-            "(Arith + (Number 1) (TryCatch (Bind (Identity) (PatternVar x) (Comma (Variable x) "
-            "(Number 2))) _))");
-  EXPECT_EQ(FirstError("try . as $x"), "WM100 1:12 unexpected end of input; expected '|' after the pattern of 'as'");
   EXPECT_EQ(Shape("reduce .[] as $x (0; .) | 1"),
             "(Pipe (Reduce (Iterate _) (PatternVar x) (Number 0) (Identity)) (Number 1))");
 }
