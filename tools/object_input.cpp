@@ -6,11 +6,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <regex>
-#include <sstream>
 
 #include "compiler/source/file.h"
 #include "runtime/value/json.h"

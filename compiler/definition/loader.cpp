@@ -8,11 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "compiler/definition/internal/scalar_map.h"
 #include "compiler/jq/parser.h"

@@ -396,19 +396,6 @@ class Evaluation {
     return EmitValue(slot.value, path, k);
   }
 
-  // jq's jv_identical: the same heap value (not an equal copy), or equal scalars.
-  static bool Identical(const Value& a, const Value& b) {
-    if (a.kind() != b.kind()) return false;
-    switch (a.kind()) {
-      case Kind::String: case Kind::Array: case Kind::Object: return a.heap_cell() == b.heap_cell();
-      case Kind::Number: {
-        double x = a.AsNumber(), y = b.AsNumber();
-        return std::memcmp(&x, &y, sizeof x) == 0;
-      }
-      default: return true;
-    }
-  }
-
   WM_NOINLINE Flow EvalLabel(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     uint64_t label = ++label_counter_;
     Slot* slot = SlotAt(frame, n.a & kIndexMask);

@@ -437,6 +437,18 @@ bool Value::Erase(std::string_view key) {
   return false;
 }
 
+bool Identical(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case Kind::String: case Kind::Array: case Kind::Object: return a.heap_cell() == b.heap_cell();
+    case Kind::Number: {
+      double x = a.AsNumber(), y = b.AsNumber();
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    default: return true;
+  }
+}
+
 // ---- ordering
 
 int Compare(const Value& a, const Value& b) {

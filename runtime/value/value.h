@@ -78,6 +78,10 @@ class Value {
   friend int Compare(const Value& a, const Value& b);
   friend bool operator==(const Value& a, const Value& b) { return Compare(a, b) == 0; }
   friend bool operator!=(const Value& a, const Value& b) { return Compare(a, b) != 0; }
+  // jq's jv_identical: the very same heap value (not an equal copy), or equal scalars (numbers
+  // compared bitwise). Path mode uses it to tell a variable that holds the value at the current
+  // path from one that merely holds an equal value.
+  friend bool Identical(const Value& a, const Value& b);
 
   // Raw access for native code (see runtime/eval/native_abi.h); not for general use.
   detail::HeapCell* heap_cell() const { return heap_; }

@@ -15,7 +15,6 @@
 #include <iterator>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "compiler/codegen/codegen.h"

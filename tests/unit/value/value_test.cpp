@@ -54,6 +54,19 @@ TEST(Value, ScalarsAndKinds) {
   EXPECT_TRUE(Value::EmptyObject().AsObject().empty());
 }
 
+TEST(Value, IdenticalMeansTheSameHeapValueOrEqualScalars) {
+  Value built = Value::MakeArray({Value::Number(1)});
+  Value copy = built;  // shares the cell
+  Value equal = Value::MakeArray({Value::Number(1)});
+  EXPECT_TRUE(Identical(built, copy));
+  EXPECT_FALSE(Identical(built, equal));
+  EXPECT_TRUE(built == equal);
+  EXPECT_TRUE(Identical(Value::Number(2), Value::Number(2)));
+  EXPECT_FALSE(Identical(Value::Number(0.0), Value::Number(-0.0)));  // bitwise, as jq
+  EXPECT_TRUE(Identical(Value::Null(), Value::Null()));
+  EXPECT_FALSE(Identical(Value::Null(), Value::Bool(false)));
+}
+
 TEST(Value, Truthiness) {
   EXPECT_FALSE(Value().Truthy());
   EXPECT_FALSE(Value::Bool(false).Truthy());
