@@ -61,10 +61,19 @@ struct CompiledRegex {
 // data cannot grow it without limit; when full it starts over.
 constexpr size_t kRegexCacheCapacity = 128;
 
+// Orders cache keys and finds them by a borrowed pattern, so a cache hit copies nothing.
+struct RegexKeyLess {
+  using is_transparent = void;
+  using View = std::pair<std::string_view, OnigOptionType>;
+  static View AsView(const std::pair<std::string, OnigOptionType>& key) { return {key.first, key.second}; }
+  static View AsView(const View& key) { return key; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const { return AsView(a) < AsView(b); }
+};
+
 const CompiledRegex* CompileCached(std::string_view pattern, OnigOptionType options, Value* error) {
-  thread_local std::map<std::pair<std::string, OnigOptionType>, CompiledRegex> cache;
-  auto key = std::make_pair(std::string(pattern), options);
-  auto found = cache.find(key);
+  thread_local std::map<std::pair<std::string, OnigOptionType>, CompiledRegex, RegexKeyLess> cache;
+  auto found = cache.find(RegexKeyLess::View(pattern, options));
   if (found != cache.end()) return &found->second;
 
   regex_t* raw = nullptr;
@@ -85,7 +94,7 @@ const CompiledRegex* CompileCached(std::string_view pattern, OnigOptionType opti
   NameCollector collector{&compiled.names};
   onig_foreach_name(raw, CollectName, &collector);
   if (cache.size() >= kRegexCacheCapacity) cache.clear();
-  return &cache.emplace(std::move(key), std::move(compiled)).first->second;
+  return &cache.emplace(std::make_pair(std::string(pattern), options), std::move(compiled)).first->second;
 }
 
 // Codepoints in s[0, byte_offset).
