@@ -1,7 +1,8 @@
 // libFuzzer target for the jq front end: any byte string must parse to an AST or to diagnostics,
 // never crash, hang or overflow the stack; a parsed AST must print to text that parses back to
-// the same shape, and the safety policy must walk it. Not part of the default build: see
-// tests/fuzz/build.sh (clang-19 with -fsanitize=fuzzer,address,undefined).
+// the same shape, and the safety policy must walk it. Not part of the default build: `make fuzz`
+// builds it with tests/fuzz/build.sh (clang-19, -fsanitize=fuzzer,address,undefined) and runs it;
+// tests/fuzz/README.md says how to replay a finding (`build/fuzz/parse_fuzzer crash-<sha1>`).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
