@@ -3,26 +3,27 @@
 // `antlr4 -Dlanguage=Cpp -package wm::jq::gen -visitor -no-listener`.
 //
 // Shape of the grammar, and why:
-// - Binary operators are one rule per precedence level, each a loop (never right recursion), so a
-//   long `a | b | c ...` chain costs no parser stack; the AST builder folds right-associative
-//   levels (`|`, `//`) itself. jq's levels, lowest first: `|` < `,` < `//` < assignments
-//   (non-associative) < `or` < `and` < comparisons (non-associative) < `+ -` < `* / %`.
+// - Every binary operator is parsed in one flat loop (`pipeTail`): operands (`unaryExpr`, with the
+//   definitions written in front of each) joined by infix tokens. The AST builder gives the chain
+//   jq 1.7's precedence with an explicit-stack operator-precedence pass (compiler/jq/ast_builder.cpp,
+//   `Chain`). jq's levels, lowest first: definitions < `|` (right) < `,` < `//` (right) <
+//   assignments (non-associative) < `or` < `and` < comparisons (non-associative) < `+ -` <
+//   `* / %` < `?` < `try` < `catch`. Doing precedence there rather than in one rule per level:
+//   - what jq's yacc precedences decide is not context free in LL terms: a definition or a
+//     `Term as $x |` head takes the rest of the expression as its scope (`1 + def f: 2; f * 3, 4`
+//     is `1 + (def f: 2; f * 3, 4)`), unary minus takes the rest of a `* / %` chain (`-a * b` is
+//     `-(a * b)`), and `catch` closes the innermost `try` whose body is still open
+//     (`try . as $x | f catch g`, `try -a * b catch c`). A rule per level would need look-ahead to
+//     the end of the input for each of these;
+//   - one context per operand instead of nine makes parsing about a third faster;
+//   - a long `a | b | c ...` chain costs no parser stack, and the builder's stack is explicit.
 // - `unaryExpr`, `suffix` and `primary` have no labelled alternatives: the generated parser would
 //   dynamic_cast every such context it creates; the builder tells the alternative by its tokens.
 // - A string literal, interpolations included, is one STRING token; the builder parses each
 //   interpolation with the `embeddedPipe` rule.
 // - Constructs that extend "as far as possible" in jq (`Term as $x | body`, `label $x | body`) are
-//   parsed as heads (`Term as $x`, `label $x`) that end a pipe segment; the builder makes the rest of
-//   the pipe their body. Writing them as `... '|' pipe` would make the parser look ahead to the end
-//   of the input at every operator inside the body.
-// - Unary minus is parsed as a plain prefix; the builder re-associates it as jq does (`-a * b` is
-//   `-(a * b)`), again to keep every decision LL(1)/LL(2).
-// - Definitions open a pipe, follow a `|`, follow any binary operator (`1, def f: 2; f`,
-//   `1 + def f: 2; f`) or a prefix `-`, `try`, `catch` (all of them take an Exp in jq 1.7). jq
-//   gives a definition the lowest precedence, so its scope is the whole rest of the expression
-//   (`a, def f: 2; f | g` is `a, (def f: 2; f | g)`). Here a definition after an operator only
-//   prefixes that operator's operand (an LL(1) choice on `def`); the builder moves the rest of the
-//   expression, `|` segments included, into its scope.
+//   parsed as heads (`Term as $x`, `label $x`) followed by a `|` in the chain; the builder makes the
+//   rest of the chain their body.
 // - `reduce`, `foreach`, `if` and `break` are primaries here, but in jq 1.7 only `break` is a Term:
 //   the others are whole expressions, so jq 1.7 refuses a postfix index after them, `as` after
 //   them, and them as an object value or as the source of `reduce`/`foreach`. The builder reports
@@ -60,69 +61,28 @@ param
   | BINDING
   ;
 
-// Definitions may open any pipe segment; their scope is the rest of the pipe.
+// Definitions may open any pipe. A pipe is one flat chain of operands and infix tokens, with the
+// definitions written in front of each operand; the AST builder gives the chain jq's precedence.
 pipe
   : funcDef* pipeTail
   ;
 
+// The infix tokens are every binary operator and `catch`, which closes the innermost `try` whose
+// body is still open (`try . as $x | f catch g`; the builder pairs them). A token set, not a
+// rule: no parse-tree context per operator.
 pipeTail
-  : commaExpr (PIPE funcDef* commaExpr)*
-  ;
-
-commaExpr
-  : altExpr (COMMA funcDef* altExpr)*
-  ;
-
-altExpr
-  : assignExpr (DEFINEDOR funcDef* assignExpr)*
-  ;
-
-// Non-associative, but a definition's scope is the rest of the expression, which may hold another
-// assignment (`.a = def f: 1; f |= 2` is `.a = (def f: 1; f |= 2)`).
-assignExpr
-  : orExpr (assignOp (funcDef+ assignExpr | orExpr))?
-  ;
-
-assignOp
-  : ASSIGN | SETPIPE | SETPLUS | SETMINUS | SETMULT | SETDIV | SETMOD | SETDEFINEDOR
-  ;
-
-orExpr
-  : andExpr (OR funcDef* andExpr)*
-  ;
-
-andExpr
-  : compareExpr (AND funcDef* compareExpr)*
-  ;
-
-// As assignExpr: `1 == def f: 1; f == 2` is `1 == (def f: 1; f == 2)`.
-compareExpr
-  : addExpr (compareOp (funcDef+ compareExpr | addExpr))?
-  ;
-
-compareOp
-  : EQ | NEQ | LT | LE | GT | GE
-  ;
-
-addExpr
-  : mulExpr (addOp funcDef* mulExpr)*
-  ;
-
-addOp
-  : PLUS | MINUS
-  ;
-
-mulExpr
-  : unaryExpr (mulOp funcDef* unaryExpr)*
-  ;
-
-mulOp
-  : STAR | SLASH | PERCENT
+  : unaryExpr (
+      ( PIPE | COMMA | DEFINEDOR
+      | ASSIGN | SETPIPE | SETPLUS | SETMINUS | SETMULT | SETDIV | SETMOD | SETDEFINEDOR
+      | OR | AND | EQ | NEQ | LT | LE | GT | GE | PLUS | MINUS | STAR | SLASH | PERCENT
+      | CATCH
+      ) funcDef* unaryExpr
+    )*
   ;
 
 unaryExpr
   : MINUS funcDef* unaryExpr
-  | TRY funcDef* unaryExpr (CATCH funcDef* unaryExpr)?
+  | TRY funcDef* unaryExpr
   | LABEL BINDING
   | postfixTerm (AS patterns)?
   ;

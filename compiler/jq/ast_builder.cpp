@@ -1,9 +1,9 @@
 // Parse tree -> AST. Besides copying structure and byte ranges it does the parts of jq's grammar
-// that the ANTLR grammar leaves to it (see grammar/Jq.g4): folding right-associative `|` and `//`,
-// giving `Term as $x` / `label $x` heads the rest of their pipe as body, widening a definition
-// written after an operator to the rest of the expression, re-associating unary minus over
-// `* / %`, refusing what jq 1.7 does not take as a Term (a postfix, `as`, an object value after
-// `reduce`/`foreach`/`if`/`x?`), decoding string literals and parsing their interpolations.
+// that the ANTLR grammar leaves to it (see grammar/Jq.g4): operator precedence over the flat
+// operator chains (Chain), which gives definitions and `Term as $x` / `label $x` heads the rest of
+// the expression as scope, unary minus the rest of a `* / %` chain, and pairs `catch` with its
+// `try`; refusing what jq 1.7 does not take as a Term (a postfix, `as`, an object value after
+// `reduce`/`foreach`/`if`/`x?`); decoding string literals and parsing their interpolations.
 // Recursion follows the parse tree, whose depth the parser already bounded. It reads the tree by
 // token types and rule indexes rather than ANTLR's accessors (see IsTerminal): those
 // dynamic_cast every child on every call.
@@ -21,66 +21,9 @@ namespace wm::jq::internal {
 using gen::JqParser;
 using NodePtr = std::unique_ptr<Node>;
 
-struct AstBuilder::Segment {
-  std::vector<JqParser::FuncDefContext*> defs;  // definitions opening the segment
-  JqParser::CommaExprContext* expr = nullptr;
-  antlr4::Token* pipe_before = nullptr;         // the `|` in front of it (null for the first)
-};
-
 namespace {
 
-// The child through which a construct extends to the right: where a `Term as $x` head must sit
-// for the rest of the pipe to become its body.
-Node* RightKid(Node* node) {
-  switch (node->kind) {
-    case NodeKind::Pipe: case NodeKind::Comma: case NodeKind::Alternative: case NodeKind::Assign:
-    case NodeKind::Or: case NodeKind::And: case NodeKind::Compare: case NodeKind::Arith:
-      return node->kids.size() == 2 ? node->kids[1].get() : nullptr;
-    case NodeKind::Neg:
-      return node->kids.empty() ? nullptr : node->kids[0].get();
-    case NodeKind::TryCatch:
-      if (node->kids.size() == 2 && node->kids[1]) return node->kids[1].get();
-      return node->kids.empty() ? nullptr : node->kids[0].get();
-    case NodeKind::FuncDef:
-      return node->kids.size() == 2 ? node->kids[1].get() : nullptr;
-    default:
-      return nullptr;
-  }
-}
-
-bool OnRightSpine(Node* root, const Node* target) {
-  for (Node* n = root; n != nullptr; n = RightKid(n)) {
-    if (n == target) return true;
-  }
-  return false;
-}
-
 std::string WithoutSigil(const std::string& text) { return text.empty() ? text : text.substr(1); }
-
-// The operand of `node` whose source text holds byte `at` (its last kid starting at or before it).
-Node* KidHolding(Node* node, uint32_t at, size_t* index) {
-  Node* found = nullptr;
-  for (size_t i = 0; i < node->kids.size(); ++i) {
-    Node* kid = node->kids[i].get();
-    if (kid != nullptr && kid->range.begin <= at) {
-      found = kid;
-      *index = i;
-    }
-  }
-  return found;
-}
-
-bool IsBinary(NodeKind kind) {
-  switch (kind) {
-    case NodeKind::Comma: case NodeKind::Alternative: case NodeKind::Assign: case NodeKind::Or:
-    case NodeKind::And: case NodeKind::Compare: case NodeKind::Arith:
-      return true;
-    default:
-      return false;
-  }
-}
-
-using DefRun = std::vector<JqParser::FuncDefContext*>;
 
 // Reading the parse tree without dynamic_cast (ANTLR's generated accessors cast every child on
 // every call, which cost a third of the parse time). The builder only sees trees the parser built
@@ -94,42 +37,6 @@ antlr4::Token* TerminalToken(antlr4::tree::ParseTree* child) {
 
 size_t RuleOf(antlr4::tree::ParseTree* child) {
   return static_cast<antlr4::RuleContext*>(child)->getRuleIndex();
-}
-
-bool IsOperatorRule(size_t rule) {
-  return rule == JqParser::RuleAssignOp || rule == JqParser::RuleCompareOp ||
-         rule == JqParser::RuleAddOp || rule == JqParser::RuleMulOp;
-}
-
-// Splits the children of an `x (op def* x)*` rule into operands, operator tokens and the
-// definitions in front of each operand, in one pass.
-template <typename Operand>
-void SplitChain(antlr4::ParserRuleContext* ctx, std::vector<Operand*>* operands,
-                std::vector<antlr4::Token*>* ops, std::vector<DefRun>* defs = nullptr) {
-  DefRun pending;
-  for (auto* child : ctx->children) {
-    if (IsTerminal(child)) {
-      ops->push_back(TerminalToken(child));
-      continue;
-    }
-    auto* rule = static_cast<antlr4::ParserRuleContext*>(child);
-    size_t index = rule->getRuleIndex();
-    if (index == JqParser::RuleFuncDef) {
-      pending.push_back(static_cast<JqParser::FuncDefContext*>(rule));
-    } else if (IsOperatorRule(index)) {
-      ops->push_back(rule->getStart());
-    } else {
-      operands->push_back(static_cast<Operand*>(rule));
-      if (defs != nullptr) defs->push_back(std::move(pending));
-      pending.clear();
-    }
-  }
-}
-
-// The operand of a chain rule with a single child (no operator): the common case, at every level.
-template <typename Operand>
-Operand* OnlyOperand(antlr4::ParserRuleContext* ctx) {
-  return ctx->children.size() == 1 ? static_cast<Operand*>(ctx->children[0]) : nullptr;
 }
 
 // How a message names what keeps a term from being a jq 1.7 Term.
@@ -193,13 +100,6 @@ void AstBuilder::ErrorAfter(antlr4::Token* last, const std::string& what) {
   Error(Tok(next), "unexpected " + DescribeToken(next, embedded_) + "; expected '|' after " + what);
 }
 
-// A head (`Term as $x`, `label $x`) not followed by `|` and its body.
-void AstBuilder::ReportHeadWithoutBody(const std::pair<Node*, size_t>& head) {
-  std::string what = head.first->kind == NodeKind::Label ? "'label $" + head.first->text + "'"
-                                                         : "the pattern of 'as'";
-  ErrorAfter(tokens_.get(head.second), what);
-}
-
 // jq 1.7 lexes `$__loc__` as its own token, the source-location constant: it names no variable,
 // parameter or label.
 void AstBuilder::RefuseLoc(antlr4::Token* binding) {
@@ -245,10 +145,7 @@ NodePtr AstBuilder::Program(JqParser::ProgramContext* ctx) {
   NodePtr body;
   auto defs = ctx->funcDef();
   if (auto* tail = ctx->pipeTail()) {
-    std::vector<Segment> segments(1);
-    segments[0].defs = defs;
-    AddSegments(tail, &segments);
-    body = Segments(std::move(segments));
+    body = Chain(defs, tail);
   } else {
     // A library: definitions without a main expression.
     for (size_t i = defs.size(); i-- > 0;) body = FuncDef(defs[i], std::move(body));
@@ -271,115 +168,272 @@ NodePtr AstBuilder::Embedded(JqParser::EmbeddedPipeContext* ctx) {
   return Pipe(ctx->pipe());
 }
 
-// ----------------------------------------------------------------------------- pipes
+// ----------------------------------------------------------------------------- chains
 
 NodePtr AstBuilder::Pipe(JqParser::PipeContext* ctx) {
-  // pipe: funcDef* pipeTail; a pipeTail of one commaExpr is the common case.
+  // pipe: funcDef* pipeTail
   auto* tail = static_cast<JqParser::PipeTailContext*>(ctx->children.back());
-  if (ctx->children.size() == 1 && tail->children.size() == 1) {
-    // One segment: what Segments() does for its last one, without its bookkeeping. Open
-    // definitions scope over the segment; a head (`. as $x`, `label $x`) has no `|` body.
-    size_t mark = heads_.size();
-    size_t defs_mark = open_defs_.size();
-    NodePtr node = Comma(static_cast<JqParser::CommaExprContext*>(tail->children[0]));
-    if (open_defs_.size() > defs_mark) {
-      std::vector<Node*> defs(open_defs_.begin() + defs_mark, open_defs_.end());
-      open_defs_.resize(defs_mark);
-      for (Node* def : defs) ScopeOpenDef(&node, def);
-    }
-    for (size_t j = mark; j < heads_.size(); ++j) ReportHeadWithoutBody(heads_[j]);
-    heads_.resize(mark);
-    return node;
-  }
-  std::vector<Segment> segments(1);
+  DefRun leading;
   for (size_t i = 0; i + 1 < ctx->children.size(); ++i) {
-    segments[0].defs.push_back(static_cast<JqParser::FuncDefContext*>(ctx->children[i]));
+    leading.push_back(static_cast<JqParser::FuncDefContext*>(ctx->children[i]));
   }
-  AddSegments(tail, &segments);
-  return Segments(std::move(segments));
+  return Chain(leading, tail);
 }
 
-// pipeTail: commaExpr ('|' funcDef* commaExpr)*, appended to `segments` (whose last one is open).
-void AstBuilder::AddSegments(JqParser::PipeTailContext* tail, std::vector<Segment>* segments) {
-  for (auto* child : tail->children) {
-    if (IsTerminal(child)) {
-      segments->back().pipe_before = TerminalToken(child);
-    } else if (RuleOf(child) == JqParser::RuleFuncDef) {
-      segments->back().defs.push_back(static_cast<JqParser::FuncDefContext*>(child));
+namespace {
+
+// jq 1.7's precedence levels (its parser.y), lowest first. A frame takes the infix operators of
+// its level and above; a definition's or a head's body takes them all, a `try` body none.
+enum Level : int {
+  kScopeLevel = 0,  // the body of a definition, `Term as $x |` or `label $x |`
+  kPipeLevel,
+  kCommaLevel,
+  kAltLevel,
+  kAssignLevel,
+  kOrLevel,
+  kAndLevel,
+  kCompareLevel,
+  kAddLevel,
+  kMulLevel,
+  kTryLevel,  // above every operator: `try a + b` is `(try a) + b`
+};
+
+enum class Assoc : uint8_t { kLeft, kRight, kNone };
+
+struct InfixOperator {
+  int level;
+  Assoc assoc;
+  NodeKind kind;
+  bool keeps_text;  // the node's text is the operator (`+`, `==`, `|=`, ...)
+};
+
+// The binary operator a token is; false for `catch`, the one infix token that is not one.
+bool InfixOf(size_t type, InfixOperator* out) {
+  switch (type) {
+    case JqParser::PIPE: *out = {kPipeLevel, Assoc::kRight, NodeKind::Pipe, false}; return true;
+    case JqParser::COMMA: *out = {kCommaLevel, Assoc::kLeft, NodeKind::Comma, false}; return true;
+    case JqParser::DEFINEDOR:
+      *out = {kAltLevel, Assoc::kRight, NodeKind::Alternative, false};
+      return true;
+    case JqParser::ASSIGN: case JqParser::SETPIPE: case JqParser::SETPLUS:
+    case JqParser::SETMINUS: case JqParser::SETMULT: case JqParser::SETDIV:
+    case JqParser::SETMOD: case JqParser::SETDEFINEDOR:
+      *out = {kAssignLevel, Assoc::kNone, NodeKind::Assign, true};
+      return true;
+    case JqParser::OR: *out = {kOrLevel, Assoc::kLeft, NodeKind::Or, false}; return true;
+    case JqParser::AND: *out = {kAndLevel, Assoc::kLeft, NodeKind::And, false}; return true;
+    case JqParser::EQ: case JqParser::NEQ: case JqParser::LT: case JqParser::LE:
+    case JqParser::GT: case JqParser::GE:
+      *out = {kCompareLevel, Assoc::kNone, NodeKind::Compare, true};
+      return true;
+    case JqParser::PLUS: case JqParser::MINUS:
+      *out = {kAddLevel, Assoc::kLeft, NodeKind::Arith, true};
+      return true;
+    case JqParser::STAR: case JqParser::SLASH: case JqParser::PERCENT:
+      *out = {kMulLevel, Assoc::kLeft, NodeKind::Arith, true};
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The infix token at `items[pos]` of a pipeTail, or null at its end.
+antlr4::Token* InfixAt(const std::vector<antlr4::tree::ParseTree*>& items, size_t pos) {
+  return pos < items.size() && IsTerminal(items[pos]) ? TerminalToken(items[pos]) : nullptr;
+}
+
+}  // namespace
+
+// Gives a pipeTail chain jq's precedence: an operator-precedence pass whose stack of open
+// constructs (frames_) is explicit, so a chain of 100,000 `|` costs no C++ stack. `leading` are
+// the definitions in front of the chain (their scope is all of it).
+NodePtr AstBuilder::Chain(const DefRun& leading, JqParser::PipeTailContext* tail) {
+  const std::vector<antlr4::tree::ParseTree*>& items = tail->children;
+  if (leading.empty() && items.size() == 1) {
+    // The common case: one operand and nothing in front of it.
+    auto* unary = static_cast<JqParser::UnaryExprContext*>(items[0]);
+    if (unary->children.size() == 1 && unary->getStart()->getType() != JqParser::LABEL &&
+        unary->getStart()->getType() != JqParser::MINUS &&
+        unary->getStart()->getType() != JqParser::TRY) {
+      return Postfix(static_cast<JqParser::PostfixTermContext*>(unary->children[0]));
+    }
+  }
+  size_t base = frames_.size();
+  frames_.emplace_back();  // kRoot: takes every operator
+  for (auto* def : leading) PushDef(def);
+  bool try_closed_by_operator = false;  // then a stray `catch` gets a hint
+  size_t pos = 0;
+  NodePtr node;
+  antlr4::Token* op = nullptr;
+  for (;;) {
+    // Read one operand; the prefixes in front of it (definitions, `-`, `try`, heads) become frames.
+    while (!node) {
+      while (!IsTerminal(items[pos]) && RuleOf(items[pos]) == JqParser::RuleFuncDef) {
+        PushDef(static_cast<JqParser::FuncDefContext*>(items[pos++]));
+      }
+      node = Operand(static_cast<JqParser::UnaryExprContext*>(items[pos++]), items, &pos);
+    }
+    // Fold finished frames into `node` until one takes the next infix token: an operator of its
+    // level or above, or `catch` for an open `try` body. The root takes every operator.
+    op = InfixAt(items, pos);
+    InfixOperator infix;
+    bool is_operator = op != nullptr && InfixOf(op->getType(), &infix);
+    for (;;) {
+      const Frame& top = frames_.back();
+      if (is_operator ? infix.level >= top.min_level
+                      : op != nullptr && top.kind == Frame::kTryBody) {
+        break;
+      }
+      if (frames_.size() == base + 1) break;
+      Frame done = std::move(frames_.back());
+      frames_.pop_back();
+      if (done.kind == Frame::kTryBody && is_operator) try_closed_by_operator = true;
+      node = Complete(std::move(done), std::move(node), op);
+    }
+    if (op == nullptr || (!is_operator && frames_.back().kind != Frame::kTryBody)) break;
+    ++pos;
+    if (is_operator) {
+      Frame right;
+      right.kind = Frame::kRight;
+      right.min_level = infix.assoc == Assoc::kRight ? infix.level : infix.level + 1;
+      right.node = std::move(node);
+      right.op = op;
+      frames_.push_back(std::move(right));
     } else {
-      segments->back().expr = static_cast<JqParser::CommaExprContext*>(child);
-      segments->emplace_back();
+      // `catch`: the `try` body is complete; the handler is the next operand, with whatever the
+      // definitions in front of it take.
+      Frame& top = frames_.back();
+      if (top.body_ends_with_question) {
+        Error(Tok(op), "`catch` after `try x?`: jq reads `try x?` as `(try x)?`, which leaves "
+                       "`catch` without its `try`: write `try (" +
+                           Abbreviate(top.body_check, top.body_check.stop) + ") catch ...`");
+      }
+      top.node->kids.push_back(std::move(node));
+      top.kind = Frame::kHandler;
+      top.min_level = kTryLevel + 1;
     }
+    node = nullptr;
   }
-  segments->pop_back();
+  if (op != nullptr) {
+    // A `catch` with no open `try`: the root takes every operator, so nothing else is left.
+    std::string message = "unexpected keyword 'catch': there is no open `try` for it";
+    if (try_closed_by_operator) {
+      message += " (`try` binds only the term after it: `try a + b` is `(try a) + b`; write "
+                 "`try (a + b) catch ...`)";
+    }
+    Error(Tok(op), message);
+  }
+  frames_.resize(base);
+  return node;
 }
 
-NodePtr AstBuilder::Segments(std::vector<Segment> segments) {
-  // Build every segment left to right (so errors come out in reading order), then fold from the
-  // right: `|` is right-associative, definitions scope over the rest of the pipe, and an open head
-  // takes the rest of the pipe as its body.
-  std::vector<NodePtr> nodes;
-  std::vector<Node*> open_heads;
-  std::vector<Node*> open_defs;
-  for (size_t i = 0; i < segments.size(); ++i) {
-    size_t mark = heads_.size();
-    size_t defs_mark = open_defs_.size();
-    nodes.push_back(Comma(segments[i].expr));
-    std::vector<Node*> my_defs(open_defs_.begin() + defs_mark, open_defs_.end());
-    open_defs_.resize(defs_mark);
-    for (Node* def : my_defs) ScopeOpenDef(&nodes.back(), def);
-    // The deepest definition on the right spine also scopes over the rest of the pipe.
-    Node* open_def = nullptr;
-    if (!my_defs.empty()) {
-      for (Node* n = nodes.back().get(); n != nullptr; n = RightKid(n)) {
-        if (n->kind == NodeKind::FuncDef) open_def = n;
+void AstBuilder::PushDef(JqParser::FuncDefContext* def) {
+  Frame frame;
+  frame.kind = Frame::kDef;
+  frame.node = FuncDef(def, nullptr);  // its body now, so diagnostics come in reading order
+  frames_.push_back(std::move(frame));
+}
+
+// Reads one operand of a chain: pushes a frame for each `-` and `try` in front of it (and the
+// definitions after them), and returns the term; or, for a head (`Term as $x`, `label $x`)
+// followed by `|`, pushes the head's frame, takes the `|` and returns null: the head's body starts
+// with the next operand.
+NodePtr AstBuilder::Operand(JqParser::UnaryExprContext* unary,
+                            const std::vector<antlr4::tree::ParseTree*>& items, size_t* pos) {
+  size_t direct_try = SIZE_MAX;  // the `try` frame whose body is `unary` itself, if any
+  for (;;) {
+    antlr4::Token* first = unary->getStart();
+    size_t type = first->getType();
+    if (type == JqParser::MINUS || type == JqParser::TRY) {
+      // `-` funcDef* unaryExpr | `try` funcDef* unaryExpr
+      Frame frame;
+      bool is_try = type == JqParser::TRY;
+      frame.kind = is_try ? Frame::kTryBody : Frame::kNeg;
+      // jq gives unary minus the level of binary minus: `-a * b` is `-(a * b)`, `-a + b` is
+      // `(-a) + b`.
+      frame.min_level = is_try ? kTryLevel : kMulLevel;
+      frame.node = Make(is_try ? NodeKind::TryCatch : NodeKind::Neg, Tok(first), Tok(first));
+      frames_.push_back(std::move(frame));
+      size_t last = unary->children.size() - 1;
+      direct_try = is_try && last == 1 ? frames_.size() - 1 : SIZE_MAX;
+      for (size_t i = 1; i < last; ++i) {
+        PushDef(static_cast<JqParser::FuncDefContext*>(unary->children[i]));
       }
+      unary = static_cast<JqParser::UnaryExprContext*>(unary->children[last]);
+      continue;
     }
-    open_defs.push_back(open_def);
-    std::vector<std::pair<Node*, size_t>> mine(heads_.begin() + mark, heads_.end());
-    heads_.resize(mark);
-    Node* open = nullptr;
-    for (size_t j = 0; j < mine.size(); ++j) {
-      bool last_head = j + 1 == mine.size();
-      if (!last_head || !OnRightSpine(nodes.back().get(), mine[j].first) ||
-          i + 1 == segments.size()) {
-        ReportHeadWithoutBody(mine[j]);
-      } else {
-        open = mine[j].first;
-      }
-    }
-    open_heads.push_back(open);
-  }
-  NodePtr rest;
-  for (size_t i = segments.size(); i-- > 0;) {
-    NodePtr node = std::move(nodes[i]);
-    if (rest) {
-      if (Node* head = open_heads[i]) {
-        uint32_t end = rest->range.end;
-        head->kids.push_back(std::move(rest));
-        for (Node* n = node.get(); n != nullptr; n = RightKid(n)) {
-          n->range.end = std::max(n->range.end, end);
-          if (n == head) break;
+    NodePtr head;
+    std::string what;
+    if (type == JqParser::LABEL) {
+      head = Make(NodeKind::Label, Span(unary), Tok(first));
+      antlr4::Token* name = TerminalToken(unary->children[1]);
+      RefuseLoc(name);
+      head->text = WithoutSigil(name->getText());
+      what = "'label $" + head->text + "'";
+    } else {
+      // postfixTerm (`as` patterns)?
+      TermCheck check;
+      NodePtr source = Postfix(static_cast<JqParser::PostfixTermContext*>(unary->children[0]), &check);
+      if (unary->children.size() == 1) {
+        if (direct_try != SIZE_MAX) {
+          frames_[direct_try].body_ends_with_question = check.ends_with_expression_question;
+          frames_[direct_try].body_check = check;
         }
-      } else if (Node* def = open_defs[i]) {
-        uint32_t end = rest->range.end;
-        def->kids[1] = Binary(NodeKind::Pipe, "", Tok(segments[i + 1].pipe_before),
-                              std::move(def->kids[1]), std::move(rest));
-        for (Node* n = node.get(); n != nullptr; n = RightKid(n)) {
-          n->range.end = std::max(n->range.end, end);
-          if (n == def) break;
-        }
-      } else {
-        node = Binary(NodeKind::Pipe, "", Tok(segments[i + 1].pipe_before), std::move(node),
-                      std::move(rest));
+        return source;
       }
+      antlr4::Token* as = TerminalToken(unary->children[1]);
+      RequireTerm(check, as, "needs parentheses before `as`", "", " as ...");
+      head = Make(NodeKind::Bind, Range{source->range.begin, Span(unary).end}, Tok(as));
+      head->kids.push_back(std::move(source));
+      Patterns(static_cast<JqParser::PatternsContext*>(unary->children[2]), &head->kids);
+      what = "the pattern of 'as'";
     }
-    for (size_t d = segments[i].defs.size(); d-- > 0;) {
-      node = FuncDef(segments[i].defs[d], std::move(node));
+    // A head must be followed by `|` and its body.
+    antlr4::Token* next = InfixAt(items, *pos);
+    if (next == nullptr || next->getType() != JqParser::PIPE) {
+      ErrorAfter(unary->getStop(), what);
+      return head;
     }
-    rest = std::move(node);
+    ++*pos;
+    Frame frame;
+    frame.kind = Frame::kHead;
+    frame.node = std::move(head);
+    frames_.push_back(std::move(frame));
+    return nullptr;
   }
-  return rest;
+}
+
+// Completes the construct of `frame` with `right`, the expression on its right; `next` is the
+// infix token that ended it (null at the end of the chain).
+NodePtr AstBuilder::Complete(Frame frame, NodePtr right, antlr4::Token* next) {
+  if (frame.kind == Frame::kRight) {
+    InfixOperator infix, following;
+    InfixOf(frame.op->getType(), &infix);
+    if (infix.assoc == Assoc::kNone && next != nullptr && InfixOf(next->getType(), &following) &&
+        following.level == infix.level) {
+      Error(Tok(next), "unexpected '" + next->getText() + "': jq's " +
+                           (infix.kind == NodeKind::Assign ? "assignments" : "comparisons") +
+                           " do not chain; parenthesise one side (`(a " + frame.op->getText() +
+                           " b) " + next->getText() + " c`)");
+    }
+    return Binary(infix.kind, infix.keeps_text ? frame.op->getText() : std::string(),
+                  Tok(frame.op), std::move(frame.node), std::move(right));
+  }
+  Node* node = frame.node.get();
+  node->range.end = std::max(node->range.end, right->range.end);
+  switch (frame.kind) {
+    case Frame::kDef:
+      node->kids[1] = std::move(right);
+      break;
+    case Frame::kTryBody:
+      node->kids.push_back(std::move(right));
+      node->kids.push_back(nullptr);
+      break;
+    default:  // kHead, kNeg, kHandler: the last kid
+      node->kids.push_back(std::move(right));
+      break;
+  }
+  return std::move(frame.node);
 }
 
 NodePtr AstBuilder::FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest) {
@@ -393,291 +447,6 @@ NodePtr AstBuilder::FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest) {
   }
   node->kids.push_back(Pipe(ctx->pipe()));
   node->kids.push_back(std::move(rest));
-  return node;
-}
-
-// Definitions written right after a binary operator, wrapped around that operator's operand. The
-// innermost is recorded so that the segment can widen its scope to the rest of the expression.
-template <typename BuildOperand>
-NodePtr AstBuilder::OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs, BuildOperand operand) {
-  if (defs.empty()) return operand();
-  std::vector<NodePtr> built;  // bodies first, so diagnostics come out in reading order
-  for (auto* def : defs) built.push_back(FuncDef(def, nullptr));
-  NodePtr node = operand();
-  open_defs_.push_back(built.back().get());
-  for (size_t i = built.size(); i-- > 0;) {
-    built[i]->range.end = std::max(built[i]->range.end, node->range.end);
-    built[i]->kids[1] = std::move(node);
-    node = std::move(built[i]);
-  }
-  return node;
-}
-
-// jq gives a definition the lowest precedence: in `1 + def f: 2; f * 3, 4` its scope is
-// `f * 3, 4`. The chains parsed `def f: 2; f * 3` as the operand of `+` and put `, 4` above it;
-// every operator whose left operand holds `def` (walking from the segment's root) is moved into
-// the definition's body, innermost first, which rebuilds exactly the text to the right of `;`.
-// The walk follows source positions and is iterative; the path is as deep as the segment's chains.
-void AstBuilder::ScopeOpenDef(NodePtr* root, Node* def) {
-  std::vector<std::pair<Node*, size_t>> path;  // ancestors of `def` and the kid leading to it
-  for (Node* node = root->get(); node != def;) {
-    size_t index = 0;
-    Node* kid = node ? KidHolding(node, def->range.begin, &index) : nullptr;
-    if (kid == nullptr) return;  // not in this segment's tree: nothing to widen
-    path.emplace_back(node, index);
-    node = kid;
-  }
-  for (size_t j = path.size(); j-- > 0;) {
-    Node* op = path[j].first;
-    if (!IsBinary(op->kind) || path[j].second != 0) continue;
-    NodePtr* slot = j == 0 ? root : &path[j - 1].first->kids[path[j - 1].second];
-    NodePtr moved = std::move(*slot);
-    *slot = std::move(moved->kids[0]);
-    moved->kids[0] = std::move(def->kids[1]);
-    moved->range.begin = moved->kids[0]->range.begin;
-    moved->range.end = std::max(moved->kids[0]->range.end, moved->kids[1]->range.end);
-    def->range.end = std::max(def->range.end, moved->range.end);
-    def->kids[1] = std::move(moved);
-  }
-  // Everything still above the definition now ends where it ends.
-  for (Node* node = root->get(); node != nullptr && node != def; node = RightKid(node)) {
-    node->range.end = std::max(node->range.end, def->range.end);
-  }
-}
-
-// ----------------------------------------------------------------------------- operators
-
-// Builds a left-associative chain `x op def* x op def* x ...` (',', `or`, `and`, `+ -`): the
-// first operand as is, every later one inside the definitions written in front of it.
-// `join(left, op, right)` makes the node of one operator.
-template <typename Operand, typename Build, typename Join>
-NodePtr AstBuilder::FoldLeft(antlr4::ParserRuleContext* ctx, Build build, Join join) {
-  if (Operand* only = OnlyOperand<Operand>(ctx)) return build(only);
-  std::vector<Operand*> items;
-  std::vector<antlr4::Token*> ops;
-  std::vector<DefRun> defs;
-  SplitChain(ctx, &items, &ops, &defs);
-  NodePtr node = build(items[0]);
-  for (size_t i = 1; i < items.size(); ++i) {
-    node = join(std::move(node), ops[i - 1],
-                OpenDefs(defs[i], [&] { return build(items[i]); }));
-  }
-  return node;
-}
-
-NodePtr AstBuilder::Comma(JqParser::CommaExprContext* ctx) {
-  return FoldLeft<JqParser::AltExprContext>(
-      ctx, [&](auto* item) { return Alternative(item); },
-      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
-        return Binary(NodeKind::Comma, "", Tok(op), std::move(l), std::move(r));
-      });
-}
-
-NodePtr AstBuilder::Alternative(JqParser::AltExprContext* ctx) {
-  if (auto* only = OnlyOperand<JqParser::AssignExprContext>(ctx)) return Assign(only);
-  std::vector<JqParser::AssignExprContext*> items;
-  std::vector<antlr4::Token*> ops;
-  std::vector<DefRun> defs;
-  SplitChain(ctx, &items, &ops, &defs);
-  std::vector<NodePtr> built;
-  for (size_t i = 0; i < items.size(); ++i) {
-    built.push_back(OpenDefs(defs[i], [&] { return Assign(items[i]); }));
-  }
-  NodePtr node = std::move(built.back());
-  for (size_t i = built.size() - 1; i-- > 0;) {
-    node = Binary(NodeKind::Alternative, "", Tok(ops[i]), std::move(built[i]), std::move(node));
-  }
-  return node;
-}
-
-NodePtr AstBuilder::Assign(JqParser::AssignExprContext* ctx) {
-  if (auto* only = OnlyOperand<JqParser::OrExprContext>(ctx)) return Or(only);
-  NodePtr left = Or(ctx->orExpr(0));
-  auto* op = ctx->assignOp();
-  if (op == nullptr) return left;
-  return Binary(NodeKind::Assign, op->getText(), Span(op), std::move(left),
-                OpenDefs(ctx->funcDef(), [&] {
-                  return ctx->assignExpr() ? Assign(ctx->assignExpr()) : Or(ctx->orExpr(1));
-                }));
-}
-
-NodePtr AstBuilder::Or(JqParser::OrExprContext* ctx) {
-  return FoldLeft<JqParser::AndExprContext>(
-      ctx, [&](auto* item) { return And(item); },
-      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
-        return Binary(NodeKind::Or, "", Tok(op), std::move(l), std::move(r));
-      });
-}
-
-NodePtr AstBuilder::And(JqParser::AndExprContext* ctx) {
-  return FoldLeft<JqParser::CompareExprContext>(
-      ctx, [&](auto* item) { return Compare(item); },
-      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
-        return Binary(NodeKind::And, "", Tok(op), std::move(l), std::move(r));
-      });
-}
-
-NodePtr AstBuilder::Compare(JqParser::CompareExprContext* ctx) {
-  if (auto* only = OnlyOperand<JqParser::AddExprContext>(ctx)) return Add(only);
-  NodePtr left = Add(ctx->addExpr(0));
-  auto* op = ctx->compareOp();
-  if (op == nullptr) return left;
-  return Binary(NodeKind::Compare, op->getText(), Span(op), std::move(left),
-                OpenDefs(ctx->funcDef(), [&] {
-                  return ctx->compareExpr() ? Compare(ctx->compareExpr()) : Add(ctx->addExpr(1));
-                }));
-}
-
-NodePtr AstBuilder::Add(JqParser::AddExprContext* ctx) {
-  return FoldLeft<JqParser::MulExprContext>(
-      ctx, [&](auto* item) { return Mul(item); },
-      [&](NodePtr l, antlr4::Token* op, NodePtr r) {
-        return Binary(NodeKind::Arith, op->getText(), Tok(op), std::move(l), std::move(r));
-      });
-}
-
-NodePtr AstBuilder::Mul(JqParser::MulExprContext* ctx) {
-  if (auto* only = OnlyOperand<JqParser::UnaryExprContext>(ctx)) return Unary(only);
-  std::vector<JqParser::UnaryExprContext*> items;
-  std::vector<antlr4::Token*> ops;
-  std::vector<DefRun> defs;
-  SplitChain(ctx, &items, &ops, &defs);
-  std::vector<NodePtr> operands;
-  for (size_t i = 0; i < items.size(); ++i) {
-    operands.push_back(OpenDefs(defs[i], [&] { return Unary(items[i]); }));
-  }
-  return MulChain(std::move(operands), std::move(ops));
-}
-
-namespace {
-
-// The unary minus that would take the rest of a `* / %` chain after `item`: the item itself, or
-// the last operand of a `try` (jq's `try -a * b` is `try -(a * b)`).
-Node* CapturingMinus(Node* item) {
-  Node* node = item;
-  while (node->kind == NodeKind::TryCatch && node->kids.size() == 2) {
-    node = node->kids[1] ? node->kids[1].get() : node->kids[0].get();
-    if (node == nullptr) return nullptr;
-  }
-  if (node->kind == NodeKind::Neg && !node->kids.empty() && node->kids[0]) return node;
-  return nullptr;
-}
-
-}  // namespace
-
-// jq gives unary minus the precedence of binary minus, so in `a * -b * c` the minus takes the
-// rest of the `* / %` chain: `a * -(b * c)`. Iterative: a chain of 100,000 `* -1` is legal input.
-NodePtr AstBuilder::MulChain(std::vector<NodePtr> operands, std::vector<antlr4::Token*> ops) {
-  struct Pending {
-    NodePtr acc;            // what stands left of the minus (null at the chain's start)
-    antlr4::Token* op;      // the operator between acc and the minus
-    NodePtr root;           // the operand holding the minus (the minus itself, or a `try`)
-    Node* neg;              // the minus, waiting for the rest of the chain
-  };
-  std::vector<Pending> pending;
-  NodePtr acc;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    NodePtr item = std::move(operands[i]);
-    // A minus in front of anything but the last operand captures the rest of the chain.
-    while (i + 1 < operands.size()) {
-      Node* neg = CapturingMinus(item.get());
-      if (neg == nullptr) break;
-      NodePtr operand = std::move(neg->kids[0]);
-      Pending p;
-      p.op = (acc && i > 0) ? ops[i - 1] : nullptr;
-      p.acc = std::move(acc);
-      p.root = std::move(item);
-      p.neg = neg;
-      pending.push_back(std::move(p));
-      item = std::move(operand);
-    }
-    if (!acc) {
-      acc = std::move(item);
-    } else {
-      acc = Binary(NodeKind::Arith, ops[i - 1]->getText(), Tok(ops[i - 1]), std::move(acc), std::move(item));
-    }
-  }
-  while (!pending.empty()) {
-    Pending p = std::move(pending.back());
-    pending.pop_back();
-    uint32_t end = acc->range.end;
-    p.neg->kids[0] = std::move(acc);
-    for (Node* n = p.root.get(); n != nullptr; n = RightKid(n)) {
-      n->range.end = std::max(n->range.end, end);
-      if (n == p.neg) break;
-    }
-    if (p.acc) {
-      acc = Binary(NodeKind::Arith, p.op->getText(), Tok(p.op), std::move(p.acc), std::move(p.root));
-    } else {
-      acc = std::move(p.root);
-    }
-  }
-  return acc;
-}
-
-NodePtr AstBuilder::Unary(JqParser::UnaryExprContext* ctx, TermCheck* check) {
-  // The alternative is told by the first token (see IsTerminal for why not dynamic_cast).
-  size_t first = ctx->getStart()->getType();
-  if (first == JqParser::MINUS) {
-    // `-` funcDef* unaryExpr
-    auto* neg = ctx;
-    NodePtr node = Make(NodeKind::Neg, Span(neg), Tok(neg->getStart()));
-    DefRun defs;
-    for (size_t i = 1; i + 1 < neg->children.size(); ++i) {
-      defs.push_back(static_cast<JqParser::FuncDefContext*>(neg->children[i]));
-    }
-    auto* operand = static_cast<JqParser::UnaryExprContext*>(neg->children.back());
-    node->kids.push_back(OpenDefs(defs, [&] { return Unary(operand); }));
-    return node;
-  }
-  if (first == JqParser::TRY) {
-    auto* try_ = ctx;
-    NodePtr node = Make(NodeKind::TryCatch, Span(try_), Tok(try_->TRY()));
-    // Children: `try` def* body [`catch` def* handler].
-    DefRun body_defs, handler_defs;
-    JqParser::UnaryExprContext* body = nullptr;
-    JqParser::UnaryExprContext* handler = nullptr;
-    for (auto* child : try_->children) {
-      if (IsTerminal(child)) continue;
-      if (RuleOf(child) == JqParser::RuleFuncDef) {
-        (body == nullptr ? body_defs : handler_defs).push_back(static_cast<JqParser::FuncDefContext*>(child));
-      } else {
-        (body == nullptr ? body : handler) = static_cast<JqParser::UnaryExprContext*>(child);
-      }
-    }
-    TermCheck body_check;
-    node->kids.push_back(OpenDefs(body_defs, [&] { return Unary(body, &body_check); }));
-    if (handler != nullptr && body_defs.empty() && body_check.ends_with_expression_question) {
-      Error(Tok(try_->CATCH()), "`catch` after `try x?`: jq reads `try x?` as `(try x)?`, which "
-                                "leaves `catch` without its `try`: write `try (" +
-                                    Abbreviate(body_check, body_check.stop) + ") catch ...`");
-    }
-    node->kids.push_back(handler != nullptr ? OpenDefs(handler_defs, [&] { return Unary(handler); })
-                                            : nullptr);
-    return node;
-  }
-  if (first == JqParser::LABEL) {
-    auto* label = ctx;
-    NodePtr node = Make(NodeKind::Label, Span(label), Tok(label->LABEL()));
-    RefuseLoc(label->BINDING()->getSymbol());
-    node->text = WithoutSigil(label->BINDING()->getText());
-    heads_.emplace_back(node.get(), label->getStop()->getTokenIndex());
-    return node;
-  }
-  // postfixTerm (`as` patterns)?
-  auto* term = ctx;
-  bool has_as = term->children.size() > 1;
-  TermCheck local;
-  TermCheck* term_check = check != nullptr && !has_as ? check : &local;
-  NodePtr source = Postfix(static_cast<JqParser::PostfixTermContext*>(term->children[0]), term_check);
-  if (!has_as) return source;
-  RequireTerm(*term_check, term->AS()->getSymbol(), "needs parentheses before `as`", "",
-              " as ...");
-  Range span = Span(term);
-  NodePtr node = Make(NodeKind::Bind, Range{source->range.begin, span.end}, Tok(term->AS()));
-  node->kids.push_back(std::move(source));
-  Patterns(term->patterns(), &node->kids);
-  heads_.emplace_back(node.get(), term->getStop()->getTokenIndex());
   return node;
 }
 
@@ -1024,12 +793,20 @@ NodePtr AstBuilder::Object(JqParser::ObjectContext* ctx) {
 }
 
 NodePtr AstBuilder::ObjectValue(JqParser::ObjectValueContext* ctx) {
-  std::vector<JqParser::ObjectValueTermContext*> terms;
-  std::vector<antlr4::Token*> ops;
-  SplitChain(ctx, &terms, &ops);
-  NodePtr node = ObjectValueTerm(terms.back());
+  // objectValueTerm ('|' objectValueTerm)*: built left to right (diagnostics in reading order),
+  // folded from the right (`|` is right-associative).
+  std::vector<NodePtr> terms;
+  std::vector<antlr4::Token*> pipes;
+  for (auto* child : ctx->children) {
+    if (IsTerminal(child)) {
+      pipes.push_back(TerminalToken(child));
+    } else {
+      terms.push_back(ObjectValueTerm(static_cast<JqParser::ObjectValueTermContext*>(child)));
+    }
+  }
+  NodePtr node = std::move(terms.back());
   for (size_t i = terms.size() - 1; i-- > 0;) {
-    node = Binary(NodeKind::Pipe, "", Tok(ops[i]), ObjectValueTerm(terms[i]), std::move(node));
+    node = Binary(NodeKind::Pipe, "", Tok(pipes[i]), std::move(terms[i]), std::move(node));
   }
   return node;
 }

@@ -256,10 +256,6 @@ class DiagnosticErrorStrategy : public antlr4::DefaultErrorStrategy {
       message = "unexpected " + DescribeToken(token, embedded_);
       std::string wanted = DescribeExpected(expected, embedded_, parser->getVocabulary());
       if (!wanted.empty()) message += "; expected " + wanted;
-      if (token != nullptr && token->getType() == JqParser::CATCH && FollowsTry(parser, token)) {
-        message += " (`try` binds only the term after it: `try a + b` is `(try a) + b`; write "
-                   "`try (a + b) catch ...`)";
-      }
     }
     uint32_t length = range.end > range.begin ? range.end - range.begin : 1;
     // A string token may span lines; underline at most its first line's worth.
@@ -267,16 +263,6 @@ class DiagnosticErrorStrategy : public antlr4::DefaultErrorStrategy {
     // ANTLR's recovery mostly produces follow-on noise ("unexpected '}'" after a bad operand):
     // one syntax error per fragment is what the user can act on.
     throw StopFragment{};
-  }
-
-  // Whether a `try` comes before `token` in the fragment: then a stray `catch` most likely
-  // meant to take a wider body than jq gives `try`.
-  static bool FollowsTry(antlr4::Parser* parser, antlr4::Token* token) {
-    antlr4::TokenStream* tokens = parser->getTokenStream();
-    for (size_t i = token->getTokenIndex(); i-- > 0;) {
-      if (tokens->get(i)->getType() == JqParser::TRY) return true;
-    }
-    return false;
   }
 
   ParseContext& context_;
@@ -326,8 +312,8 @@ class GuardedParser : public JqParser {
   uintptr_t stack_start_ = 0;
 };
 
-// Rule frames per bracket level (pipe -> pipeTail -> commaExpr -> ... -> primary is 14), with
-// room for a few prefix operators per level.
+// Rule frames per bracket level (pipe -> pipeTail -> unaryExpr -> postfixTerm -> primary is 5,
+// plus suffix and bracketBody for `.[...]`), with room for prefix operators (`-`, `try`) per level.
 size_t RuleFrameLimit(const ParseOptions& options) {
   return static_cast<size_t>(std::max(options.max_depth, 1)) * 16 + 64;
 }
@@ -351,9 +337,9 @@ std::unique_ptr<Node> RunFragment(ParseContext& context, uint32_t begin, uint32_
   GuardedParser parser(&tokens, fragment, RuleFrameLimit(context.options()));
   parser.removeErrorListeners();
   parser.setErrorHandler(std::make_shared<DiagnosticErrorStrategy>(context, fragment, embedded));
-  // SLL prediction only: it resolves the grammar's few true ambiguities (`try try a catch b`)
-  // greedily after a bounded look-ahead, where full-context prediction can scan to the end of the
-  // input at every such decision.
+  // SLL prediction only: every decision of the grammar is LL(1) or LL(2), and should one ever
+  // not be, SLL resolves it after a bounded look-ahead where full-context prediction can scan to
+  // the end of the input.
   parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
       antlr4::atn::PredictionMode::SLL);
 

@@ -51,7 +51,7 @@ class AstBuilder {
  private:
   using NodePtr = std::unique_ptr<Node>;
   using JqParser = gen::JqParser;
-  struct Segment;
+  using DefRun = std::vector<JqParser::FuncDefContext*>;
 
   Range Tok(const antlr4::Token* token) const { return fragment_.TokenRange(token); }
   Range Tok(antlr4::tree::TerminalNode* node) const { return Tok(node->getSymbol()); }
@@ -61,29 +61,9 @@ class AstBuilder {
   void Error(Range at, std::string message);
   void ErrorAfter(antlr4::Token* last, const std::string& what);
   void RefuseLoc(antlr4::Token* binding);
-  void ReportHeadWithoutBody(const std::pair<Node*, size_t>& head);
 
   NodePtr Pipe(JqParser::PipeContext* ctx);
-  NodePtr Segments(std::vector<Segment> segments);
   NodePtr FuncDef(JqParser::FuncDefContext* ctx, NodePtr rest);
-  // `operand()` builds the operand; a template, not std::function: this runs for every operand
-  // of every precedence level.
-  template <typename BuildOperand>
-  NodePtr OpenDefs(const std::vector<JqParser::FuncDefContext*>& defs, BuildOperand operand);
-  void AddSegments(JqParser::PipeTailContext* tail, std::vector<Segment>* segments);
-  void ScopeOpenDef(NodePtr* root, Node* def);
-  // A left-associative chain `x op def* x ...` (',', or, and, + -); defined in ast_builder.cpp.
-  template <typename Operand, typename Build, typename Join>
-  NodePtr FoldLeft(antlr4::ParserRuleContext* ctx, Build build, Join join);
-  NodePtr Comma(JqParser::CommaExprContext* ctx);
-  NodePtr Alternative(JqParser::AltExprContext* ctx);
-  NodePtr Assign(JqParser::AssignExprContext* ctx);
-  NodePtr Or(JqParser::OrExprContext* ctx);
-  NodePtr And(JqParser::AndExprContext* ctx);
-  NodePtr Compare(JqParser::CompareExprContext* ctx);
-  NodePtr Add(JqParser::AddExprContext* ctx);
-  NodePtr Mul(JqParser::MulExprContext* ctx);
-  NodePtr MulChain(std::vector<NodePtr> operands, std::vector<antlr4::Token*> ops);
   // Why a postfix term is not a jq 1.7 Term (grammar/Jq.g4 parses more as primaries): the
   // `reduce`/`foreach`/`if` keyword it is, or the first `?` that applies to a whole expression.
   struct TermCheck {
@@ -93,7 +73,31 @@ class AstBuilder {
     antlr4::Token* start = nullptr;     // first and last token of the term
     antlr4::Token* stop = nullptr;
   };
-  NodePtr Unary(JqParser::UnaryExprContext* ctx, TermCheck* check = nullptr);
+  // An open construct of the chain being built (see Chain), waiting for what stands on its right.
+  struct Frame {
+    enum Kind : uint8_t {
+      kRoot,     // the chain itself
+      kRight,    // `left op _`
+      kDef,      // `def f: ...; _`
+      kHead,     // `Term as $x | _`, `label $x | _`
+      kNeg,      // `- _`
+      kTryBody,  // `try _`
+      kHandler,  // `try body catch _`
+    };
+    Kind kind = kRoot;
+    int min_level = 0;             // the lowest operator level the expression on the right takes
+    NodePtr node;                  // kRight: the left operand; else the node the right completes
+    antlr4::Token* op = nullptr;   // kRight: the operator
+    // kTryBody: the body is a bare term ending in an expression-level `?`, which jq reads as
+    // `(try x)?`, leaving a `catch` after it without its `try`.
+    bool body_ends_with_question = false;
+    TermCheck body_check;
+  };
+  NodePtr Chain(const DefRun& leading, JqParser::PipeTailContext* tail);
+  void PushDef(JqParser::FuncDefContext* def);
+  NodePtr Operand(JqParser::UnaryExprContext* unary,
+                  const std::vector<antlr4::tree::ParseTree*>& items, size_t* pos);
+  NodePtr Complete(Frame frame, NodePtr right, antlr4::Token* next);
   NodePtr Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check = nullptr);
   // The term up to `until` as a suggested rewrite shows it: `reduce ...`, `if ... end`, `$x?`.
   std::string Abbreviate(const TermCheck& check, antlr4::Token* until) const;
@@ -116,12 +120,9 @@ class AstBuilder {
   const Fragment& fragment_;
   antlr4::TokenStream& tokens_;
   bool embedded_ = false;
-  // Open `Term as $x` / `label $x` heads of the pipe segment being built, with the index of their
-  // last token (the body, the rest of the pipe, is attached when the segment is complete).
-  std::vector<std::pair<Node*, size_t>> heads_;
-  // Definitions written right after a binary operator in the segment being built (the innermost
-  // of each run); their scope is widened to the rest of the expression when the segment is done.
-  std::vector<Node*> open_defs_;
+  // The open constructs of the chains being built, innermost last (Chain, for every nesting
+  // level at once: a nested chain works above its enclosing chain's frames).
+  std::vector<Frame> frames_;
 };
 
 }  // namespace wm::jq::internal

@@ -746,3 +746,12 @@ try error("x") catch def f: 2; f, 3
 -if . then 1 else 2 end
 -reduce .[] as $x (0; . + $x)
 label $out | break $out[0]
+try . as $x | error("e") catch 1
+[1 | try . as $x | error("a"), 2 catch ., 3]
+try . as [$a, $b] | $a + $b catch "bad"
+try label $out | 1, break $out catch 2 | 3
+try def f: 1; f + 2 catch 3 * 4
+1 + try -2 * 3 catch 4 * 5
+try . as $x | try error("in") catch . catch "out"
+try . as $x | 1 catch . as $y | $y, 2
+[.[] | try . as $v | $v | tonumber catch "nan"]

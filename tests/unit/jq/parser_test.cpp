@@ -267,7 +267,8 @@ TEST(JqParserTest, DefinitionAfterEveryOperatorKind) {
   EXPECT_EQ(FirstError("[label $out]"), "WM100 1:12 unexpected ']'; expected '|' after 'label $out'");
   // Inside the scope the operators keep their own rules: a third `==` is still an error.
   EXPECT_EQ(FirstError("1 == def f: 1; f == 2 == 3"),
-            "WM100 1:23 unexpected '=='; expected end of input");
+            "WM100 1:23 unexpected '==': jq's comparisons do not chain; parenthesise one side "
+            "(`(a == b) == c`)");
   // Prefix operators take a whole expression in jq 1.7, so a definition may follow them too.
   EXPECT_EQ(Shape("-def f: 1; f, 2"), "(Neg (FuncDef f (Number 1) (Comma (Call f) (Number 2))))");
   EXPECT_EQ(Shape("try def f: 1; f + 1"),
@@ -329,9 +330,12 @@ TEST(JqParserTest, OnlyJq17TermsTakePostfixes) {
             "without its `try`: write `try ($x?) catch ...`");
   // `try` binds one term, as in jq: `try a + b catch c` is `(try a) + b catch c`, an error.
   EXPECT_EQ(FirstError("try .a + .b catch 0"),
-            "WM100 1:13 unexpected keyword 'catch'; expected end of input (`try` binds only the term "
-            "after it: `try a + b` is `(try a) + b`; write `try (a + b) catch ...`)");
-  EXPECT_EQ(FirstError(".a catch 0"), "WM100 1:4 unexpected keyword 'catch'; expected end of input");
+            "WM100 1:13 unexpected keyword 'catch': there is no open `try` for it (`try` binds only "
+            "the term after it: `try a + b` is `(try a) + b`; write `try (a + b) catch ...`)");
+  EXPECT_EQ(FirstError(".a catch 0"),
+            "WM100 1:4 unexpected keyword 'catch': there is no open `try` for it");
+  EXPECT_EQ(FirstError("try (.a | .b catch 0)"),
+            "WM100 1:14 unexpected keyword 'catch': there is no open `try` for it");
   // A long term is shortened in the suggestion.
   EXPECT_EQ(FirstError("[.items[] | select(.ready)]?[0]"),
             "WM100 1:29 postfix index after `?` needs parentheses: write `([.items[] | select(....?)[0]`");
@@ -357,6 +361,47 @@ TEST(JqParserTest, ControlFlow) {
   EXPECT_EQ(Shape("try try 1 catch 2"), "(TryCatch (TryCatch (Number 1) (Number 2)) _)");
   EXPECT_EQ(Shape("reduce .[] as $x (0; .) | 1"),
             "(Pipe (Reduce (Iterate _) (PatternVar x) (Number 0) (Identity)) (Number 1))");
+}
+
+// jq pairs `catch` with the innermost `try` whose body is still open: a body that starts with a
+// definition, a `Term as $x |` head or `label $x |` takes everything up to the `catch`, and a
+// leading minus takes a `* / %` chain. After the handler the expression goes on around the whole
+// `try ... catch`. (All checked against jq 1.6.)
+TEST(JqParserTest, CatchClosesTheInnermostOpenTryBody) {
+  EXPECT_EQ(Shape("try . as $x | error(1) catch 2"),
+            "(TryCatch (Bind (Identity) (PatternVar x) (Call error (Number 1))) (Number 2))");
+  EXPECT_EQ(Shape("try . as $x | 1, 2 | 3 catch 4, 5"),
+            "(Comma (TryCatch (Bind (Identity) (PatternVar x) (Pipe (Comma (Number 1) (Number 2)) "
+            "(Number 3))) (Number 4)) (Number 5))");
+  EXPECT_EQ(Shape("try label $out | 1, break $out catch 2 | 3"),
+            "(Pipe (TryCatch (Label out (Comma (Number 1) (Break out))) (Number 2)) (Number 3))");
+  EXPECT_EQ(Shape("try def f: 1; f + 2 catch 3 * 4"),
+            "(Arith * (TryCatch (FuncDef f (Number 1) (Arith + (Call f) (Number 2))) (Number 3)) "
+            "(Number 4))");
+  EXPECT_EQ(Shape("try -1 * 2 catch 3"),
+            "(TryCatch (Neg (Arith * (Number 1) (Number 2))) (Number 3))");
+  EXPECT_EQ(Shape("1 + try -2 * 3 catch 4 * 5"),
+            "(Arith + (Number 1) (Arith * (TryCatch (Neg (Arith * (Number 2) (Number 3))) "
+            "(Number 4)) (Number 5)))");
+  // The innermost open `try` wins; one that already has its handler is closed.
+  EXPECT_EQ(Shape("try . as $x | try 1 catch 2"),
+            "(TryCatch (Bind (Identity) (PatternVar x) (TryCatch (Number 1) (Number 2))) _)");
+  EXPECT_EQ(Shape("try . as $x | try 1 catch 2 catch 3"),
+            "(TryCatch (Bind (Identity) (PatternVar x) (TryCatch (Number 1) (Number 2))) (Number 3))");
+  EXPECT_EQ(Shape("try def f: try 1; f catch 2"),
+            "(TryCatch (FuncDef f (TryCatch (Number 1) _) (Call f)) (Number 2))");
+  // A handler opened by a definition or head takes the rest, as jq's `catch Exp` does.
+  EXPECT_EQ(Shape("try . as $x | 1 catch . as $y | $y, 2"),
+            "(TryCatch (Bind (Identity) (PatternVar x) (Number 1)) (Bind (Identity) (PatternVar y) "
+            "(Comma (Variable y) (Number 2))))");
+  // Brackets close everything opened inside them.
+  EXPECT_EQ(FirstError("try (. as $x | 1) | 2 catch 3"),
+            "WM100 1:23 unexpected keyword 'catch': there is no open `try` for it (`try` binds only "
+            "the term after it: `try a + b` is `(try a) + b`; write `try (a + b) catch ...`)");
+  EXPECT_EQ(FirstError("try 1 catch 2 catch 3"),
+            "WM100 1:15 unexpected keyword 'catch': there is no open `try` for it");
+  EXPECT_EQ(FirstError("try . as $x catch 1"),
+            "WM100 1:13 unexpected keyword 'catch'; expected '|' after the pattern of 'as'");
 }
 
 TEST(JqParserTest, Directives) {
