@@ -1,6 +1,7 @@
 // The jq 1.7 language (as the jq manual documents it) for ANTLR 4.7.2; compiler/jq/parser.cpp
 // turns the parse tree into the AST of compiler/jq/ast.h. Generated with
-// `antlr4 -Dlanguage=Cpp -package wm::jq::gen -visitor -no-listener`.
+// `antlr4 -Dlanguage=Cpp -package wm::jq::gen -no-visitor -no-listener` (CMakeLists.txt; only the
+// parser is compiled: compiler/jq/lexer.cpp is the lexer).
 //
 // Shape of the grammar, and why:
 // - Every binary operator is parsed in one flat loop (`pipeTail`): operands (`unaryExpr`, with the

@@ -13,7 +13,6 @@
 // ANTLR last: antlr4-common.h undefines EOF. Its headers trip -Wattributes under GCC 12.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
-#include "JqLexer.h"
 #include "JqParser.h"
 #include "antlr4-runtime.h"
 #pragma GCC diagnostic pop
