@@ -261,7 +261,10 @@ NodePtr AstBuilder::Chain(const DefRun& leading, JqParser::PipeTailContext* tail
   size_t base = frames_.size();
   frames_.emplace_back();  // kRoot: takes every operator
   for (auto* def : leading) PushDef(def);
-  bool try_closed_by_operator = false;  // then a stray `catch` gets a hint
+  // Why the last `try` closed without its `catch`, for the message about a stray `catch`: an
+  // operator after its term (`try a + b`), or an expression-level `?` (`try $x?`).
+  bool try_closed_by_operator = false;
+  TermCheck try_closed_by_question;  // its `blocker` is set when a `?` closed one
   size_t pos = 0;
   NodePtr node;
   antlr4::Token* op = nullptr;
@@ -271,7 +274,24 @@ NodePtr AstBuilder::Chain(const DefRun& leading, JqParser::PipeTailContext* tail
       while (!IsTerminal(items[pos]) && RuleOf(items[pos]) == JqParser::RuleFuncDef) {
         PushDef(static_cast<JqParser::FuncDefContext*>(items[pos++]));
       }
-      node = Operand(static_cast<JqParser::UnaryExprContext*>(items[pos++]), items, &pos);
+      TermCheck term;
+      node = Operand(static_cast<JqParser::UnaryExprContext*>(items[pos++]), items, &pos, &term);
+      // jq's `Exp '?'` binds looser than `try`/`catch`: `try a?` is `(try a)?` and `try a catch
+      // b?` is `(try a catch b)?`, so a `?` that ends a term closes the `try`s it directly
+      // follows (keeping the `?` on the term means the same: the `try` catches everything).
+      if (node && term.ends_with_expression_question) {
+        bool directly = true;  // the term is the body of the `try` being closed
+        while (frames_.back().kind == Frame::kTryBody || frames_.back().kind == Frame::kHandler) {
+          Frame done = std::move(frames_.back());
+          frames_.pop_back();
+          if (done.kind == Frame::kTryBody) {
+            try_closed_by_question = directly ? term : TermCheck{};
+            try_closed_by_operator = false;
+          }
+          directly = false;
+          node = Complete(std::move(done), std::move(node), nullptr);
+        }
+      }
     }
     // Fold finished frames into `node` until one takes the next infix token: an operator of its
     // level or above, or `catch` for an open `try` body. The root takes every operator.
@@ -287,7 +307,10 @@ NodePtr AstBuilder::Chain(const DefRun& leading, JqParser::PipeTailContext* tail
       if (frames_.size() == base + 1) break;
       Frame done = std::move(frames_.back());
       frames_.pop_back();
-      if (done.kind == Frame::kTryBody && is_operator) try_closed_by_operator = true;
+      if (done.kind == Frame::kTryBody && is_operator) {
+        try_closed_by_operator = true;
+        try_closed_by_question.blocker = nullptr;
+      }
       node = Complete(std::move(done), std::move(node), op);
     }
     if (op == nullptr || (!is_operator && frames_.back().kind != Frame::kTryBody)) break;
@@ -303,19 +326,18 @@ NodePtr AstBuilder::Chain(const DefRun& leading, JqParser::PipeTailContext* tail
       // `catch`: the `try` body is complete; the handler is the next operand, with whatever the
       // definitions in front of it take.
       Frame& top = frames_.back();
-      if (top.body_ends_with_question) {
-        Error(Tok(op), "`catch` after `try x?`: jq reads `try x?` as `(try x)?`, which leaves "
-                       "`catch` without its `try`: write `try (" +
-                           Abbreviate(top.body_check, top.body_check.stop) + ") catch ...`");
-      }
       top.node->kids.push_back(std::move(node));
       top.kind = Frame::kHandler;
       top.min_level = kTryLevel + 1;
     }
     node = nullptr;
   }
-  if (op != nullptr) {
+  if (op != nullptr && try_closed_by_question.blocker != nullptr) {
     // A `catch` with no open `try`: the root takes every operator, so nothing else is left.
+    const TermCheck& term = try_closed_by_question;
+    Error(Tok(op), "`catch` after `try x?`: jq reads `try x?` as `(try x)?`, which leaves `catch` "
+                   "without its `try`: write `try (" + Abbreviate(term, term.stop) + ") catch ...`");
+  } else if (op != nullptr) {
     std::string message = "unexpected keyword 'catch': there is no open `try` for it";
     if (try_closed_by_operator) {
       message += " (`try` binds only the term after it: `try a + b` is `(try a) + b`; write "
@@ -337,10 +359,10 @@ void AstBuilder::PushDef(JqParser::FuncDefContext* def) {
 // Reads one operand of a chain: pushes a frame for each `-` and `try` in front of it (and the
 // definitions after them), and returns the term; or, for a head (`Term as $x`, `label $x`)
 // followed by `|`, pushes the head's frame, takes the `|` and returns null: the head's body starts
-// with the next operand.
+// with the next operand. `term` receives the TermCheck of a returned bare term.
 NodePtr AstBuilder::Operand(JqParser::UnaryExprContext* unary,
-                            const std::vector<antlr4::tree::ParseTree*>& items, size_t* pos) {
-  size_t direct_try = SIZE_MAX;  // the `try` frame whose body is `unary` itself, if any
+                            const std::vector<antlr4::tree::ParseTree*>& items, size_t* pos,
+                            TermCheck* term) {
   for (;;) {
     antlr4::Token* first = unary->getStart();
     size_t type = first->getType();
@@ -355,7 +377,6 @@ NodePtr AstBuilder::Operand(JqParser::UnaryExprContext* unary,
       frame.node = Make(is_try ? NodeKind::TryCatch : NodeKind::Neg, Tok(first), Tok(first));
       frames_.push_back(std::move(frame));
       size_t last = unary->children.size() - 1;
-      direct_try = is_try && last == 1 ? frames_.size() - 1 : SIZE_MAX;
       for (size_t i = 1; i < last; ++i) {
         PushDef(static_cast<JqParser::FuncDefContext*>(unary->children[i]));
       }
@@ -375,10 +396,7 @@ NodePtr AstBuilder::Operand(JqParser::UnaryExprContext* unary,
       TermCheck check;
       NodePtr source = Postfix(static_cast<JqParser::PostfixTermContext*>(unary->children[0]), &check);
       if (unary->children.size() == 1) {
-        if (direct_try != SIZE_MAX) {
-          frames_[direct_try].body_ends_with_question = check.ends_with_expression_question;
-          frames_[direct_try].body_check = check;
-        }
+        *term = check;
         return source;
       }
       antlr4::Token* as = TerminalToken(unary->children[1]);

@@ -87,15 +87,12 @@ class AstBuilder {
     int min_level = 0;             // the lowest operator level the expression on the right takes
     NodePtr node;                  // kRight: the left operand; else the node the right completes
     antlr4::Token* op = nullptr;   // kRight: the operator
-    // kTryBody: the body is a bare term ending in an expression-level `?`, which jq reads as
-    // `(try x)?`, leaving a `catch` after it without its `try`.
-    bool body_ends_with_question = false;
-    TermCheck body_check;
   };
   NodePtr Chain(const DefRun& leading, JqParser::PipeTailContext* tail);
   void PushDef(JqParser::FuncDefContext* def);
   NodePtr Operand(JqParser::UnaryExprContext* unary,
-                  const std::vector<antlr4::tree::ParseTree*>& items, size_t* pos);
+                  const std::vector<antlr4::tree::ParseTree*>& items, size_t* pos,
+                  TermCheck* term);
   NodePtr Complete(Frame frame, NodePtr right, antlr4::Token* next);
   NodePtr Postfix(JqParser::PostfixTermContext* ctx, TermCheck* check = nullptr);
   // The term up to `until` as a suggested rewrite shows it: `reduce ...`, `if ... end`, `$x?`.

@@ -394,6 +394,13 @@ TEST(JqParserTest, CatchClosesTheInnermostOpenTryBody) {
   EXPECT_EQ(Shape("try . as $x | 1 catch . as $y | $y, 2"),
             "(TryCatch (Bind (Identity) (PatternVar x) (Number 1)) (Bind (Identity) (PatternVar y) "
             "(Comma (Variable y) (Number 2))))");
+  // An expression-level `?` binds looser than `try` and `catch`: it closes the `try`s whose body
+  // or handler it ends (`try a catch b?` is `(try a catch b)?`), but not one opened further out.
+  EXPECT_EQ(FirstError("try try (1, 2) catch empty? catch null"),
+            "WM100 1:29 unexpected keyword 'catch': there is no open `try` for it");
+  EXPECT_EQ(Shape("try . as $x | try 1? catch 2"),
+            "(TryCatch (Bind (Identity) (PatternVar x) (TryCatch (Optional (Number 1)) _)) (Number 2))");
+  EXPECT_EQ(Shape("try -1? catch 2"), "(TryCatch (Neg (Optional (Number 1))) (Number 2))");
   // Brackets close everything opened inside them.
   EXPECT_EQ(FirstError("try (. as $x | 1) | 2 catch 3"),
             "WM100 1:23 unexpected keyword 'catch': there is no open `try` for it (`try` binds only "
