@@ -10,6 +10,7 @@
 #include <set>
 
 #include "runtime/value/json.h"
+#include "tests/diff/jq_text.h"
 
 namespace wm::diff {
 
@@ -219,64 +220,39 @@ std::string MismatchLog::Summary(LibjqOracle& oracle, const EngineOptions& optio
 
 namespace {
 
-// Balanced bracket groups of a jq program, skipping string literal text (but not the code of
-// interpolations): (open, close) index pairs.
+// Balanced bracket groups of a jq program's code (string literal text and the parentheses of
+// interpolations are not groups): (open, close) index pairs.
 std::vector<std::pair<size_t, size_t>> Groups(const std::string& p) {
+  std::string code = CodeOnly(p);
   std::vector<std::pair<size_t, size_t>> groups;
-  std::vector<std::pair<char, size_t>> stack;
-  std::vector<size_t> interpolation;  // stack sizes at which a \( was opened
-  bool in_string = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    char c = p[i];
-    if (in_string) {
-      if (c == '\\' && i + 1 < p.size()) {
-        if (p[i + 1] == '(') {
-          interpolation.push_back(stack.size());
-          stack.push_back({'(', i + 1});
-          in_string = false;
-        }
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '(' || c == '[' || c == '{') {
-      stack.push_back({c, i});
+  std::vector<size_t> stack;
+  for (size_t i = 0; i < code.size(); ++i) {
+    char c = code[i];
+    if (c == '(' || c == '[' || c == '{') {
+      stack.push_back(i);
     } else if (c == ')' || c == ']' || c == '}') {
       if (stack.empty()) return groups;
-      auto [open, at] = stack.back();
+      groups.push_back({stack.back(), i});
       stack.pop_back();
-      if (!interpolation.empty() && interpolation.back() == stack.size()) {
-        interpolation.pop_back();
-        in_string = true;
-        continue;
-      }
-      groups.push_back({at, i});
     }
   }
   return groups;
 }
 
-// Top-level (depth 0) split points of `|` and `,` in the program.
+// Top-level (outside every bracket and interpolation) split points of `|` and `,` in the program.
 std::vector<size_t> TopLevelSeparators(const std::string& p) {
+  std::string code = CodeOnly(p);
   std::vector<size_t> at;
   int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    char c = p[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (depth == 0 && (c == '|' || c == ',') && !(c == '|' && i + 1 < p.size() && p[i + 1] == '=')) {
-      if (c == '|' && i > 0 && (p[i - 1] == '|')) continue;
+  for (size_t i = 0; i < code.size(); ++i) {
+    char c = code[i];
+    if (c == '(' || c == '[' || c == '{' || c == kInterpolationOpen) {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}' || c == kInterpolationClose) {
+      --depth;
+    } else if (depth == 0 && (c == '|' || c == ',') &&
+               !(c == '|' && i + 1 < code.size() && code[i + 1] == '=')) {
+      if (c == '|' && i > 0 && (code[i - 1] == '|')) continue;
       at.push_back(i);
     }
   }

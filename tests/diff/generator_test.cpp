@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/diff/jq_generator.h"
+#include "tests/diff/jq_text.h"
 #include "tests/diff/libjq_oracle.h"
 
 namespace wm::diff {
@@ -41,6 +42,18 @@ TEST(JqGenerator, ExclusionCheckRecognisesEveryDocumentedConstruct) {
         "(if type == \"string\" then explode else . end | reverse)"}) {
     EXPECT_EQ(FindExcludedConstruct(program), "") << program;
   }
+}
+
+// The code/literal split the exclusion check and the shrinker read programs through.
+TEST(JqText, CodeOnlyBlanksLiteralTextAndKeepsInterpolatedCode) {
+  EXPECT_EQ(CodeOnly(R"jq(.a | "x\"y" | 1)jq"), ".a | " + std::string(6, ' ') + " | 1");
+  // An interpolation's code stays, its parentheses are marked, and a `)` of the code inside it
+  // does not close it; literals nested in it are blanked too.
+  EXPECT_EQ(CodeOnly(R"jq("a\((.b)|"c(")d")jq"),
+            std::string("  ") + " " + kInterpolationOpen + "(.b)|    " + kInterpolationClose + "  ");
+  EXPECT_EQ(CodeOnly(R"jq("input" | input)jq"), std::string(7, ' ') + " | input");
+  EXPECT_EQ(FindExcludedConstruct(R"jq("\(input)")jq"), "input: no input stream");
+  EXPECT_EQ(FindExcludedConstruct(R"jq("(.a)?")jq"), "");
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <memory>
 #include <set>
 
+#include "tests/diff/jq_text.h"
+
 namespace wm::diff {
 
 uint64_t Rng::Next() {
@@ -793,61 +795,33 @@ std::string FindExcludedConstruct(const std::string& program) {
       {"|= empty", "|= empty (KNOWN_DIFFERENCES: update with empty)"},
       {"$ENV", "$ENV: nondeterministic"},
   };
-  // Collect identifiers and check try placement, skipping string literal bodies (but not
-  // interpolations, which are code).
-  std::vector<int> interpolation_depth;  // paren depth at which each open \( started
-  bool in_string = false;
-  int paren = 0;
-  for (size_t i = 0; i < program.size(); ++i) {
-    char c = program[i];
-    if (in_string) {
-      if (c == '\\' && i + 1 < program.size()) {
-        if (program[i + 1] == '(') {
-          interpolation_depth.push_back(paren);
-          ++paren;
-          in_string = false;
-        }
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
-    if (c == '(') ++paren;
-    if (c == ')') {
-      --paren;
-      if (!interpolation_depth.empty() && interpolation_depth.back() == paren) {
-        interpolation_depth.pop_back();
-        in_string = true;
-        continue;
-      }
-      // A generic `?` must end an array element: `[(E)?]` (KNOWN_DIFFERENCES: try catches too much).
-      if (i + 1 < program.size() && program[i + 1] == '?' &&
-          !(i + 2 < program.size() && (program[i + 2] == ']' || program[i + 2] == '/'))) {
-        return "`(...)?` outside an array collector (KNOWN_DIFFERENCES: try catches too much)";
-      }
+  // Identifiers, numbers and `?` placement are read from the code only (string literal text
+  // blanked, interpolations kept).
+  const std::string code = CodeOnly(program);
+  for (size_t i = 0; i < code.size(); ++i) {
+    char c = code[i];
+    // A generic `?` must end an array element: `[(E)?]` (KNOWN_DIFFERENCES: try catches too much).
+    if (c == ')' && i + 1 < code.size() && code[i + 1] == '?' &&
+        !(i + 2 < code.size() && (code[i + 2] == ']' || code[i + 2] == '/'))) {
+      return "`(...)?` outside an array collector (KNOWN_DIFFERENCES: try catches too much)";
     }
     if (std::isdigit(static_cast<unsigned char>(c)) &&
-        !(i > 0 && (std::isalnum(static_cast<unsigned char>(program[i - 1])) || program[i - 1] == '_'))) {
+        !(i > 0 && (std::isalnum(static_cast<unsigned char>(code[i - 1])) || code[i - 1] == '_'))) {
       size_t start = i;
       int digits = 0;
-      while (i < program.size() && (std::isdigit(static_cast<unsigned char>(program[i])) || program[i] == '.')) {
-        digits += program[i] != '.';
+      while (i < code.size() && (std::isdigit(static_cast<unsigned char>(code[i])) || code[i] == '.')) {
+        digits += code[i] != '.';
         ++i;
       }
-      if (i < program.size() && (program[i] == 'e' || program[i] == 'E')) {
+      if (i < code.size() && (code[i] == 'e' || code[i] == 'E')) {
         return "number literal with an exponent (KNOWN_DIFFERENCES: L6)";
       }
       if (digits > 15) return "number literal beyond double precision (KNOWN_DIFFERENCES: L6)";
-      size_t next = program.find_first_not_of(' ', i);
-      if (next != std::string::npos && program[next] == '/' && next + 1 < program.size() &&
-          program[next + 1] != '/' && program[next + 1] != '=') {
-        size_t operand = program.find_first_not_of(" -", next + 1);
-        if (operand != std::string::npos && std::isdigit(static_cast<unsigned char>(program[operand]))) {
+      size_t next = code.find_first_not_of(' ', i);
+      if (next != std::string::npos && code[next] == '/' && next + 1 < code.size() &&
+          code[next + 1] != '/' && code[next + 1] != '=') {
+        size_t operand = code.find_first_not_of(" -", next + 1);
+        if (operand != std::string::npos && std::isdigit(static_cast<unsigned char>(code[operand]))) {
           return "division of two number literals (KNOWN_DIFFERENCES: L7)";
         }
       }
@@ -857,35 +831,35 @@ std::string FindExcludedConstruct(const std::string& program) {
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t start = i;
-      while (i + 1 < program.size() &&
-             (std::isalnum(static_cast<unsigned char>(program[i + 1])) || program[i + 1] == '_')) {
+      while (i + 1 < code.size() &&
+             (std::isalnum(static_cast<unsigned char>(code[i + 1])) || code[i + 1] == '_')) {
         ++i;
       }
-      bool is_variable_or_field = start > 0 && (program[start - 1] == '$' || program[start - 1] == '.' ||
-                                                program[start - 1] == '@');
+      bool is_variable_or_field = start > 0 && (code[start - 1] == '$' || code[start - 1] == '.' ||
+                                                code[start - 1] == '@');
       if (is_variable_or_field) continue;
-      std::string word = program.substr(start, i - start + 1);
+      std::string word = code.substr(start, i - start + 1);
       for (const auto& [name, reason] : kIdentifiers) {
         if (word == name) return reason;
       }
-      if (word == "try" && !(start >= 1 && program[start - 1] == '[')) {
+      if (word == "try" && !(start >= 1 && code[start - 1] == '[')) {
         return "`try` outside an array collector (KNOWN_DIFFERENCES: try catches too much)";
       }
-      if ((word == "any" || word == "all" || word == "IN") && i + 1 < program.size() &&
-          program[i + 1] == '(') {
+      if ((word == "any" || word == "all" || word == "IN") && i + 1 < code.size() &&
+          code[i + 1] == '(') {
         return "any/all/IN with arguments (KNOWN_DIFFERENCES: B10)";
       }
       static const std::string kReverseGuard = "explode else . end | ";
       if (word == "reverse" &&
           !(start >= kReverseGuard.size() &&
-            program.compare(start - kReverseGuard.size(), kReverseGuard.size(), kReverseGuard) == 0)) {
+            code.compare(start - kReverseGuard.size(), kReverseGuard.size(), kReverseGuard) == 0)) {
         return "reverse of a possible string (KNOWN_DIFFERENCES: B12)";
       }
-      if (word == "implode" && !(start >= 8 && program.compare(start - 8, 8, "explode|") == 0)) {
+      if (word == "implode" && !(start >= 8 && code.compare(start - 8, 8, "explode|") == 0)) {
         return "implode of arbitrary code points (KNOWN_DIFFERENCES: implode)";
       }
-      if (word == "nth" && program.compare(i + 1, 3, "(0;") != 0 &&
-          program.find(';', i + 1) < program.find(')', i + 1)) {
+      if (word == "nth" && code.compare(i + 1, 3, "(0;") != 0 &&
+          code.find(';', i + 1) < code.find(')', i + 1)) {
         return "nth(n; f) with n > 0 (KNOWN_DIFFERENCES: nth past the end)";
       }
     }
