@@ -250,11 +250,10 @@ antlr4::Token* InfixAt(const std::vector<antlr4::tree::ParseTree*>& items, size_
 NodePtr AstBuilder::Chain(const DefRun& leading, JqParser::PipeTailContext* tail) {
   const std::vector<antlr4::tree::ParseTree*>& items = tail->children;
   if (leading.empty() && items.size() == 1) {
-    // The common case: one operand and nothing in front of it.
+    // The common case: one bare term (a unaryExpr of one child is a postfixTerm without `as`;
+    // `-`, `try` and `label` have two or more).
     auto* unary = static_cast<JqParser::UnaryExprContext*>(items[0]);
-    if (unary->children.size() == 1 && unary->getStart()->getType() != JqParser::LABEL &&
-        unary->getStart()->getType() != JqParser::MINUS &&
-        unary->getStart()->getType() != JqParser::TRY) {
+    if (unary->children.size() == 1) {
       return Postfix(static_cast<JqParser::PostfixTermContext*>(unary->children[0]));
     }
   }
