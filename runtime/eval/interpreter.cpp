@@ -8,6 +8,12 @@
 // are (levels << 16) | index, where levels counts lexical parents to walk up from the current
 // frame; a function's frame links to the frame of its lexical parent (Function::parent). Value
 // parameters are bound explicitly in the callee body, so value_param_slots is not used here.
+//
+// Tail calls: a call of a recursive function whose continuation is its caller's own (the last
+// stage of the caller's body, through `|`, `,`, `if` branches and `as` bodies, with at most one
+// value flowing in) returns Flow::kTailCall to the trampoline in EvalCall instead of nesting, so
+// jq's loops (until, while, repeat, recurse, tail-recursive definitions) run in constant C++
+// stack. internal/tail_calls.h has the static facts this needs; EvalTail and RunTailCalls use them.
 #include <pthread.h>
 
 #include <cmath>
@@ -20,6 +26,7 @@
 
 #include "runtime/eval/builtins.h"
 #include "runtime/eval/eval.h"
+#include "runtime/eval/internal/tail_calls.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
 #include "runtime/value/json.h"
@@ -54,7 +61,9 @@ class FnRef<R(A...)> {
   R (*call_)(void*, A...);
 };
 
-enum class Flow : uint8_t { kContinue, kStop, kBreak, kError };
+// kTailCall: a call in tail position asks the nearest EvalCall to run it in a loop (see
+// EvalTail); it never travels past that EvalCall.
+enum class Flow : uint8_t { kContinue, kStop, kBreak, kError, kTailCall };
 
 // In path mode every value travels with a path: an array of keys, or null when the value was
 // not reached by a path expression (using it as one is then an error).
@@ -134,8 +143,8 @@ std::string Trunc(const Value& v, size_t width) {
 
 class Evaluation {
  public:
-  Evaluation(const ir::Program& program, const RunOptions& options)
-      : program_(program), limits_(options.limits), globals_(options.globals) {
+  Evaluation(const ir::Program& program, const eval_internal::TailCallAnalysis& tail, const RunOptions& options)
+      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals) {
     fuel_left_ = limits_.fuel;
     char here;
     stack_top_ = &here;
@@ -171,6 +180,9 @@ class Evaluation {
       case Flow::kBreak:
         // A break whose label is not active (cannot happen for lowered programs).
         SetError(Value::String("break without an active label"));
+        [[fallthrough]];
+      case Flow::kTailCall:  // cannot happen: EvalCall runs every tail call
+        if (flow == Flow::kTailCall) SetError(Value::String("internal error: tail call outside a function"));
         [[fallthrough]];
       case Flow::kError:
         if (error != nullptr) {
@@ -223,6 +235,15 @@ class Evaluation {
   }
 
   const ir::Node& N(NodeId id) const { return program_.nodes[id]; }
+
+  // The activation of `parent_function` that a function defined in it sees, found from the frame
+  // that calls the function.
+  static Frame* LexicalParent(Frame* caller, int32_t parent_function) {
+    if (parent_function < 0) return nullptr;
+    Frame* link = caller;
+    while (link != nullptr && link->function != parent_function) link = link->parent;
+    return link;
+  }
 
   Frame* Up(Frame* frame, uint32_t immediate) const {
     for (uint32_t levels = immediate >> kLevelShift; levels > 0 && frame != nullptr; --levels) frame = frame->parent;
@@ -799,16 +820,190 @@ class Evaluation {
       --depth_;
       return LimitError("maximum recursion depth exceeded (" + std::to_string(limits_.max_depth) + ")");
     }
-    Frame callee{static_cast<int32_t>(n.a), nullptr, std::vector<Slot>(fn.num_slots), {}};
-    if (fn.parent >= 0) {
-      Frame* link = frame;
-      while (link != nullptr && link->function != fn.parent) link = link->parent;
-      callee.parent = link;
-    }
+    Frame callee{static_cast<int32_t>(n.a), LexicalParent(frame, fn.parent), std::vector<Slot>(fn.num_slots), {}};
     callee.params.reserve(n.kids.size());
     for (NodeId arg : n.kids) callee.params.push_back(Closure{arg, frame});
-    Flow f = Eval(fn.body, &callee, input, path, k);
+    // Bodies with no call of a recursive function in tail position (every catalog resolver) take
+    // the plain path: no extra frame, no checks.
+    Flow f = tail_.ReachesTailCall(fn.body) ? EvalTail(fn.body, &callee, input, path, k)
+                                            : Eval(fn.body, &callee, input, path, k);
+    if (f == Flow::kTailCall) f = RunTailCalls(&callee, k);
     --depth_;
+    return f;
+  }
+
+  // ---- tail calls
+
+  // Evaluates `id` in tail position of the function whose frame is `frame`: its outputs go to
+  // that function's continuation `k`, and nothing of the function runs after it returns. A Call
+  // of a recursive function reached this way is not made here: it is recorded in pending_* and
+  // Flow::kTailCall returns to RunTailCalls, which makes it in a loop (and does not count it
+  // against max_depth). Tail position continues into the right side of `|` only when the left
+  // side yields at most one value (AtMostOne): that value is taken first and the left side is
+  // finished, so running the right side after it changes no order of outputs or errors. A
+  // multi-output left side keeps the nesting (correct, not constant-stack). Charges the same one
+  // step per node as Eval.
+  WM_NOINLINE Flow EvalTail(NodeId id, Frame* frame, const Value& input, const Value* path, Cont k) {
+    if (!tail_.ReachesTailCall(id)) return Eval(id, frame, input, path, k);
+    if (!Step()) return Flow::kError;
+    const ir::Node& n = N(id);
+    switch (n.op) {
+      case Op::Call:
+        pending_call_ = id;
+        pending_input_ = input;
+        pending_has_path_ = path != nullptr;
+        if (path != nullptr) pending_path_ = *path;
+        return Flow::kTailCall;
+      case Op::Comma: {
+        Flow f = Eval(n.kids[0], frame, input, path, k);
+        if (f != Flow::kContinue) return f;
+        return EvalTail(n.kids[1], frame, input, path, k);
+      }
+      case Op::If: {
+        if (!AtMostOne(n.kids[0], frame)) return EvalIf(n, frame, input, path, k);
+        bool produced = false;
+        bool truthy = false;
+        Flow f = Eval(n.kids[0], frame, input, nullptr, [&](const Value& c, const Value*) {
+          produced = true;
+          truthy = c.Truthy();
+          return Flow::kContinue;
+        });
+        if (f != Flow::kContinue || !produced) return f;
+        return EvalTail(truthy ? n.kids[1] : n.kids[2], frame, input, path, k);
+      }
+      case Op::Pipe: {
+        if (!AtMostOne(n.kids[0], frame)) return EvalPipe(n, frame, input, path, k);
+        TakenValue taken;
+        Flow f = Eval(n.kids[0], frame, input, path, taken);
+        if (f != Flow::kContinue || !taken.produced) return f;
+        return EvalTail(n.kids[1], frame, taken.value, taken.Path(), k);
+      }
+      case Op::Bind: {
+        // ReachesTailCall admits only one plain `$name` pattern: binding it cannot fail.
+        if (!AtMostOne(n.kids[0], frame)) return EvalBind(n, frame, input, path, k);
+        TakenValue taken;
+        Flow f = Eval(n.kids[0], frame, input, nullptr, taken);
+        if (f != Flow::kContinue || !taken.produced) return f;
+        if (!Step()) return Flow::kError;  // the step Destructure charges
+        const ir::Pattern& pattern = program_.patterns[n.patterns[0]];
+        if ((pattern.slot & kIndexMask) >= frame->slots.size()) {
+          return SetError(Value::String("invalid program: pattern slot out of range"));
+        }
+        Slot& slot = frame->slots[pattern.slot & kIndexMask];
+        slot.path = taken.has_path && taken.path.IsArray() ? taken.path : Value();
+        slot.value = std::move(taken.value);
+        return EvalTail(n.kids[1], frame, input, path, k);
+      }
+      default:
+        return SetError(Value::String(std::string("internal error: no tail evaluation for ") + ir::OpName(n.op)));
+    }
+  }
+
+  // The single value (and its path) of an expression known to yield at most one.
+  struct TakenValue {
+    Value value;
+    Value path;
+    bool produced = false;
+    bool has_path = false;
+    // The continuation that takes it.
+    Flow operator()(const Value& v, const Value* vp) {
+      produced = true;
+      value = v;
+      has_path = vp != nullptr;
+      if (vp != nullptr) path = *vp;
+      return Flow::kContinue;
+    }
+    const Value* Path() const { return has_path ? &path : nullptr; }
+  };
+
+  // Whether `id`, evaluated in `frame`, yields at most one value. The static count decides most
+  // nodes; the rest depend on closure parameters, which are looked up through the frames here
+  // (a Call is looked into with a parameter-only frame, as EvalCall would build it). A bounded
+  // number of lookups: past it the answer is "no", which only costs stack.
+  bool AtMostOne(NodeId id, Frame* frame) {
+    int budget = 64;
+    return AtMostOneWithin(id, frame, &budget);
+  }
+
+  bool AtMostOneWithin(NodeId id, Frame* frame, int* budget) {
+    switch (tail_.Count(id)) {
+      case eval_internal::OutputCount::kAtMostOne: return true;
+      case eval_internal::OutputCount::kMany: return false;
+      case eval_internal::OutputCount::kOneIfClosures: break;
+    }
+    if (--*budget < 0) return false;
+    const ir::Node& n = N(id);
+    if (n.op == Op::CallParam) {
+      Frame* owner = Up(frame, n.a);
+      if (owner == nullptr || (n.a & kIndexMask) >= owner->params.size()) return false;
+      const Closure& closure = owner->params[n.a & kIndexMask];
+      return AtMostOneWithin(closure.body, closure.env, budget);
+    }
+    if (n.op == Op::Call) {
+      const ir::Function& fn = program_.functions[n.a];
+      Frame probe{static_cast<int32_t>(n.a), LexicalParent(frame, fn.parent), {}, {}};
+      probe.params.reserve(n.kids.size());
+      for (NodeId arg : n.kids) probe.params.push_back(Closure{arg, frame});
+      return AtMostOneWithin(fn.body, &probe, budget);
+    }
+    return eval_internal::TailCallAnalysis::ForEachCountedChild(
+        n, [&](NodeId kid) { return AtMostOneWithin(kid, frame, budget); });
+  }
+
+  // The trampoline: makes the pending tail call, and every tail call its body makes in turn, in
+  // a loop, until one iteration finishes without one. `first` is the frame of the call EvalCall
+  // made (it outlives the loop). Each iteration gets a fresh frame; the previous one is recycled
+  // unless the new one refers to it (a closure argument such as `f($n - 1)` evaluated in it, or
+  // its lexical parent, as for `until` calling its inner `_until`): such frames are kept to the
+  // end of the loop and charged to the memory limit.
+  WM_NOINLINE Flow RunTailCalls(Frame* first, Cont k) {
+    std::vector<std::unique_ptr<Frame>> kept;
+    std::unique_ptr<Frame> current_owned;
+    std::unique_ptr<Frame> spare;
+    Frame* current = first;
+    Value input;
+    Value path;
+    Flow f = Flow::kTailCall;
+    while (f == Flow::kTailCall) {
+      const ir::Node& call = N(pending_call_);
+      const ir::Function& fn = program_.functions[call.a];
+      input = std::move(pending_input_);
+      const bool has_path = pending_has_path_;
+      if (has_path) path = std::move(pending_path_);
+      std::unique_ptr<Frame> next = spare ? std::move(spare) : std::make_unique<Frame>();
+      next->function = static_cast<int32_t>(call.a);
+      next->parent = LexicalParent(current, fn.parent);
+      next->slots.assign(fn.num_slots, Slot{});
+      next->params.clear();
+      bool refers_to_current = next->parent == current;
+      for (NodeId arg : call.kids) {
+        Closure closure{arg, current};
+        // A parameter passed on unchanged (`def f(g): ... f(g)`) is the closure it names, so
+        // the frame it was named in need not stay alive.
+        const ir::Node& a = N(arg);
+        if (a.op == Op::CallParam) {
+          Frame* owner = Up(current, a.a);
+          if (owner != nullptr && (a.a & kIndexMask) < owner->params.size()) closure = owner->params[a.a & kIndexMask];
+        }
+        refers_to_current = refers_to_current || closure.env == current;
+        next->params.push_back(closure);
+      }
+      if (current_owned != nullptr) {
+        if (refers_to_current) {
+          memory_used_ += sizeof(Frame) + current_owned->slots.size() * sizeof(Slot) +
+                          current_owned->params.size() * sizeof(Closure);
+          if (memory_used_ > limits_.max_memory_bytes) {
+            return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+          }
+          kept.push_back(std::move(current_owned));
+        } else {
+          spare = std::move(current_owned);
+        }
+      }
+      current_owned = std::move(next);
+      current = current_owned.get();
+      f = EvalTail(fn.body, current, input, has_path ? &path : nullptr, k);
+    }
     return f;
   }
 
@@ -867,6 +1062,7 @@ class Evaluation {
   static inline const Value kNoPathValue{};
 
   const ir::Program& program_;
+  const eval_internal::TailCallAnalysis& tail_;
   EvalLimits limits_;
   const std::vector<Value>* globals_;
   uint64_t fuel_left_ = 0;
@@ -878,6 +1074,12 @@ class Evaluation {
   bool error_is_limit_ = false;
   char* stack_top_ = nullptr;
   size_t stack_budget_ = 0;
+  // The tail call EvalTail hands to RunTailCalls: the Call node and the value (and path) it was
+  // called with.
+  NodeId pending_call_ = 0;
+  Value pending_input_;
+  Value pending_path_;
+  bool pending_has_path_ = false;
 };
 
 // Structural checks of a program (it may come from a bundle file): every child, constant,
@@ -953,6 +1155,7 @@ class Interpreter final : public Filter {
   explicit Interpreter(std::shared_ptr<const ir::Program> program)
       : Filter("interp"), program_(std::move(program)) {
     invalid_ = program_ == nullptr ? "no program" : ValidateProgram(*program_);
+    if (invalid_.empty()) tail_ = std::make_unique<eval_internal::TailCallAnalysis>(*program_);
   }
 
   EvalStatus Run(const Value& input, const OutputFn& emit, EvalError* error,
@@ -961,13 +1164,14 @@ class Interpreter final : public Filter {
       if (error != nullptr) *error = EvalError{Value::String("invalid program: " + invalid_), false};
       return EvalStatus::kError;
     }
-    Evaluation evaluation(*program_, options);
+    Evaluation evaluation(*program_, *tail_, options);
     return evaluation.Execute(input, emit, error);
   }
 
  private:
   std::shared_ptr<const ir::Program> program_;
   std::string invalid_;  // why the program cannot run; empty when it is sound
+  std::unique_ptr<eval_internal::TailCallAnalysis> tail_;  // set when the program is sound
 };
 
 }  // namespace

@@ -193,7 +193,8 @@ TEST(Interpreter, LimitsEndQuicklyWithErrors) {
   EXPECT_NE(o.error.find("memory"), std::string::npos);
   RunOptions shallow;
   shallow.limits.max_depth = 10;
-  o = EvalJq("def f: if . < 20 then . + 1 | f else . end; 0 | f", "null", shallow);
+  // Not a tail call (the + runs after it), so every level nests and counts.
+  o = EvalJq("def f: if . < 20 then (. + 1 | f) + 0 else . end; 0 | f", "null", shallow);
   EXPECT_TRUE(o.failed);
   EXPECT_NE(o.error.find("depth"), std::string::npos);
 }
@@ -211,7 +212,8 @@ TEST(Interpreter, DeepRecursionOnASmallThreadStackIsAnError) {
   } job{&o};
   ASSERT_EQ(pthread_create(&thread, &attr, [](void* arg) -> void* {
     auto* j = static_cast<Job*>(arg);
-    *j->out = EvalJq("def f: if . < 1990 then . + 1 | f else . end; 0 | f");
+    // `+ 0` after the call keeps it out of tail position: each level costs stack.
+    *j->out = EvalJq("def f: if . < 1990 then (. + 1 | f) + 0 else . end; 0 | f");
     return nullptr;
   }, &job), 0);
   pthread_join(thread, nullptr);
