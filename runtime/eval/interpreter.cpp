@@ -825,14 +825,20 @@ class Evaluation {
     for (NodeId arg : n.kids) callee.params.push_back(Closure{arg, frame});
     // Bodies with no call of a recursive function in tail position (every catalog resolver) take
     // the plain path: no extra frame, no checks.
-    Flow f = tail_.ReachesTailCall(fn.body) ? EvalTail(fn.body, &callee, input, path, k)
+    Flow f = tail_.ReachesTailCall(fn.body) ? EvalBodyWithTailCalls(fn.body, &callee, input, path, k)
                                             : Eval(fn.body, &callee, input, path, k);
-    if (f == Flow::kTailCall) f = RunTailCalls(&callee, k);
     --depth_;
     return f;
   }
 
   // ---- tail calls
+
+  // Out of line, so that EvalCall stays as small and fast as it was for every other body.
+  WM_NOINLINE Flow EvalBodyWithTailCalls(NodeId body, Frame* callee, const Value& input, const Value* path, Cont k) {
+    Flow f = EvalTail(body, callee, input, path, k);
+    if (f == Flow::kTailCall) f = RunTailCalls(callee, k);
+    return f;
+  }
 
   // Evaluates `id` in tail position of the function whose frame is `frame`: its outputs go to
   // that function's continuation `k`, and nothing of the function runs after it returns. A Call
