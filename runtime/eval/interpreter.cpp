@@ -834,15 +834,21 @@ class Evaluation {
   // ---- tail calls
 
   // Out of line, so that EvalCall stays as small and fast as it was for every other body.
+  // The pending call lives here, not in the Evaluation, so that runs without tail calls do not
+  // pay for constructing and destroying it; nested bodies install their own and restore ours.
   WM_NOINLINE Flow EvalBodyWithTailCalls(NodeId body, Frame* callee, const Value& input, const Value* path, Cont k) {
+    PendingTailCall pending;
+    PendingTailCall* outer = pending_;
+    pending_ = &pending;
     Flow f = EvalTail(body, callee, input, path, k);
-    if (f == Flow::kTailCall) f = RunTailCalls(callee, k);
+    if (f == Flow::kTailCall) f = RunTailCalls(callee, &pending, k);
+    pending_ = outer;
     return f;
   }
 
   // Evaluates `id` in tail position of the function whose frame is `frame`: its outputs go to
   // that function's continuation `k`, and nothing of the function runs after it returns. A Call
-  // of a recursive function reached this way is not made here: it is recorded in pending_* and
+  // of a recursive function reached this way is not made here: it is recorded in *pending_ and
   // Flow::kTailCall returns to RunTailCalls, which makes it in a loop (and does not count it
   // against max_depth). Tail position continues into the right side of `|` only when the left
   // side yields at most one value (AtMostOne): that value is taken first and the left side is
@@ -855,10 +861,10 @@ class Evaluation {
     const ir::Node& n = N(id);
     switch (n.op) {
       case Op::Call:
-        pending_call_ = id;
-        pending_input_ = input;
-        pending_has_path_ = path != nullptr;
-        if (path != nullptr) pending_path_ = *path;
+        pending_->call = id;
+        pending_->input = input;
+        pending_->has_path = path != nullptr;
+        if (path != nullptr) pending_->path = *path;
         return Flow::kTailCall;
       case Op::Comma: {
         Flow f = Eval(n.kids[0], frame, input, path, k);
@@ -904,6 +910,15 @@ class Evaluation {
         return SetError(Value::String(std::string("internal error: no tail evaluation for ") + ir::OpName(n.op)));
     }
   }
+
+  // A call in tail position on its way from EvalTail to RunTailCalls: the Call node and the value
+  // (and path) it was called with.
+  struct PendingTailCall {
+    NodeId call = 0;
+    Value input;
+    Value path;
+    bool has_path = false;
+  };
 
   // The single value (and its path) of an expression known to yield at most one.
   struct TakenValue {
@@ -962,7 +977,7 @@ class Evaluation {
   // unless the new one refers to it (a closure argument such as `f($n - 1)` evaluated in it, or
   // its lexical parent, as for `until` calling its inner `_until`): such frames are kept to the
   // end of the loop and charged to the memory limit.
-  WM_NOINLINE Flow RunTailCalls(Frame* first, Cont k) {
+  WM_NOINLINE Flow RunTailCalls(Frame* first, PendingTailCall* pending, Cont k) {
     std::vector<std::unique_ptr<Frame>> kept;
     std::unique_ptr<Frame> current_owned;
     std::unique_ptr<Frame> spare;
@@ -971,11 +986,11 @@ class Evaluation {
     Value path;
     Flow f = Flow::kTailCall;
     while (f == Flow::kTailCall) {
-      const ir::Node& call = N(pending_call_);
+      const ir::Node& call = N(pending->call);
       const ir::Function& fn = program_.functions[call.a];
-      input = std::move(pending_input_);
-      const bool has_path = pending_has_path_;
-      if (has_path) path = std::move(pending_path_);
+      input = std::move(pending->input);
+      const bool has_path = pending->has_path;
+      if (has_path) path = std::move(pending->path);
       std::unique_ptr<Frame> next = spare ? std::move(spare) : std::make_unique<Frame>();
       next->function = static_cast<int32_t>(call.a);
       next->parent = LexicalParent(current, fn.parent);
@@ -1080,12 +1095,9 @@ class Evaluation {
   bool error_is_limit_ = false;
   char* stack_top_ = nullptr;
   size_t stack_budget_ = 0;
-  // The tail call EvalTail hands to RunTailCalls: the Call node and the value (and path) it was
-  // called with.
-  NodeId pending_call_ = 0;
-  Value pending_input_;
-  Value pending_path_;
-  bool pending_has_path_ = false;
+  // Where EvalTail records the tail call it hands to RunTailCalls (owned by the innermost
+  // EvalBodyWithTailCalls in progress).
+  PendingTailCall* pending_ = nullptr;
 };
 
 // Structural checks of a program (it may come from a bundle file): every child, constant,
