@@ -896,15 +896,9 @@ class Evaluation {
         TakenValue taken;
         Flow f = Eval(n.kids[0], frame, input, nullptr, taken);
         if (f != Flow::kContinue || !taken.produced) return f;
-        if (!Step()) return Flow::kError;  // the step Destructure charges
-        const ir::Pattern& pattern = program_.patterns[n.patterns[0]];
-        if ((pattern.slot & kIndexMask) >= frame->slots.size()) {
-          return SetError(Value::String("invalid program: pattern slot out of range"));
-        }
-        Slot& slot = frame->slots[pattern.slot & kIndexMask];
-        slot.path = taken.has_path && taken.path.IsArray() ? taken.path : Value();
-        slot.value = std::move(taken.value);
-        return EvalTail(n.kids[1], frame, input, path, k);
+        // The body's tail call returns kTailCall back out through Destructure: no nesting.
+        return Destructure(n.patterns[0], taken.value, taken.Path(), frame, input,
+                           [&] { return EvalTail(n.kids[1], frame, input, path, k); });
       }
       default:
         return SetError(Value::String(std::string("internal error: no tail evaluation for ") + ir::OpName(n.op)));
