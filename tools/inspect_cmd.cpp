@@ -8,6 +8,7 @@
 #include <string>
 
 #include "runtime/bundle/bundle.h"
+#include "runtime/catalog/definition.h"
 #include "runtime/value/json.h"
 #include "runtime/workload/workload.h"
 #include "tools/commands.h"
@@ -29,7 +30,7 @@ std::string Number(double d) {
   return s;
 }
 
-std::string KindText(const workload::GroupVersionKind& k) {
+std::string KindText(const catalog::GroupVersionKind& k) {
   return k.ApiVersion() + " " + k.kind;
 }
 

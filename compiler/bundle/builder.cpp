@@ -62,11 +62,11 @@ class CatalogBuilder {
 
   int32_t Optional(const std::string& def, const std::string& comp, JqRole role,
                    const std::optional<JqField>& field) {
-    return field ? Intern(def, comp, role, *field) : workload::kNoResolver;
+    return field ? Intern(def, comp, role, *field) : catalog::kNoResolver;
   }
 
-  workload::Definition Build(const definition::Definition& d) {
-    workload::Definition out;
+  catalog::Definition Build(const definition::Definition& d) {
+    catalog::Definition out;
     out.name = d.name.value;
     out.source_file = d.file;
     for (const definition::Component* c : d.Components()) out.components.push_back(BuildComponent(d, *c));
@@ -78,14 +78,14 @@ class CatalogBuilder {
   bool ok() const { return ok_; }
 
  private:
-  static workload::GroupVersionKind Kind(const definition::GroupVersionKind& k) {
+  static catalog::GroupVersionKind Kind(const definition::GroupVersionKind& k) {
     return {k.group.value, k.version.value, k.kind.value};
   }
 
-  workload::Component BuildComponent(const definition::Definition& d, const definition::Component& c) {
+  catalog::Component BuildComponent(const definition::Definition& d, const definition::Component& c) {
     const std::string& def = d.name.value;
     const std::string& name = c.name.value;
-    workload::Component out;
+    catalog::Component out;
     out.name = name;
     if (c.kind) out.kind = Kind(*c.kind);
     if (c.owner_ref) out.owner = c.owner_ref->value;
@@ -138,7 +138,7 @@ class CatalogBuilder {
   }
 
   void BuildStatus(const std::string& def, const std::string& comp,
-                   const definition::StatusDefinition& s, workload::StatusDefinition* out) {
+                   const definition::StatusDefinition& s, catalog::StatusDefinition* out) {
     if (s.phase) out->phase_path = Optional(def, comp, JqRole::kPhase, s.phase->path);
     if (s.conditions) {
       out->conditions_path = Optional(def, comp, JqRole::kConditions, s.conditions->path);
@@ -152,9 +152,9 @@ class CatalogBuilder {
       auto status = static_cast<definition::ResourceStatus>(i);
       const definition::StatusMapping* mapping = s.Find(status);
       if (!mapping) continue;
-      std::vector<workload::StatusMatcher> matchers;
+      std::vector<catalog::StatusMatcher> matchers;
       for (const auto& m : mapping->matchers) {
-        workload::StatusMatcher rm;
+        catalog::StatusMatcher rm;
         if (m.by_phase) rm.by_phase = m.by_phase->value;
         if (m.by_conditions) {
           for (const auto& c : *m.by_conditions) {
@@ -174,16 +174,16 @@ class CatalogBuilder {
     }
   }
 
-  void BuildGangGroups(const definition::Definition& d, workload::Definition* out) {
+  void BuildGangGroups(const definition::Definition& d, catalog::Definition* out) {
     const auto& gang = d.instructions.gang_scheduling;
     if (!gang) return;
     const std::string& def = d.name.value;
     if (gang->pod_groups) {
       for (const auto& g : *gang->pod_groups) {
-        workload::GangGroup group;
+        catalog::GangGroup group;
         group.name = g.name ? g.name->value : "";
         for (const auto& m : g.members) {
-          workload::GangMember member;
+          catalog::GangMember member;
           member.component = m.component_name ? m.component_name->value : "";
           for (const auto& f : m.filters) member.filters.push_back(Intern(def, member.component, JqRole::kGangFilter, f));
           for (const auto& k : m.group_by_key_paths) {
@@ -195,7 +195,7 @@ class CatalogBuilder {
       }
     }
     if (gang->pod_group) {
-      workload::GangGroup group;
+      catalog::GangGroup group;
       group.name = gang->pod_group->name ? gang->pod_group->name->value : d.name.value;
       for (const auto& sg : gang->pod_group->sub_groups) {
         group.members.push_back({sg.component_name ? sg.component_name->value : "", {}, {}});
@@ -232,7 +232,7 @@ std::string Manifest(const BundleContents& contents) {
     }
     resolvers.push_back(Value::MakeObject(std::move(m)));
   }
-  for (const auto& d : contents.catalog->definitions) definitions.push_back(workload::ToJson(d));
+  for (const auto& d : contents.catalog->definitions) definitions.push_back(catalog::ToJson(d));
   Value manifest = Value::MakeObject({
       {Value::String("compiler"), Value::String(contents.compiler_version)},
       {Value::String("target"), Value::String(contents.native_object.empty() ? "" : contents.target)},

@@ -12,8 +12,8 @@
 #include "compiler/definition/model.h"
 #include "compiler/source/diagnostic.h"
 #include "runtime/bundle/bundle.h"
+#include "runtime/catalog/definition.h"
 #include "runtime/ir/ir.h"
-#include "runtime/workload/definition.h"
 
 namespace wm::bundle {
 
@@ -23,7 +23,7 @@ struct Resolver {
 };
 
 struct Catalog {
-  std::vector<workload::Definition> definitions;
+  std::vector<catalog::Definition> definitions;
   std::vector<Resolver> resolvers;
 };
 

@@ -159,9 +159,9 @@ bool Bundle::Parse(std::string bytes, const std::string& name, std::string* erro
   }
 
   for (const Value& d : definitions->AsArray()) {
-    workload::Definition definition;
+    catalog::Definition definition;
     std::string def_error;
-    if (!workload::FromJson(d, programs_.size(), &definition, &def_error)) {
+    if (!catalog::FromJson(d, programs_.size(), &definition, &def_error)) {
       return fail("corrupted bundle: " + def_error);
     }
     definitions_.push_back(std::move(definition));
@@ -193,12 +193,9 @@ bool Bundle::Parse(std::string bytes, const std::string& name, std::string* erro
   return true;
 }
 
-const workload::Definition* Bundle::FindDefinition(std::string_view api_version,
-                                                   std::string_view kind) const {
-  for (const auto& d : definitions_) {
-    if (d.root().kind.kind == kind && d.root().kind.ApiVersion() == api_version) return &d;
-  }
-  return nullptr;
+const catalog::Definition* Bundle::FindDefinition(std::string_view api_version,
+                                                  std::string_view kind) const {
+  return catalog::FindByKind(definitions_, api_version, kind);
 }
 
 }  // namespace wm

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "runtime/eval/eval.h"
-#include "runtime/workload/definition.h"
+#include "runtime/catalog/definition.h"
 
 namespace wm {
 
@@ -43,10 +43,10 @@ class Bundle {
                                            const BundleLoadOptions& options = {});
   ~Bundle();
 
-  const std::vector<workload::Definition>& definitions() const { return definitions_; }
+  const std::vector<catalog::Definition>& definitions() const { return definitions_; }
   // The definition for objects with this apiVersion and kind, or null.
-  const workload::Definition* FindDefinition(std::string_view api_version,
-                                             std::string_view kind) const;
+  const catalog::Definition* FindDefinition(std::string_view api_version,
+                                            std::string_view kind) const;
 
   size_t resolver_count() const { return filters_.size(); }
   const Filter& resolver(int32_t id) const { return *filters_.at(id); }
@@ -67,7 +67,7 @@ class Bundle {
   bool Parse(std::string bytes, const std::string& name, std::string* error,
              const BundleLoadOptions& options);
 
-  std::vector<workload::Definition> definitions_;
+  std::vector<catalog::Definition> definitions_;
   std::vector<ResolverInfo> infos_;
   std::vector<std::shared_ptr<const ir::Program>> programs_;
   std::vector<std::unique_ptr<Filter>> filters_;

@@ -86,8 +86,8 @@ const Value* SpecOfTemplate(const Value& pod_template) {
 }
 
 // Resolves the per-instance GPU count of a component with fragmented pod fields.
-double FragmentedGpus(const Bundle& bundle, const Component& c, size_t index, const Value& object,
-                      const RunOptions& run, ResolvedComponent* out) {
+double FragmentedGpus(const Bundle& bundle, const catalog::Component& c, size_t index,
+                      const Value& object, const RunOptions& run, ResolvedComponent* out) {
   auto take = [&](const char* field) -> std::optional<Value> {
     auto it = c.fragmented.find(field);
     if (it == c.fragmented.end()) return std::nullopt;
@@ -113,8 +113,8 @@ const Value* Nth(const Outputs& o, size_t i) {
   return nullptr;
 }
 
-ResolvedComponent ResolveComponent(const Bundle& bundle, const Component& c, const Value& object,
-                                   const RunOptions& run) {
+ResolvedComponent ResolveComponent(const Bundle& bundle, const catalog::Component& c,
+                                   const Value& object, const RunOptions& run) {
   ResolvedComponent out;
   out.definition = &c;
   auto run_optional = [&](int32_t id) -> std::optional<Outputs> {
@@ -179,8 +179,8 @@ ResolvedComponent ResolveComponent(const Bundle& bundle, const Component& c, con
   return out;
 }
 
-bool MatcherHolds(const Bundle& bundle, const StatusMatcher& m, const std::string& phase,
-                  const std::vector<Value>& conditions, const StatusDefinition& s,
+bool MatcherHolds(const Bundle& bundle, const catalog::StatusMatcher& m, const std::string& phase,
+                  const std::vector<Value>& conditions, const catalog::StatusDefinition& s,
                   const Value& object, const RunOptions& run, std::vector<std::string>* problems) {
   if (m.by_phase && *m.by_phase != phase) return false;
   for (const auto& want : m.by_conditions) {
@@ -217,7 +217,7 @@ bool MatcherHolds(const Bundle& bundle, const StatusMatcher& m, const std::strin
   return true;
 }
 
-std::vector<std::string> ResolveStatus(const Bundle& bundle, const StatusDefinition& s,
+std::vector<std::string> ResolveStatus(const Bundle& bundle, const catalog::StatusDefinition& s,
                                        const Value& object, const RunOptions& run,
                                        std::vector<std::string>* problems) {
   std::string phase;
@@ -316,7 +316,7 @@ bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, s
     return false;
   }
   const RunOptions& run = options.run;
-  for (const Component& c : out->definition->components) {
+  for (const catalog::Component& c : out->definition->components) {
     out->components.push_back(ResolveComponent(bundle, c, object, run));
     out->gpus += out->components.back().gpus;
   }

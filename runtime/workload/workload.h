@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "runtime/bundle/bundle.h"
+#include "runtime/catalog/definition.h"
 #include "runtime/value/value.h"
-#include "runtime/workload/definition.h"
 
 namespace wm::workload {
 
@@ -26,7 +26,7 @@ struct Instance {
 };
 
 struct ResolvedComponent {
-  const Component* definition = nullptr;
+  const catalog::Component* definition = nullptr;
   std::vector<Instance> instances;
   double gpus = 0;              // sum over instances
   std::vector<std::string> problems;  // resolver errors or inconsistent results, for display
@@ -37,7 +37,7 @@ struct ResolvedWorkload {
   std::string kind;
   std::string name;
   std::string namespace_;
-  const Definition* definition = nullptr;
+  const catalog::Definition* definition = nullptr;
   std::vector<std::string> statuses;  // matched status names; {"Undefined"} when none matched
   std::vector<ResolvedComponent> components;  // in definition order, [0] the root
   double gpus = 0;

@@ -55,9 +55,9 @@ bundle::Catalog MakeCatalog() {
   r.info = {"demo", "app", "replicasPath", ".spec.replicas", ""};
   r.program = program;
   catalog.resolvers.push_back(r);
-  workload::Definition d;
+  catalog::Definition d;
   d.name = "demo";
-  workload::Component root;
+  catalog::Component root;
   root.name = "app";
   root.kind = {"example.com", "v1", "App"};
   root.replicas = 0;

@@ -1,8 +1,9 @@
-// Manifest encoding of runtime definitions: a JSON object per definition. FromJson validates the
-// shape and every resolver index, because the manifest comes from a file a tool did not write.
-#include "runtime/workload/definition.h"
+// Compiled definitions: the lookup by kind, and the manifest encoding (a JSON object per
+// definition). FromJson validates the shape and every resolver index, because the manifest comes
+// from a file a tool did not write.
+#include "runtime/catalog/definition.h"
 
-namespace wm::workload {
+namespace wm::catalog {
 namespace {
 
 Value Str(std::string_view s) { return Value::String(s); }
@@ -199,6 +200,14 @@ const Component* Definition::Find(std::string_view component_name) const {
   return nullptr;
 }
 
+const Definition* FindByKind(const std::vector<Definition>& definitions,
+                             std::string_view api_version, std::string_view kind) {
+  for (const auto& d : definitions) {
+    if (d.root().kind.kind == kind && d.root().kind.ApiVersion() == api_version) return &d;
+  }
+  return nullptr;
+}
+
 Value ToJson(const Definition& d) {
   Array components, extra, gangs;
   for (const auto& c : d.components) components.push_back(ComponentToJson(c));
@@ -281,4 +290,4 @@ bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::str
   return error->empty();
 }
 
-}  // namespace wm::workload
+}  // namespace wm::catalog

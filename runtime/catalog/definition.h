@@ -1,7 +1,7 @@
-// The runtime's view of a workload map definition: the structure of one workload type with every
-// jq field replaced by the index of a compiled resolver in the bundle. The compiler builds it from
-// the YAML model (compiler/bundle) and stores it in the bundle manifest as JSON; the runtime reads
-// it back (FromJson) without yaml-cpp or ANTLR.
+// The compiled catalog: the structure of each workload type with every jq field replaced by
+// the index of a compiled resolver. The compiler builds it from the YAML model (compiler/bundle)
+// and the bundle stores it in its manifest as JSON; the runtime reads it back (FromJson) without
+// yaml-cpp or ANTLR. Layer: above runtime/value, below runtime/bundle and runtime/workload.
 //
 // Every resolver runs on the whole workload object. In a component with several instances, the
 // instance id path and every spec and scale path iterate the same collection, so their results
@@ -12,11 +12,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/value/value.h"
 
-namespace wm::workload {
+namespace wm::catalog {
 
 inline constexpr int32_t kNoResolver = -1;
 
@@ -102,10 +103,15 @@ struct Definition {
   const Component* Find(std::string_view name) const;
 };
 
+// The definition whose root kind has this apiVersion ("group/version", or "v1" for core) and kind,
+// or null: how a live object finds the definition that describes it.
+const Definition* FindByKind(const std::vector<Definition>& definitions,
+                             std::string_view api_version, std::string_view kind);
+
 // Manifest encoding (part of the bundle format).
 Value ToJson(const Definition& definition);
 // Returns false with *error on a malformed manifest entry; resolver ids are checked against
 // num_resolvers.
 bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::string* error);
 
-}  // namespace wm::workload
+}  // namespace wm::catalog
