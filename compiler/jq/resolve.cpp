@@ -165,9 +165,12 @@ class Resolver {
   std::vector<VariableScopeEntry> variables_;
 };
 
+// Where a binding construct is: a def by its name token (its range also spans the rest of the
+// program after it), any other construct by its whole range.
 std::string RangeText(const Node* n) {
   if (n == nullptr) return "";
-  return " [" + std::to_string(n->range.begin) + "," + std::to_string(n->range.end) + ")";
+  Range r = n->kind == NodeKind::FuncDef && n->token.end > n->token.begin ? n->token : n->range;
+  return " [" + std::to_string(r.begin) + "," + std::to_string(r.end) + ")";
 }
 
 std::string Signature(const Node& def) {

@@ -60,12 +60,13 @@ struct ResolveOptions {
 
 Resolution Resolve(const Node& ast, const ResolveOptions& options = {});
 
-// One binding as text: "def f/1 [0,12)", "param g of f/1 [0,12)", "builtin keys/0",
-// "var $x of Bind [3,20)", "param $n of f/1 [0,12)", "global $ENV".
+// One binding as text: "def f/1 [4,5)", "param g of f/1 [4,5)", "builtin keys/0",
+// "var $x of Bind [3,20)", "param $n of f/1 [4,5)", "global $ENV" (a def is located by its
+// name token, other binders by their whole range).
 std::string DescribeBinding(const Node& use, const Binding& binding);
 
 // DumpAst (parser.h) with each resolved Call and Variable line followed by ` -> ` and its
-// binding, e.g. `Call [13,17) keys -> def keys/0 [0,12)`.
+// binding, e.g. `Call [21,25) keys -> def keys/0 [4,8)`.
 std::string Dump(const Node& ast, const Resolution& resolution);
 
 }  // namespace wm::jq

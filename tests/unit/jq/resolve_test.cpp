@@ -51,7 +51,7 @@ class ResolveTest : public ::testing::Test {
 };
 
 TEST_F(ResolveTest, LocalDefShadowsTheBuiltin) {
-  EXPECT_EQ(BindingOf("def keys: .; .spec | keys", "keys"), "def keys/0 [0,12)");
+  EXPECT_EQ(BindingOf("def keys: .; .spec | keys", "keys"), "def keys/0 [4,8)");
   EXPECT_EQ(BindingOf(".spec | keys", "keys"), "builtin keys/0");
   // Name and arity both count: keys/1 does not bind keys/0.
   EXPECT_EQ(BindingOf("def keys(f): f; keys", "keys"), "builtin keys/0");
@@ -59,37 +59,37 @@ TEST_F(ResolveTest, LocalDefShadowsTheBuiltin) {
 
 TEST_F(ResolveTest, DefsAreVisibleOnlyInTheirBodyAndRest) {
   // `def f: def g: 1; g; g`: the inner g is not visible after f.
-  EXPECT_EQ(BindingOf("def f: def g: 1; g; g", "g", 0), "def g/0 [7,16)");
+  EXPECT_EQ(BindingOf("def f: def g: 1; g; g", "g", 0), "def g/0 [11,12)");
   EXPECT_EQ(BindingOf("def f: def g: 1; g; g", "g", 1), "builtin g/0");
 }
 
 TEST_F(ResolveTest, LaterDefsShadowEarlierOnes) {
   const char* text = "def f: 1; def f: 2; f";
-  EXPECT_EQ(BindingOf(text, "f"), "def f/0 [10,19)");
+  EXPECT_EQ(BindingOf(text, "f"), "def f/0 [14,15)");
 }
 
 TEST_F(ResolveTest, RecursionBindsTheDefItself) {
   const char* text = "def f: if . > 0 then . - 1 | f else . end; f";
-  EXPECT_EQ(BindingOf(text, "f", 0), "def f/0 [0,42)");
-  EXPECT_EQ(BindingOf(text, "f", 1), "def f/0 [0,42)");
+  EXPECT_EQ(BindingOf(text, "f", 0), "def f/0 [4,5)");
+  EXPECT_EQ(BindingOf(text, "f", 1), "def f/0 [4,5)");
 }
 
 TEST_F(ResolveTest, ParametersShadowDefsAndNestedDefsShadowParameters) {
   // The parameter `keys` shadows the outer def and the builtin inside f's body.
   const char* text = "def keys: 1; def f(keys): keys; f(2), keys";
-  EXPECT_EQ(BindingOf(text, "keys", 0), "param keys of f/1 [13,31)");
-  EXPECT_EQ(BindingOf(text, "keys", 1), "def keys/0 [0,12)");
+  EXPECT_EQ(BindingOf(text, "keys", 0), "param keys of f/1 [17,18)");
+  EXPECT_EQ(BindingOf(text, "keys", 1), "def keys/0 [4,8)");
   // A def nested in the body shadows the parameter.
   const char* nested = "def f(g): def g: 3; g; f(1)";
-  EXPECT_EQ(BindingOf(nested, "g"), "def g/0 [10,19)");
+  EXPECT_EQ(BindingOf(nested, "g"), "def g/0 [14,15)");
   // Parameters are filters of arity 0 only.
   EXPECT_EQ(BindingOf("def f(g): g(1); f(.)", "g"), "builtin g/1");
 }
 
 TEST_F(ResolveTest, ValueParametersBindBothForms) {
   const char* text = "def f($n): $n + n; f(1)";
-  EXPECT_EQ(BindingOf(text, "$n"), "param $n of f/1 [0,19)");
-  EXPECT_EQ(BindingOf(text, "n"), "param n of f/1 [0,19)");
+  EXPECT_EQ(BindingOf(text, "$n"), "param $n of f/1 [4,5)");
+  EXPECT_EQ(BindingOf(text, "n"), "param n of f/1 [4,5)");
 }
 
 TEST_F(ResolveTest, VariableScopes) {
@@ -104,8 +104,11 @@ TEST_F(ResolveTest, VariableScopes) {
   EXPECT_EQ(BindingOf("foreach .[] as $x (0; .; $x)", "$x"), "var $x of Foreach [0,28)");
   EXPECT_EQ(BindingOf(". as [$a] ?// $b | $b", "$b"), "var $b of Bind [0,21)");
   // Object patterns: `{$name}` binds, key expressions see the enclosing variables.
-  EXPECT_EQ(BindingOf(".k as $k | . as {$a, ($k): $b} | $a", "$a"), "var $a of Bind [11,36)");
-  EXPECT_EQ(BindingOf(".k as $k | . as {$a, ($k): $b} | $a", "$k"), "var $k of Bind [0,36)");
+  // (use 0 of $a is its binding occurrence in the pattern, which is not a use)
+  const char* object = ".k as $k | . as {$a, ($k): $b} | $a";
+  EXPECT_EQ(BindingOf(object, "$a", 0), "<unresolved>");
+  EXPECT_EQ(BindingOf(object, "$a", 1), "var $a of Bind [11,35)");
+  EXPECT_EQ(BindingOf(object, "$k"), "var $k of Bind [0,35)");
   // The body of a def sees the variables of its definition site.
   EXPECT_EQ(BindingOf("1 as $x | def f: $x; f", "$x"), "var $x of Bind [0,22)");
 }
@@ -116,12 +119,12 @@ TEST_F(ResolveTest, DumpAnnotatesCallsAndVariables) {
   EXPECT_EQ(dump,
             "FuncDef [0,29) keys\n"
             "  Identity [10,11)\n"
-            "  Comma [13,29) ,\n"
-            "    Pipe [13,25) |\n"
-            "      Field [13,18) spec\n"
-            "        <none>\n"
-            "      Call [21,25) keys -> def keys/0 [0,29)\n"
-            "    Variable [27,29) $x -> global $x\n")
+            "  Pipe [13,29) |\n"
+            "    Field [13,18) spec\n"
+            "      <none>\n"
+            "    Comma [21,29) ,\n"
+            "      Call [21,25) keys -> def keys/0 [4,8)\n"
+            "      Variable [27,29) $x -> global $x\n")
       << dump;
 }
 
