@@ -26,6 +26,7 @@ AbstractEvaluator::AbstractEvaluator(const schema::SchemaRegistry& schemas, cons
 
 Result AbstractEvaluator::Eval(const Node* n, const AType& in, int depth) {
   if (!n) return One(in);
+  ++steps_;
   if (depth > max_depth_) {
     Result r;
     r.card.max = kUnknownMax;
@@ -62,8 +63,8 @@ Result AbstractEvaluator::Eval(const Node* n, const AType& in, int depth) {
     case NodeKind::Alternative: return EvalAlternative(*n, in, next);
     case NodeKind::Assign: return EvalAssign(*n, in, next);
     case NodeKind::Or:
-    case NodeKind::And: return EvalLogic(*n, in, next);
-    case NodeKind::Compare: return EvalCompare(*n, in, next);
+    case NodeKind::And:
+    case NodeKind::Compare: return EvalBoolean(*n, in, next);
     case NodeKind::Arith: return EvalArith(*n, in, next);
     case NodeKind::Neg: return EvalNeg(*n, in, next);
     case NodeKind::If: return EvalIf(*n, in, next);

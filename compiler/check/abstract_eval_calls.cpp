@@ -11,9 +11,10 @@
 namespace wm::check::internal {
 namespace {
 
-// Local def bodies evaluated per expression: a chain of defs each calling the previous one twice
-// would otherwise cost 2^n evaluations.
-constexpr int kMaxLocalCalls = 2000;
+// Evaluation steps after which local def calls are no longer expanded: without def calls the walk
+// is linear in the AST, but a chain of defs each calling the previous one twice would otherwise
+// cost 2^n steps, and a large body called many times its size times the calls.
+constexpr long kMaxStepsForLocalCalls = 1000000;
 
 }  // namespace
 
@@ -30,8 +31,7 @@ Result AbstractEvaluator::EvalCall(const Node& n, const AType& in, int depth) {
 
 Result AbstractEvaluator::CallLocalDef(const Node& call, const Node& def, const AType& in, int depth) {
   bool recursive = std::find(active_defs_.begin(), active_defs_.end(), &def) != active_defs_.end();
-  if (recursive || local_calls_ >= kMaxLocalCalls) return CallUnknown(call, in, depth);
-  ++local_calls_;
+  if (recursive || steps_ >= kMaxStepsForLocalCalls) return CallUnknown(call, in, depth);
   const size_t variables_mark = variables_.size(), closures_mark = closures_.size();
   // `def f($a): body` is `def f(a): a as $a | body`: every output of the argument runs the body.
   Card arguments;

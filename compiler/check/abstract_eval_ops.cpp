@@ -67,18 +67,11 @@ Result AbstractEvaluator::EvalAssign(const Node& n, const AType& in, int depth) 
   return One(in);
 }
 
-Result AbstractEvaluator::EvalLogic(const Node& n, const AType& in, int depth) {
+// `or`, `and` and comparisons: one boolean per pair of operand outputs.
+Result AbstractEvaluator::EvalBoolean(const Node& n, const AType& in, int depth) {
   Result a = Eval(n.kid(0), in, depth);
   Result b = Eval(n.kid(1), in, depth);
-  Result r = One(AType::Of(kBool));
-  r.card = Seq(a.card, b.card);
-  return r;
-}
-
-Result AbstractEvaluator::EvalCompare(const Node& n, const AType& in, int depth) {
-  Result a = Eval(n.kid(0), in, depth);
-  Result b = Eval(n.kid(1), in, depth);
-  Compare(n, a.type, b.type);
+  if (n.kind == NodeKind::Compare) Compare(n, a.type, b.type);
   Result r = One(AType::Of(kBool));
   r.card = Seq(a.card, b.card);
   return r;

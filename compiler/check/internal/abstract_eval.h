@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "compiler/check/internal/builtin_signatures.h"
@@ -75,8 +76,7 @@ class AbstractEvaluator {
   Result EvalComma(const jq::Node& n, const AType& in, int depth);
   Result EvalAlternative(const jq::Node& n, const AType& in, int depth);
   Result EvalAssign(const jq::Node& n, const AType& in, int depth);
-  Result EvalLogic(const jq::Node& n, const AType& in, int depth);
-  Result EvalCompare(const jq::Node& n, const AType& in, int depth);
+  Result EvalBoolean(const jq::Node& n, const AType& in, int depth);
   Result EvalArith(const jq::Node& n, const AType& in, int depth);
   Result EvalNeg(const jq::Node& n, const AType& in, int depth);
   Result EvalIf(const jq::Node& n, const AType& in, int depth);
@@ -123,7 +123,7 @@ class AbstractEvaluator {
   std::vector<Variable> variables_;
   std::vector<Closure> closures_;
   std::vector<const jq::Node*> active_defs_;  // local defs being evaluated (recursion guard)
-  int local_calls_ = 0;                       // bodies evaluated so far (budget)
+  long steps_ = 0;                            // nodes evaluated so far (budget of def calls)
   std::set<std::tuple<uint32_t, uint32_t, std::string>> reported_;
 };
 

@@ -424,8 +424,8 @@ TEST_F(TypeCheckTest, SuspendValueMustFitTheField) {
   EXPECT_EQ(n, 1) << All(ds);
 }
 
-TEST_F(TypeCheckTest, MissingSchemaIsANote) {
-  std::string text = R"(apiVersion: run.ai/v1alpha1
+// A definition whose root kind has no schema.
+const char* kNoSchemaDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: x}
 spec:
@@ -437,8 +437,10 @@ spec:
         conditionsDefinition:
           path: .status.whatever
 )";
+
+TEST_F(TypeCheckTest, MissingSchemaIsANote) {
   DiagnosticSink sink;
-  auto loaded = definition::LoadDefinitions("def.yaml", text, {}, sink);
+  auto loaded = definition::LoadDefinitions("def.yaml", kNoSchemaDefinition, {}, sink);
   ASSERT_EQ(loaded.definitions.size(), 1u);
   auto ds = TypeCheck(loaded.definitions[0], *registry_);
   ASSERT_EQ(ds.size(), 1u) << All(ds);
@@ -569,6 +571,18 @@ TEST_F(ResolvedCallsTest, RecursionYieldsUnknown) {
   EXPECT_EQ(c.type.cardinality, "unknown");
 }
 
+TEST_F(ResolvedCallsTest, DefChainsStayWithinTheBudget) {
+  // Each def calls the previous one twice: 2^40 body evaluations if every call were expanded.
+  std::string expr = "def f0: .spec;";
+  for (int i = 1; i <= 40; ++i) {
+    expr += " def f" + std::to_string(i) + ": f" + std::to_string(i - 1) + ", f" +
+            std::to_string(i - 1) + ";";
+  }
+  Checked c = On(expr + " f40");
+  EXPECT_TRUE(c.diagnostics.empty()) << All(c.diagnostics);
+  EXPECT_EQ(c.type.cardinality, "unknown");  // the expansion stopped somewhere
+}
+
 TEST_F(TypeCheckTest, LocalDefInADefinitionIsNotCheckedAsTheBuiltin) {
   auto ds = Check(R"(      instanceIdPath: 'def keys: .; .spec.roles[].name | keys'
       specDefinition:
@@ -617,20 +631,8 @@ TEST_F(TypeCheckTest, CheckDefinitionFieldsGivesPathsAndTypes) {
 }
 
 TEST_F(TypeCheckTest, CheckDefinitionFieldsMarksUncheckedFields) {
-  std::string text = R"(apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: x}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: x
-      kind: {group: nowhere.io, version: v1, kind: Thing}
-      statusDefinition:
-        conditionsDefinition:
-          path: .status.whatever
-)";
   DiagnosticSink sink;
-  auto loaded = definition::LoadDefinitions("def.yaml", text, {}, sink);
+  auto loaded = definition::LoadDefinitions("def.yaml", kNoSchemaDefinition, {}, sink);
   ASSERT_EQ(loaded.definitions.size(), 1u);
   std::vector<CheckedField> fields = CheckDefinitionFields(loaded.definitions[0], *registry_);
   ASSERT_EQ(fields.size(), 1u);
