@@ -1,24 +1,32 @@
-// The type checker: abstract interpretation of every jq field of a definition (its parsed AST)
-// over a type lattice derived from the CRD / Kubernetes schemas, plus role and cardinality rules.
+// The type checker: abstract interpretation of every jq field of a definition (its parsed AST,
+// after name resolution) over a type lattice derived from the CRD / Kubernetes schemas, plus role
+// and cardinality rules.
 //
 //   std::vector<Diagnostic> TypeCheck(const definition::Definition& def,
 //                                     const schema::SchemaRegistry& schemas,
 //                                     const TypeCheckOptions& options = {});
+//   std::vector<CheckedField> CheckDefinitionFields(def, schemas);   // --emit=checked
 //
 // Workload paths (JqInput::kWorkload, of every component) are checked against the schema of the
 // ROOT component's kind; pod paths (JqInput::kPod) against core v1 Pod. Fields whose jq did not
-// parse are skipped (the parser already reported them). Findings use rules WM200-WM299 (see
-// docs/rules.md); every one points into the jq expression through the field's SourceMap and
-// names the schema path in a note. Never throws. Typical caller (`wmc check` / `wmc compile`):
+// parse are skipped (the parser already reported them). Calls are checked by what they bind to
+// (compiler/jq/resolve.h): a local `def keys: ...;` is evaluated through its body, never as the
+// builtin. Findings use rules WM200-WM299 (see docs/rules.md); every one points into the jq
+// expression through the field's SourceMap and names the schema path in a note. Never throws.
+// Typical caller (`wmc check` / `wmc compile`):
 //
 //   schema::RegistryOptions ro;  ro.schema_dirs = {--schemas...};  ro.crd_files = {--crd...};
 //   std::string err;  auto reg = schema::SchemaRegistry::Create(ro, &err);   // null: I/O error
 //   for (const Diagnostic& d : check::TypeCheck(definition, *reg)) sink.Report(d);
+//
+// Layout: types (internal/types.h), abstract evaluation (internal/abstract_eval.h), builtin
+// signatures (internal/builtin_signatures.h), role rules (internal/role_rules.h).
 #pragma once
 
 #include <vector>
 
 #include "compiler/definition/model.h"
+#include "compiler/jq/resolve.h"
 #include "compiler/schema/registry.h"
 #include "compiler/source/diagnostic.h"
 
@@ -56,8 +64,8 @@ std::vector<Diagnostic> TypeCheck(const definition::Definition& definition,
 
 // The result type of one expression evaluated against the schema at `input_path` of a kind, in
 // the checker's notation ("string", "array of object", "integer|string", "unknown"), and its
-// cardinality ("none", "one", "optional", "many", "unknown"); findings go to *diagnostics. For
-// `wmc check --emit=checked` style dumps and tests.
+// cardinality ("none", "one", "optional", "many", "unknown"); findings go to *diagnostics.
+// `resolution` is the expression's name resolution (computed here when null).
 struct ExpressionType {
   std::string type;
   std::string cardinality;
@@ -66,6 +74,31 @@ struct ExpressionType {
 ExpressionType CheckExpression(const jq::Node& ast, const SourceMap& map,
                                const schema::Schema* input, const std::string& input_name,
                                const schema::SchemaRegistry& schemas,
-                               std::vector<Diagnostic>* diagnostics);
+                               std::vector<Diagnostic>* diagnostics,
+                               const jq::Resolution* resolution = nullptr);
+
+// One jq field of a definition and what it yields, for `--emit=checked` dumps.
+struct CheckedField {
+  // Where the field is in the definition, as Go validation errors write it:
+  // "spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath".
+  std::string path;
+  std::string component;   // the owning component ("" for a gang member without componentName)
+  std::string role;        // definition::RoleName of the field ("pod-template-spec")
+  std::string expression;  // the jq text
+  Location location;       // where the expression starts in the file
+  // False when the jq did not parse or its input kind has no schema: `result` is then unknown.
+  bool checked = false;
+  ExpressionType result;
+};
+
+// Every jq field of the definition in ForEachJqField order, each evaluated as TypeCheck does
+// (findings are not returned: TypeCheck reports them).
+std::vector<CheckedField> CheckDefinitionFields(const definition::Definition& definition,
+                                                const schema::SchemaRegistry& schemas,
+                                                const TypeCheckOptions& options = {});
+
+// One line per field: `PATH: EXPR => TYPE, CARDINALITY[, iterates COLLECTION]` (`=> unchecked`
+// when the field was not checked).
+std::string DumpCheckedFields(const std::vector<CheckedField>& fields);
 
 }  // namespace wm::check

@@ -424,8 +424,8 @@ TEST_F(TypeCheckTest, SuspendValueMustFitTheField) {
   EXPECT_EQ(n, 1) << All(ds);
 }
 
-TEST_F(TypeCheckTest, MissingSchemaIsANote) {
-  std::string text = R"(apiVersion: run.ai/v1alpha1
+// A definition whose root kind has no schema.
+const char* kNoSchemaDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: x}
 spec:
@@ -437,8 +437,10 @@ spec:
         conditionsDefinition:
           path: .status.whatever
 )";
+
+TEST_F(TypeCheckTest, MissingSchemaIsANote) {
   DiagnosticSink sink;
-  auto loaded = definition::LoadDefinitions("def.yaml", text, {}, sink);
+  auto loaded = definition::LoadDefinitions("def.yaml", kNoSchemaDefinition, {}, sink);
   ASSERT_EQ(loaded.definitions.size(), 1u);
   auto ds = TypeCheck(loaded.definitions[0], *registry_);
   ASSERT_EQ(ds.size(), 1u) << All(ds);
@@ -487,6 +489,158 @@ TEST_F(TypeCheckTest, ExpressionTypesAndCardinality) {
     EXPECT_EQ(t.iterated, c.iterated) << c.expr;
     EXPECT_TRUE(ds.empty()) << c.expr << "\n" << All(ds);
   }
+}
+
+// ---- name resolution: calls are checked by what they bind to
+
+// The type of `expr` on a Trainer and its findings.
+struct Checked {
+  ExpressionType type;
+  std::vector<Diagnostic> diagnostics;
+};
+
+class ResolvedCallsTest : public TypeCheckTest {
+ protected:
+  Checked On(const std::string& expr) {
+    const schema::Schema* trainer =
+        registry_->Lookup(schema::Gvk::FromApiVersion("example.com/v1", "Trainer"));
+    EXPECT_NE(trainer, nullptr);
+    auto parsed = jq::Parse(expr);
+    EXPECT_TRUE(parsed.ok()) << expr;
+    Checked out;
+    if (!parsed.ok()) return out;
+    out.type = CheckExpression(*parsed.ast, {}, trainer, "example.com/v1 Trainer", *registry_,
+                               &out.diagnostics);
+    return out;
+  }
+};
+
+TEST_F(ResolvedCallsTest, LocalDefIsNotTheBuiltin) {
+  // The builtin keys on a string is WM213; the local `keys` is the identity.
+  Checked builtin = On(".spec.roles[0].name | keys");
+  ASSERT_NE(Find(builtin.diagnostics, kBuiltinInput), nullptr) << All(builtin.diagnostics);
+  Checked local = On("def keys: .; .spec.roles[0].name | keys");
+  EXPECT_TRUE(local.diagnostics.empty()) << All(local.diagnostics);
+  EXPECT_EQ(local.type.type, "string");
+  // On an object: the local def yields the object itself, not an array of keys.
+  Checked object = On("def keys: .; .spec | keys");
+  EXPECT_TRUE(object.diagnostics.empty()) << All(object.diagnostics);
+  EXPECT_EQ(object.type.type, "object");
+  EXPECT_EQ(On(".spec | keys").type.type, "array of number|string");
+}
+
+TEST_F(ResolvedCallsTest, ParametersShadowBuiltinsAndDefs) {
+  Checked c = On("def f(keys): keys; .spec.roles[0].name | f(.)");
+  EXPECT_TRUE(c.diagnostics.empty()) << All(c.diagnostics);
+  EXPECT_EQ(c.type.type, "string");
+  // The argument runs where the parameter is called, on that input.
+  c = On("def keys: .spec; def pick(keys): .spec.roles[] | keys; pick(.replicas)");
+  EXPECT_TRUE(c.diagnostics.empty()) << All(c.diagnostics);
+  EXPECT_EQ(c.type.type, "integer");
+  EXPECT_EQ(c.type.cardinality, "many");
+  EXPECT_EQ(c.type.iterated, ".spec.roles[]");
+  // Value parameters: `$i` is the argument's value.
+  c = On("def at($i): .spec.roles[$i]; at(0).name");
+  EXPECT_TRUE(c.diagnostics.empty()) << All(c.diagnostics);
+  EXPECT_EQ(c.type.type, "string");
+  EXPECT_EQ(c.type.cardinality, "one");
+}
+
+TEST_F(ResolvedCallsTest, NestedDefsAndTheirBodiesAreChecked) {
+  Checked c = On("def outer: def keys: .name; keys; .spec.roles[] | outer");
+  EXPECT_TRUE(c.diagnostics.empty()) << All(c.diagnostics);
+  EXPECT_EQ(c.type.type, "string");
+  EXPECT_EQ(c.type.iterated, ".spec.roles[]");
+  // A def's body is evaluated on the input of its call: a misspelt field in it is found.
+  c = On("def name: .nmae; .spec.roles[] | name");
+  const Diagnostic* d = Find(c.diagnostics, kUnknownField);
+  ASSERT_NE(d, nullptr) << All(c.diagnostics);
+  EXPECT_EQ(d->message,
+            "field 'nmae' not found in example.com/v1 Trainer at .spec.roles[]; did you mean "
+            "'name'?");
+  // A def that is never called is not evaluated (its input is unknown).
+  EXPECT_TRUE(On("def name: .nmae; .spec").diagnostics.empty());
+}
+
+TEST_F(ResolvedCallsTest, RecursionYieldsUnknown) {
+  Checked c = On("def f: if type == \"object\" then .spec | f else . end; f");
+  EXPECT_TRUE(c.diagnostics.empty()) << All(c.diagnostics);
+  EXPECT_EQ(c.type.type, "unknown");
+  // Mutual recursion through a parameter terminates too.
+  c = On("def f(g): g | f(g); f(.spec)");
+  EXPECT_EQ(c.type.cardinality, "unknown");
+}
+
+TEST_F(ResolvedCallsTest, DefChainsStayWithinTheBudget) {
+  // Each def calls the previous one twice: 2^40 body evaluations if every call were expanded.
+  std::string expr = "def f0: .spec;";
+  for (int i = 1; i <= 40; ++i) {
+    expr += " def f" + std::to_string(i) + ": f" + std::to_string(i - 1) + ", f" +
+            std::to_string(i - 1) + ";";
+  }
+  Checked c = On(expr + " f40");
+  EXPECT_TRUE(c.diagnostics.empty()) << All(c.diagnostics);
+  EXPECT_EQ(c.type.cardinality, "unknown");  // the expansion stopped somewhere
+}
+
+TEST_F(TypeCheckTest, LocalDefInADefinitionIsNotCheckedAsTheBuiltin) {
+  auto ds = Check(R"(      instanceIdPath: 'def keys: .; .spec.roles[].name | keys'
+      specDefinition:
+        podTemplateSpecPath: .spec.roles[].template
+)");
+  EXPECT_EQ(Find(ds, kBuiltinInput), nullptr) << All(ds);
+  EXPECT_EQ(Find(ds, kRoleType), nullptr) << All(ds);
+  EXPECT_EQ(Find(ds, kInstanceMismatch), nullptr) << All(ds);
+}
+
+// ---- the per-field dump
+
+TEST_F(TypeCheckTest, CheckDefinitionFieldsGivesPathsAndTypes) {
+  auto ds = Check(std::string(kGoodChild) + R"(      podSelector:
+        componentInstanceSelector:
+          idPath: .metadata.name
+)", R"(      statusDefinition:
+        phaseDefinition:
+          path: .status.phase
+)");
+  ASSERT_EQ(definitions_.size(), 1u);
+  std::vector<CheckedField> fields = CheckDefinitionFields(definitions_.back(), *registry_);
+  ASSERT_EQ(fields.size(), 5u);
+  EXPECT_EQ(fields[0].path, "spec.structureDefinition.rootComponent.statusDefinition.phaseDefinition.path");
+  EXPECT_EQ(fields[0].component, "trainer");
+  EXPECT_EQ(fields[0].role, "phase");
+  EXPECT_EQ(fields[0].result.type, "string");
+  EXPECT_EQ(fields[1].path, "spec.structureDefinition.childComponents[0].instanceIdPath");
+  EXPECT_EQ(fields[1].expression, ".spec.roles[].name");
+  EXPECT_TRUE(fields[1].checked);
+  EXPECT_EQ(fields[1].result.type, "string");
+  EXPECT_EQ(fields[1].result.cardinality, "many");
+  EXPECT_EQ(fields[1].result.iterated, ".spec.roles[]");
+  EXPECT_EQ(fields[2].path,
+            "spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath");
+  EXPECT_EQ(fields[2].result.type, "object");
+  EXPECT_EQ(fields[3].path, "spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath");
+  EXPECT_EQ(fields[3].result.type, "integer");
+  EXPECT_EQ(fields[4].path,
+            "spec.structureDefinition.childComponents[0].podSelector.componentInstanceSelector.idPath");
+  EXPECT_EQ(fields[4].result.type, "string");  // checked against the Pod
+  EXPECT_EQ(fields[4].result.cardinality, "one");
+  EXPECT_EQ(DumpCheckedFields({fields[1]}),
+            "spec.structureDefinition.childComponents[0].instanceIdPath: .spec.roles[].name => "
+            "string, many, iterates .spec.roles[]\n");
+}
+
+TEST_F(TypeCheckTest, CheckDefinitionFieldsMarksUncheckedFields) {
+  DiagnosticSink sink;
+  auto loaded = definition::LoadDefinitions("def.yaml", kNoSchemaDefinition, {}, sink);
+  ASSERT_EQ(loaded.definitions.size(), 1u);
+  std::vector<CheckedField> fields = CheckDefinitionFields(loaded.definitions[0], *registry_);
+  ASSERT_EQ(fields.size(), 1u);
+  EXPECT_FALSE(fields[0].checked);
+  EXPECT_EQ(fields[0].result.type, "unknown");
+  EXPECT_EQ(DumpCheckedFields(fields),
+            "spec.structureDefinition.rootComponent.statusDefinition.conditionsDefinition.path: "
+            ".status.whatever => unchecked\n");
 }
 
 }  // namespace
