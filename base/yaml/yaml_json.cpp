@@ -1,6 +1,15 @@
 // See yaml_json.h. yaml-cpp builds the node tree (an alias is a second reference to its anchor's
 // node, so parsing an alias bomb is cheap); the conversion walks it depth-first, counting every
 // node it emits against the budget, and writes JSON text as it goes.
+//
+// Why this typing rule: three converters used to disagree. The definition loader typed plain
+// scalars as the Kubernetes reader does (YAML 1.1: `yes`/`on` booleans, `0x1F`, `1_000`); schema
+// import and `wmc inspect` used YAML 1.2's core schema (only true/false; inspect also read `.5`
+// and `1.` as numbers, import kept them as text), and both let a repeated key overwrite the first.
+// The loader's rule is the one kept: it is what an API server stores for a manifest applied with
+// kubectl, WM004 already enforces it on definitions, every existing test passes with it, and
+// re-importing every upstream CRD gives byte-identical schemas. Repeated keys are errors
+// everywhere, as they were for `wmc check`.
 #include "base/yaml/yaml_json.h"
 
 #include <yaml-cpp/yaml.h>
