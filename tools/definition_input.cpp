@@ -10,7 +10,7 @@
 #include "compiler/check/typecheck.h"
 #include "compiler/definition/loader.h"
 #include "compiler/definition/rules.h"
-#include "compiler/source/file.h"
+#include "base/file.h"
 
 namespace wm::tools {
 namespace fs = std::filesystem;
@@ -69,7 +69,7 @@ bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run,
   }
   for (const std::string& file : files) {
     std::string text, error;
-    if (!ReadWholeFile(file, &text, &error)) {
+    if (!base::ReadWholeFile(file, &text, &error)) {
       run->io_error = error;
       return false;
     }

@@ -1,68 +1,21 @@
 // Workload object input for `wmc inspect` and friends. JSON goes through the runtime's parser
-// (exact numbers, fast); anything else is read as YAML with yaml-cpp. Plain YAML scalars are typed
-// by the YAML 1.2 core schema (null, booleans, numbers); quoted scalars stay strings.
+// (exact numbers, fast); anything else is YAML, converted to JSON text by base/yaml (plain scalars
+// typed as Kubernetes reads them, quoted scalars strings, aliases within the node budget) and
+// then parsed by the same JSON parser.
 #include "tools/object_input.h"
 
-#include <yaml-cpp/yaml.h>
-
-#include <cstdlib>
 #include <iostream>
 #include <iterator>
-#include <regex>
 
-#include "compiler/source/file.h"
+#include "base/file.h"
+#include "base/yaml/yaml_json.h"
 #include "runtime/value/json.h"
 
 namespace wm::tools {
 namespace {
 
+// Nesting a workload object may have (objects embed pod templates, which embed containers, ...).
 constexpr int kMaxDepth = 256;
-
-Value PlainScalar(const std::string& s) {
-  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return Value::Null();
-  if (s == "true" || s == "True" || s == "TRUE") return Value::Bool(true);
-  if (s == "false" || s == "False" || s == "FALSE") return Value::Bool(false);
-  static const std::regex kNumber(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-  if (std::regex_match(s, kNumber)) return Value::Number(std::strtod(s.c_str(), nullptr));
-  return Value::String(s);
-}
-
-bool Convert(const YAML::Node& node, int depth, Value* out, std::string* error) {
-  if (depth > kMaxDepth) {
-    *error = "nesting deeper than " + std::to_string(kMaxDepth);
-    return false;
-  }
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      *out = Value::Null();
-      return true;
-    case YAML::NodeType::Scalar:
-      *out = node.Tag() == "?" ? PlainScalar(node.Scalar()) : Value::String(node.Scalar());
-      return true;
-    case YAML::NodeType::Sequence: {
-      Array items;
-      for (const auto& item : node) {
-        Value v;
-        if (!Convert(item, depth + 1, &v, error)) return false;
-        items.push_back(std::move(v));
-      }
-      *out = Value::MakeArray(std::move(items));
-      return true;
-    }
-    case YAML::NodeType::Map: {
-      std::vector<Member> members;
-      for (const auto& kv : node) {
-        Value v;
-        if (!Convert(kv.second, depth + 1, &v, error)) return false;
-        members.push_back({Value::String(kv.first.Scalar()), std::move(v)});
-      }
-      *out = Value::MakeObject(std::move(members));
-      return true;
-    }
-  }
-  return false;
-}
 
 bool LooksLikeJson(const std::string& text) {
   for (char c : text) {
@@ -75,22 +28,22 @@ bool LooksLikeJson(const std::string& text) {
 }  // namespace
 
 bool YamlToValue(const std::string& text, const std::string& name, Value* out, std::string* error) {
-  try {
-    YAML::Node root = YAML::Load(text);
-    std::string why;
-    if (!Convert(root, 0, out, &why)) {
-      *error = name + ": " + why;
-      return false;
-    }
-    return true;
-  } catch (const YAML::Exception& e) {
-    *error = name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-             ": malformed YAML: " + e.msg;
-    return false;
-  } catch (const std::exception& e) {
-    *error = name + ": cannot read YAML: " + e.what();
+  base::yaml::TextOptions options;
+  options.limits.max_depth = kMaxDepth;
+  options.first_document_only = true;
+  std::vector<std::string> documents;
+  base::yaml::Error yaml_error;
+  if (!base::yaml::TextToJson(text, options, &documents, &yaml_error)) {
+    *error = yaml_error.Located(name);
     return false;
   }
+  JsonError json_error;
+  if (!ParseJson(documents.empty() ? "null" : documents.front(), out, &json_error)) {
+    // The converter writes valid JSON; only a string that is not UTF-8 gets here.
+    *error = name + ": cannot read YAML: " + json_error.message;
+    return false;
+  }
+  return true;
 }
 
 bool ReadObject(const std::string& path, Value* out, std::string* error) {
@@ -98,7 +51,7 @@ bool ReadObject(const std::string& path, Value* out, std::string* error) {
   if (path == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else {
-    if (!ReadWholeFile(path, &text, error)) return false;
+    if (!base::ReadWholeFile(path, &text, error)) return false;
   }
   if (LooksLikeJson(text)) {
     JsonError json_error;

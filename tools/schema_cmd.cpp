@@ -14,6 +14,7 @@
 
 #include "compiler/check/typecheck.h"
 #include "compiler/schema/import.h"
+#include "base/gvk.h"
 #include "compiler/schema/registry.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
@@ -71,7 +72,7 @@ int RunShow(const ShowArgs& args) {
     std::fprintf(stderr, "wmc schema show: %s\n", error.c_str());
     return 2;
   }
-  schema::Gvk gvk = schema::Gvk::FromApiVersion(args.api_version, args.kind);
+  auto gvk = base::GroupVersionKind::FromApiVersion(args.api_version, args.kind);
   const schema::Schema* node = registry->Lookup(gvk);
   if (!node) {
     std::fprintf(stderr, "wmc schema show: no schema for %s\n", gvk.ToString().c_str());

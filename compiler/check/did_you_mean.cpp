@@ -2,25 +2,14 @@
 #include "compiler/check/internal/did_you_mean.h"
 
 #include <algorithm>
-#include <cctype>
-#include <vector>
+
+#include "base/did_you_mean.h"
 
 namespace wm::check::internal {
 
+// Schema field names and enum values: a difference in case alone is the likeliest typo.
 size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t cur = row[j];
-      size_t sub = prev + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, sub});
-      prev = cur;
-    }
-  }
-  return row[b.size()];
+  return base::EditDistance(a, b, {.ignore_ascii_case = true});
 }
 
 std::string Suggest(std::string_view name, const schema::Schema& s) {

@@ -7,100 +7,24 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 
+#include "base/did_you_mean.h"
+#include "base/yaml/yaml_json.h"
 #include "compiler/definition/internal/scalar_map.h"
 #include "compiler/jq/parser.h"
 
 namespace wm::definition {
 
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      size_t cost = (a[i - 1] == b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-std::string ClosestMatch(std::string_view word, const std::vector<std::string_view>& candidates) {
-  // Accept roughly one edit per three characters (at least two): close enough to be a typo.
-  size_t limit = std::max<size_t>(2, word.size() / 3);
-  size_t best = limit + 1;
-  std::string_view best_word;
-  for (std::string_view candidate : candidates) {
-    size_t d = EditDistance(word, candidate);
-    // Case-only differences are the most likely typo of all.
-    std::string lw(word), lc(candidate);
-    std::transform(lw.begin(), lw.end(), lw.begin(), ::tolower);
-    std::transform(lc.begin(), lc.end(), lc.begin(), ::tolower);
-    if (lw == lc) d = 0;
-    if (d < best) {
-      best = d;
-      best_word = candidate;
-    }
-  }
-  return best <= limit ? std::string(best_word) : std::string();
-}
-
 namespace {
 
 using internal::LineIndex;
 
-// What a plain (unquoted) scalar means to a YAML 1.1 reader such as the one kubectl uses
-// (sigs.k8s.io/yaml -> go-yaml v2): `yes`, `on`, `True` are booleans there, so a string field
-// written that way would not be a string once applied to a cluster.
-enum class PlainKind { kNull, kBool, kInt, kFloat, kString };
-
-PlainKind ClassifyPlain(const std::string& s) {
-  static const std::set<std::string> kNulls = {"", "~", "null", "Null", "NULL"};
-  static const std::set<std::string> kBools = {"y",     "Y",     "yes",  "Yes",  "YES",  "n",
-                                               "N",     "no",    "No",   "NO",   "true", "True",
-                                               "TRUE",  "false", "False", "FALSE", "on", "On",
-                                               "ON",    "off",   "Off",  "OFF"};
-  if (kNulls.count(s)) return PlainKind::kNull;
-  if (kBools.count(s)) return PlainKind::kBool;
-  static const std::set<std::string> kSpecialFloats = {".inf", ".Inf", ".INF", "-.inf", "-.Inf",
-                                                       "-.INF", "+.inf", ".nan", ".NaN", ".NAN"};
-  if (kSpecialFloats.count(s)) return PlainKind::kFloat;
-  size_t i = 0;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-  if (i >= s.size()) return PlainKind::kString;
-  if (s.compare(i, 2, "0x") == 0 || s.compare(i, 2, "0o") == 0 || s.compare(i, 2, "0b") == 0) {
-    if (i + 2 == s.size()) return PlainKind::kString;
-    for (size_t j = i + 2; j < s.size(); ++j) {
-      if (!std::isxdigit(static_cast<unsigned char>(s[j])) && s[j] != '_') return PlainKind::kString;
-    }
-    return PlainKind::kInt;
-  }
-  bool digits = false, dot = false, exponent = false;
-  for (size_t j = i; j < s.size(); ++j) {
-    char c = s[j];
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '_') {
-      digits = digits || c != '_';
-    } else if (c == '.' && !dot && !exponent) {
-      dot = true;
-    } else if ((c == 'e' || c == 'E') && digits && !exponent) {
-      exponent = true;
-      if (j + 1 < s.size() && (s[j + 1] == '+' || s[j + 1] == '-')) ++j;
-      if (j + 1 >= s.size()) return PlainKind::kString;
-    } else {
-      return PlainKind::kString;
-    }
-  }
-  if (!digits) return PlainKind::kString;
-  return (dot || exponent) ? PlainKind::kFloat : PlainKind::kInt;
-}
+// Plain scalars are typed by the one rule of base/yaml (the Kubernetes reader's): a field that must
+// be a string rejects `yes`, `3` or `~` written without quotes.
+using base::yaml::ClassifyPlain;
+using base::yaml::PlainKind;
 
 bool IsQuoted(const YAML::Node& node) { return node.Tag() == "!"; }
 
@@ -185,20 +109,15 @@ class Loader {
     if (!node.IsDefined()) return Location{file_, 1, 1};
     return At(base_ + node.Mark().pos);
   }
-  void Report(Severity severity, const char* rule, const Location& at, std::string message,
+  // Severity comes from the rule registry (base/rules.def): WM009 is a warning, the rest errors.
+  void Report(const char* rule, const Location& at, std::string message,
               std::vector<std::string> notes = {}, uint32_t length = 1) {
-    Diagnostic d;
-    d.severity = severity;
-    d.rule = rule;
-    d.location = at;
-    d.length = length;
-    d.message = std::move(message);
-    d.notes = std::move(notes);
-    sink_.Report(std::move(d));
+    sink_.Report(
+        MakeDiagnostic(rule, at, std::move(message)).Length(length).Notes(std::move(notes)));
   }
   void Error(const char* rule, const Location& at, std::string message,
              std::vector<std::string> notes = {}, uint32_t length = 1) {
-    Report(Severity::Error, rule, at, std::move(message), std::move(notes), length);
+    Report(rule, at, std::move(message), std::move(notes), length);
   }
 
   // ---- schema walking helpers
@@ -226,7 +145,8 @@ class Loader {
   std::optional<SuspendDefinition> Suspend(const Fields& f, std::string_view what);
   std::vector<SuspendAction> Actions(const Fields& f, std::string_view key, std::string_view what);
   std::optional<JsonText> Json(const YAML::Node& node, std::string_view what);
-  bool ToJson(const YAML::Node& node, int depth, nlohmann::ordered_json& out);
+  // A free-form value (suspend/resume `value`) through base/yaml's conversion and budgets.
+  bool ToJson(const YAML::Node& node, nlohmann::ordered_json& out);
   void Instructions(const Fields& f, Definition& def);
   std::optional<Topology> TopologyFrom(const Fields& f, std::string_view key, std::string_view what);
   std::vector<JqField> JqList(const Fields& f, std::string_view key, std::string_view what);
@@ -238,9 +158,8 @@ class Loader {
   // Offset of the text yaml-cpp is parsing within text_ (non-zero when documents are loaded one
   // by one after a syntax error; yaml-cpp marks are relative to what it was given).
   size_t base_ = 0;
-  // Nodes converted for the current suspend/resume value, bounded by kMaxJsonNodes.
+  // Most nodes one suspend/resume value may expand to (aliases included).
   static constexpr size_t kMaxJsonNodes = 100000;
-  size_t json_nodes_ = 0;
   const LoadOptions& options_;
   DiagnosticSink& sink_;
 };
@@ -272,22 +191,15 @@ std::optional<Fields> Loader::Open(const YAML::Node& node, std::string_view what
       continue;
     }
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      std::vector<std::string> notes;
-      std::string suggestion = ClosestMatch(key, allowed);
+      std::string suggestion = base::ClosestMatch(key, allowed);
       std::string message = "unknown field '" + key + "' in " + std::string(what);
       if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
       std::string known;
       for (std::string_view k : allowed) known += (known.empty() ? "" : ", ") + std::string(k);
-      notes.push_back("known fields: " + known);
-      Diagnostic d;
-      d.severity = Severity::Error;
-      d.rule = unknown_rule;
-      d.location = key_loc;
-      d.length = static_cast<uint32_t>(std::max<size_t>(1, key.size()));
-      d.message = std::move(message);
-      d.notes = std::move(notes);
-      d.fixit = suggestion;
-      sink_.Report(std::move(d));
+      sink_.Report(MakeDiagnostic(unknown_rule, key_loc, std::move(message))
+                       .Length(static_cast<uint32_t>(key.size()))
+                       .Note("known fields: " + known)
+                       .Fixit(suggestion));
       continue;
     }
     fields.entries.push_back({key, key_node, it->second});
@@ -577,88 +489,26 @@ std::optional<PodSelector> Loader::Selector(const Fields& parent, std::string_vi
   return selector;
 }
 
-bool Loader::ToJson(const YAML::Node& node, int depth, nlohmann::ordered_json& out) {
-  // Aliases let a short text denote an exponentially large value ("billion laughs"): count nodes.
-  if (++json_nodes_ > kMaxJsonNodes) {
-    Error("WM007", Loc(node), "value has more than " + std::to_string(kMaxJsonNodes) + " nodes");
+bool Loader::ToJson(const YAML::Node& node, nlohmann::ordered_json& out) {
+  base::yaml::Limits limits;
+  limits.max_depth = options_.max_depth;
+  limits.max_nodes = kMaxJsonNodes;
+  std::string text;
+  base::yaml::Error error;
+  if (!base::yaml::NodeToJson(node, limits, &text, &error)) {
+    const char* rule = "WM007";  // kTooDeep, kTooManyNodes: an input limit
+    if (error.kind == base::yaml::ErrorKind::kDuplicateKey) rule = "WM003";
+    if (error.kind == base::yaml::ErrorKind::kNonStringKey) rule = "WM004";
+    if (error.kind == base::yaml::ErrorKind::kSyntax) rule = "WM001";
+    Error(rule, At(base_ + error.offset), error.message);
     return false;
   }
-  if (depth > options_.max_depth) {
-    Error("WM007", Loc(node), "value nested deeper than " + std::to_string(options_.max_depth) +
-                                  " levels");
-    return false;
-  }
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-      out = nullptr;
-      return true;
-    case YAML::NodeType::Sequence:
-      out = nlohmann::ordered_json::array();
-      for (auto it = node.begin(); it != node.end(); ++it) {
-        nlohmann::ordered_json item;
-        if (!ToJson(*it, depth + 1, item)) return false;
-        out.push_back(std::move(item));
-      }
-      return true;
-    case YAML::NodeType::Map: {
-      out = nlohmann::ordered_json::object();
-      std::set<std::string> seen;
-      for (auto it = node.begin(); it != node.end(); ++it) {
-        if (!it->first.IsScalar()) {
-          Error("WM004", Loc(it->first), "keys of a JSON value must be strings");
-          return false;
-        }
-        if (!seen.insert(it->first.Scalar()).second) {
-          Error("WM003", Loc(it->first), "duplicate key '" + it->first.Scalar() + "' in value");
-          return false;
-        }
-        nlohmann::ordered_json item;
-        if (!ToJson(it->second, depth + 1, item)) return false;
-        out[it->first.Scalar()] = std::move(item);
-      }
-      return true;
-    }
-    case YAML::NodeType::Scalar: {
-      const std::string& s = node.Scalar();
-      if (IsQuoted(node)) {
-        out = s;
-        return true;
-      }
-      switch (ClassifyPlain(s)) {
-        case PlainKind::kNull: out = nullptr; return true;
-        case PlainKind::kBool: {
-          static const std::set<std::string> kTrue = {"y", "Y", "yes", "Yes", "YES", "true",
-                                                      "True", "TRUE", "on", "On", "ON"};
-          out = kTrue.count(s) > 0;
-          return true;
-        }
-        case PlainKind::kInt:
-        case PlainKind::kFloat: {
-          auto parsed = nlohmann::ordered_json::parse(s, nullptr, false);
-          if (!parsed.is_discarded() && parsed.is_number()) {
-            out = parsed;
-          } else {
-            // YAML-only spellings (0x1F, 1_000, .inf) have no exact JSON text: keep the text.
-            std::string digits;
-            for (char c : s) if (c != '_') digits += c;
-            char* end = nullptr;
-            double v = std::strtod(digits.c_str(), &end);
-            if (end && *end == '\0' && std::isfinite(v)) out = v;
-            else out = s;
-          }
-          return true;
-        }
-        case PlainKind::kString: out = s; return true;
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
+  // Re-read as nlohmann JSON so numbers print in one canonical form (1e3 -> 1000.0).
+  out = nlohmann::ordered_json::parse(text);
+  return true;
 }
 
 std::optional<JsonText> Loader::Json(const YAML::Node& node, std::string_view what) {
-  json_nodes_ = 0;
   JsonText value;
   value.location = Loc(node);
   if (node.IsScalar() && IsQuoted(node)) {
@@ -667,7 +517,7 @@ std::optional<JsonText> Loader::Json(const YAML::Node& node, std::string_view wh
     return value;
   }
   nlohmann::ordered_json json;
-  if (!ToJson(node, 0, json)) return std::nullopt;
+  if (!ToJson(node, json)) return std::nullopt;
   value.json = json.dump();
   return value;
 }
@@ -909,7 +759,7 @@ void Loader::Document(const YAML::Node& doc, int index, LoadResult& result, int 
     def.name.location = meta->location;
     if (auto name = String(*meta, "name", "metadata")) def.name = *name;
     if (const Fields::Entry* ns = meta->Find("namespace")) {
-      Report(Severity::Warning, "WM009", Loc(ns->key_node),
+      Report("WM009", Loc(ns->key_node),
              kind_name + " is cluster-scoped; metadata.namespace is ignored");
     }
   }
@@ -1009,11 +859,8 @@ LoadResult LoadDefinitions(std::string_view file_name, std::string_view text,
   try {
     return loader.Run();
   } catch (const std::exception& e) {
-    Diagnostic d;
-    d.rule = "WM001";
-    d.location = Location{std::string(file_name), 1, 1};
-    d.message = std::string("cannot load definitions: ") + e.what();
-    sink.Report(std::move(d));
+    sink.Report(MakeDiagnostic("WM001", Location{std::string(file_name), 1, 1},
+                               std::string("cannot load definitions: ") + e.what()));
     return {};
   }
 }

@@ -31,9 +31,4 @@ struct LoadResult {
 LoadResult LoadDefinitions(std::string_view file_name, std::string_view text,
                            const LoadOptions& options, DiagnosticSink& sink);
 
-// Levenshtein distance, and the closest candidate within a small distance ("" when none): used
-// for did-you-mean notes on unknown fields, component names and status keys.
-size_t EditDistance(std::string_view a, std::string_view b);
-std::string ClosestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
-
 }  // namespace wm::definition

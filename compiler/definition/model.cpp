@@ -165,11 +165,6 @@ std::optional<ResourceStatus> StatusFromKey(std::string_view key) {
   return std::nullopt;
 }
 
-std::string GroupVersionKind::ToString() const {
-  std::string out = group.value.empty() ? version.value : group.value + "/" + version.value;
-  return out + ", Kind=" + kind.value;
-}
-
 const StatusMapping* StatusDefinition::Find(ResourceStatus status) const {
   for (const StatusMapping& mapping : mappings) {
     if (mapping.status == status) return &mapping;

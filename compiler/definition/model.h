@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/gvk.h"
 #include "compiler/jq/ast.h"
 #include "compiler/source/diagnostic.h"
 
@@ -95,14 +96,18 @@ std::string_view FieldName(JqRole role);
 // A stable identifier for manifests and dumps ("instance-id", "pod-template-spec", ...).
 std::string_view RoleName(JqRole role);
 
+// A kind as a definition writes it: the base GVK (base/gvk.h) plus where each part was written,
+// so rules can point at the group, the version or the kind.
 struct GroupVersionKind {
   Text group;    // empty for the core API group ("" + v1 + Pod)
   Text version;
   Text kind;
   Location location;  // of the mapping
+  // The kind without its positions.
+  base::GroupVersionKind Value() const { return {group.value, version.value, kind.value}; }
   // "group/version, Kind=kind" as Kubernetes prints it ("v1, Kind=Pod" for the core group).
-  std::string ToString() const;
-  bool full() const { return !version.value.empty() && !kind.value.empty(); }
+  std::string ToString() const { return Value().KubernetesString(); }
+  bool full() const { return Value().full(); }
 };
 
 struct FragmentedPodSpecDefinition {

@@ -1,5 +1,6 @@
 // The structural rules (see rules.h and docs/rules.md). Each check is a small function over the
-// model that reports at the offending field; ids are stable and listed once in kRules.
+// model that reports at the offending field; ids, severities and summaries are registered once in
+// base/rules.def.
 #include "compiler/definition/rules.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "base/did_you_mean.h"
 #include "compiler/definition/loader.h"
 #include "compiler/jq/policy.h"
 #include "compiler/lower/lower.h"
@@ -15,61 +17,6 @@
 namespace wm::definition {
 
 namespace {
-
-const std::vector<RuleInfo> kRules = {
-    {"WM001", Severity::Error, "the file is not well-formed YAML or JSON"},
-    {"WM002", Severity::Error, "unknown field (with a did-you-mean suggestion)"},
-    {"WM003", Severity::Error, "duplicate key in a mapping"},
-    {"WM004", Severity::Error, "a field has the wrong type (mapping, sequence, string)"},
-    {"WM005", Severity::Error, "the document is not a Karta/ResourceInterface definition, or has "
-                               "the wrong apiVersion"},
-    {"WM006", Severity::Error, "a required field is missing"},
-    {"WM007", Severity::Error, "an input limit (file size, nesting depth) is exceeded"},
-    {"WM009", Severity::Warning, "metadata.namespace on a cluster-scoped definition"},
-    {"WM010", Severity::Error, "a component has no name"},
-    {"WM011", Severity::Error, "two components have the same name"},
-    {"WM012", Severity::Error, "the root component lacks a full kind (group, version, kind)"},
-    {"WM013", Severity::Error, "the root component has an ownerRef"},
-    {"WM014", Severity::Error, "the root component has no statusDefinition"},
-    {"WM015", Severity::Error, "a child component has no ownerRef"},
-    {"WM016", Severity::Error, "an ownerRef names a component that does not exist"},
-    {"WM017", Severity::Error, "components own each other in a cycle"},
-    {"WM018", Severity::Error, "a component kind lacks its version or kind"},
-    {"WM020", Severity::Error, "a specDefinition sets more than one pod-spec shape"},
-    {"WM021", Severity::Error, "metadataPath is set without podSpecPath"},
-    {"WM022", Severity::Error, "instanceIdPath is set without podSelector.componentInstanceSelector"},
-    {"WM023", Severity::Error, "podSelector.componentInstanceSelector is set without instanceIdPath"},
-    {"WM024", Severity::Error, "componentTypeSelector has neither keyPath nor matchLabels"},
-    {"WM025", Severity::Error, "componentTypeSelector.value is set without keyPath"},
-    {"WM026", Severity::Error, "componentTypeSelector.matchLabels is empty or has an invalid label"},
-    {"WM030", Severity::Error, "unknown statusMappings key"},
-    {"WM031", Severity::Error, "byConditions is used without a conditionsDefinition"},
-    {"WM032", Severity::Error, "a byConditions entry lacks a type, or both status and reason"},
-    {"WM033", Severity::Error, "byPhase is used without a phaseDefinition"},
-    {"WM034", Severity::Error, "byExpression lacks expression or expectedResult"},
-    {"WM035", Severity::Error, "a status matcher has no criteria"},
-    {"WM036", Severity::Warning, "statusDefinition on a component other than the root"},
-    {"WM037", Severity::Warning, "statusMappings maps no status"},
-    {"WM040", Severity::Error, "suspendDefinition lacks suspend or resume actions"},
-    {"WM041", Severity::Error, "a suspend/resume action value is not valid JSON"},
-    {"WM050", Severity::Error, "gang scheduling names a component that does not exist"},
-    {"WM051", Severity::Error, "two pod groups have the same name"},
-    {"WM052", Severity::Error, "a gang-scheduling topology is incomplete"},
-    {"WM053", Severity::Warning, "both podGroup and the deprecated podGroups are set"},
-    {"WM054", Severity::Error, "a pod group has no members"},
-    {"WM060", Severity::Error, "an additionalChildKinds entry lacks its version or kind"},
-    {"WM061", Severity::Warning, "an additionalChildKinds entry repeats a component's kind"},
-    {"WM062", Severity::Error, "additionalChildKinds lists the same group and kind twice"},
-    {"WM063", Severity::Warning, "additionalChildKinds lists one kind under two groups (the "
-                                 "upstream CRD keys the list by kind alone)"},
-    {"WM070", Severity::Warning, "a child component has no pod definition and no children"},
-    {"WM071", Severity::Warning, "sibling components' pod selectors cannot tell their pods apart"},
-    {"WM080", Severity::Error, "two definitions describe the same root kind"},
-    {"WM100", Severity::Error, "jq syntax error in an expression (reported by the jq parser)"},
-    {"WM101", Severity::Error, "a jq expression is nested too deeply"},
-    {"WM102", Severity::Error, "a jq expression is too large"},
-    {"WM103", Severity::Error, "a jq expression has a NUL byte or invalid UTF-8"},
-};
 
 std::string Quote(std::string_view name) { return "'" + std::string(name) + "'"; }
 
@@ -154,19 +101,11 @@ class Checker {
   }
 
  private:
+  // Severity comes from the rule registry (base/rules.def): WM036, WM037, WM053, WM061, WM063,
+  // WM070 and WM071 are warnings.
   void Report(const char* rule, const Location& at, std::string message,
-              std::vector<std::string> notes = {}, Severity severity = Severity::Error) {
-    Diagnostic d;
-    d.severity = severity;
-    d.rule = rule;
-    d.location = at;
-    d.message = std::move(message);
-    d.notes = std::move(notes);
-    sink_.Report(std::move(d));
-  }
-  void Warn(const char* rule, const Location& at, std::string message,
-            std::vector<std::string> notes = {}) {
-    Report(rule, at, std::move(message), std::move(notes), Severity::Warning);
+              std::vector<std::string> notes = {}) {
+    sink_.Report(MakeDiagnostic(rule, at, std::move(message)).Notes(std::move(notes)));
   }
   std::vector<std::string_view> Names() const {
     std::vector<std::string_view> names;
@@ -242,7 +181,7 @@ class Checker {
       return false;
     }
     if (!def_.FindComponent(child.owner_ref->value)) {
-      std::string suggestion = ClosestMatch(child.owner_ref->value, Names());
+      std::string suggestion = base::ClosestMatch(child.owner_ref->value, Names());
       std::vector<std::string> notes;
       if (!suggestion.empty()) notes.push_back("did you mean " + Quote(suggestion) + "?");
       Report("WM016", child.owner_ref->location,
@@ -321,8 +260,8 @@ class Checker {
     if (c.pod_selector) SelectorRules(c, *c.pod_selector);
     if (c.status) {
       if (!c.is_root) {
-        Warn("WM036", c.status->location,
-             label + " has a statusDefinition; only the root component's status is used");
+        Report("WM036", c.status->location,
+               label + " has a statusDefinition; only the root component's status is used");
       }
       StatusRules(c, *c.status);
     }
@@ -404,13 +343,13 @@ class Checker {
       return;
     }
     if (status.mappings.empty()) {
-      Warn("WM037", status.mappings_location,
-           label + " statusMappings maps no status; the component's status is always Undefined");
+      Report("WM037", status.mappings_location,
+             label + " statusMappings maps no status; the component's status is always Undefined");
     }
     for (const StatusMapping& mapping : status.mappings) {
       std::string where = label + " statusMappings." + std::string(StatusKey(mapping.status));
       if (mapping.matchers.empty()) {
-        Warn("WM037", mapping.location, where + " has no matchers; it never matches");
+        Report("WM037", mapping.location, where + " has no matchers; it never matches");
       }
       for (const StatusMatcher& m : mapping.matchers) {
         bool any = m.by_phase || m.by_conditions || m.by_expression;
@@ -493,9 +432,9 @@ class Checker {
     }
     for (const Component& child : def_.children) {
       if (!child.HasPodDefinition() && !owners.count(child.name.value)) {
-        Warn("WM070", child.name.location,
-             "child " + Label(child) + " has no pod definition and no child components",
-             {"it contributes no pods; add a specDefinition or remove it"});
+        Report("WM070", child.name.location,
+               "child " + Label(child) + " has no pod definition and no child components",
+               {"it contributes no pods; add a specDefinition or remove it"});
       }
     }
   }
@@ -515,11 +454,11 @@ class Checker {
           const Component& b = *siblings[j];
           std::string why = Overlap(a, b);
           if (why.empty()) continue;
-          Warn("WM071", SelectorLocation(b),
-               "components " + Quote(a.name.value) + " and " + Quote(b.name.value) +
-                   " (both owned by " + Quote(owner) + ") have pod selectors that cannot tell "
-                   "their pods apart: " + why,
-               {"give each a podSelector.componentTypeSelector matching a distinct pod label"});
+          Report("WM071", SelectorLocation(b),
+                 "components " + Quote(a.name.value) + " and " + Quote(b.name.value) +
+                     " (both owned by " + Quote(owner) + ") have pod selectors that cannot tell "
+                     "their pods apart: " + why,
+                 {"give each a podSelector.componentTypeSelector matching a distinct pod label"});
         }
       }
     }
@@ -612,20 +551,20 @@ class Checker {
                "additionalChildKinds lists " + gvk.ToString() + " more than once");
       } else if (auto [it, inserted] = groups.emplace(gvk.kind.value, gvk.group.value); !inserted) {
         auto group_name = [](const std::string& g) { return g.empty() ? "core" : g; };
-        Warn("WM063", gvk.kind.location,
-             "additionalChildKinds lists kind " + Quote(gvk.kind.value) + " under groups " +
-                 Quote(group_name(it->second)) + " and " + Quote(group_name(gvk.group.value)),
-             {"the upstream Karta CRD keys additionalChildKinds by kind alone "
-              "(x-kubernetes-list-map-keys: [kind]); an API server with that CRD rejects the "
-              "second entry"});
+        Report("WM063", gvk.kind.location,
+               "additionalChildKinds lists kind " + Quote(gvk.kind.value) + " under groups " +
+                   Quote(group_name(it->second)) + " and " + Quote(group_name(gvk.group.value)),
+               {"the upstream Karta CRD keys additionalChildKinds by kind alone "
+                "(x-kubernetes-list-map-keys: [kind]); an API server with that CRD rejects the "
+                "second entry"});
       }
       for (const Component* c : def_.Components()) {
         if (c->kind && c->kind->group.value == gvk.group.value &&
             c->kind->kind.value == gvk.kind.value) {
-          Warn("WM061", gvk.location,
-               "additionalChildKinds entry " + gvk.ToString() + " repeats the kind of " +
-                   Label(*c),
-               {"additionalChildKinds is for kinds that are not modelled as components"});
+          Report("WM061", gvk.location,
+                 "additionalChildKinds entry " + gvk.ToString() + " repeats the kind of " +
+                     Label(*c),
+                 {"additionalChildKinds is for kinds that are not modelled as components"});
           break;
         }
       }
@@ -639,7 +578,7 @@ class Checker {
       return;
     }
     if (!def_.FindComponent(name->value)) {
-      std::string suggestion = ClosestMatch(name->value, Names());
+      std::string suggestion = base::ClosestMatch(name->value, Names());
       std::vector<std::string> notes;
       if (!suggestion.empty()) notes.push_back("did you mean " + Quote(suggestion) + "?");
       Report("WM050", name->location,
@@ -665,9 +604,9 @@ class Checker {
     if (!def_.instructions.gang_scheduling) return;
     const GangScheduling& gang = *def_.instructions.gang_scheduling;
     if (gang.pod_group && gang.pod_groups) {
-      Warn("WM053", gang.location,
-           "gangScheduling sets both podGroup and the deprecated podGroups; podGroup is used",
-           {"remove podGroups"});
+      Report("WM053", gang.location,
+             "gangScheduling sets both podGroup and the deprecated podGroups; podGroup is used",
+             {"remove podGroups"});
     }
     if (gang.pod_group) {
       const PodGroup& group = *gang.pod_group;
@@ -714,7 +653,19 @@ class Checker {
 
 }  // namespace
 
-const std::vector<RuleInfo>& AllRules() { return kRules; }
+const std::vector<RuleInfo>& AllRules() {
+  static const std::vector<RuleInfo> rules = [] {
+    std::vector<RuleInfo> out;
+    for (const RuleInfo& rule : base::AllRules()) {
+      if (rule.stage == base::Stage::Load || rule.stage == base::Stage::Structure ||
+          rule.stage == base::Stage::Catalog || rule.stage == base::Stage::JqSyntax) {
+        out.push_back(rule);
+      }
+    }
+    return out;
+  }();
+  return rules;
+}
 
 // Every parsed jq field must pass the front end's safety policy (suspend and resume action paths
 // are assignment targets by nature, so assignments are allowed there) and then resolve every name
@@ -757,14 +708,11 @@ void CheckDefinitionSet(const std::vector<const Definition*>& definitions, Diagn
     std::string key = kind.ToString();
     auto [it, inserted] = seen.emplace(key, def);
     if (inserted) continue;
-    Diagnostic d;
-    d.rule = "WM080";
-    d.location = kind.location;
-    d.message = "definitions " + Quote(it->second->name.value) + " and " + Quote(def->name.value) +
-                " both describe " + key;
-    d.notes.push_back("first defined at " + it->second->file + ":" +
-                      std::to_string(it->second->root.kind->location.line));
-    sink.Report(std::move(d));
+    sink.Report(MakeDiagnostic("WM080", kind.location,
+                               "definitions " + Quote(it->second->name.value) + " and " +
+                                   Quote(def->name.value) + " both describe " + key)
+                    .Note("first defined at " + it->second->file + ":" +
+                          std::to_string(it->second->root.kind->location.line)));
   }
 }
 

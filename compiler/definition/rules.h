@@ -6,19 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "base/rules.h"
 #include "compiler/definition/model.h"
 #include "compiler/source/diagnostic.h"
 
 namespace wm::definition {
 
-struct RuleInfo {
-  std::string_view id;        // "WM010"
-  Severity severity;          // default severity
-  std::string_view summary;   // one line, as in docs/rules.md
-};
+using RuleInfo = base::RuleInfo;
 
-// Every rule id this stage and the loader can report (jq syntax errors WM100-WM109 come from the
-// jq parser and are listed here too so the documentation test can see them).
+// The registered rules (base/rules.def) this stage and the loader can report: stages Load,
+// Structure, Catalog, and JqSyntax (WM100-WM109 come from the jq parser every field goes through).
 const std::vector<RuleInfo>& AllRules();
 
 // Runs every structural rule over one loaded definition. Rules that depend on a sound component

@@ -35,13 +35,8 @@ void ParseContext::Error(uint32_t offset, uint32_t length, const char* rule, std
       return;  // a recovery cascade at the same spot says nothing new
     }
   }
-  Diagnostic d;
-  d.severity = Severity::Error;
-  d.rule = rule;
-  d.location = MapOffset(options_, offset);
-  d.length = length == 0 ? 1 : length;
-  d.message = std::move(message);
-  diagnostics_.push_back(std::move(d));
+  diagnostics_.push_back(
+      MakeDiagnostic(rule, MapOffset(options_, offset), std::move(message)).Length(length));
   if (options_.max_errors > 0 && static_cast<int>(diagnostics_.size()) >= options_.max_errors) {
     throw TooManyErrors{};
   }

@@ -176,14 +176,13 @@ class PolicyWalker {
 
   void Report(const PolicyItem& item, const Node& node, const std::string& what) {
     Range at = node.token.end > node.token.begin ? node.token : node.range;
-    Diagnostic d;
-    d.severity = item.severity;
-    d.rule = item.rule;
-    d.location = source_map_.Map(at.begin);
-    d.length = at.end > at.begin ? at.end - at.begin : 1;
-    d.message = what + " is not allowed by the safety policy: " + item.reason;
-    d.notes.push_back("allow it with the policy item '" + item.name + "' (" + item.rule + ")");
-    found_.emplace_back(at.begin, std::move(d));
+    found_.emplace_back(
+        at.begin,
+        MakeDiagnostic(item.rule, source_map_.Map(at.begin),
+                       what + " is not allowed by the safety policy: " + item.reason)
+            .WithSeverity(item.severity)
+            .Length(at.end > at.begin ? at.end - at.begin : 1)
+            .Note("allow it with the policy item '" + item.name + "' (" + item.rule + ")"));
   }
 
   const Policy& policy_;

@@ -120,12 +120,8 @@ class Lowerer {
 
   void Report(const char* rule, uint32_t offset, uint32_t length, std::string message,
               std::string note = "") {
-    Diagnostic d;
-    d.severity = Severity::Error;
-    d.rule = rule;
-    d.location = options_.source_map.Map(offset);
-    d.length = length == 0 ? 1 : length;
-    d.message = std::move(message);
+    Diagnostic d = MakeDiagnostic(rule, options_.source_map.Map(offset), std::move(message))
+                       .Length(length);
     if (!note.empty()) d.notes.push_back(std::move(note));
     diagnostics_.push_back(std::move(d));
     ++errors_;

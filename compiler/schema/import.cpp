@@ -1,10 +1,9 @@
 // Schema import (import.h): parses CRD YAML/JSON and Kubernetes OpenAPI v3 documents into generic
 // JSON, converts each OpenAPI schema node into the compact model (refs and allOf resolved, oneOf /
 // anyOf folded into a type union), and writes the compact files with large subtrees shared by
-// content hash. yaml-cpp and nlohmann exceptions are caught here and turned into errors.
+// content hash. YAML goes through base/yaml; nlohmann exceptions are caught here and turned into
+// errors.
 #include "compiler/schema/import.h"
-
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +15,9 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "base/file.h"
+#include "base/yaml/yaml_json.h"
+
 namespace wm::schema {
 namespace {
 
@@ -23,66 +25,6 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr int kMaxDepth = 512;
-
-// ---- YAML -> JSON, resolving plain scalars the way YAML 1.2's core schema does.
-
-json ScalarToJson(const YAML::Node& node) {
-  const std::string& text = node.Scalar();
-  if (node.Tag() == "!") return text;  // quoted: always a string
-  if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") {
-    return nullptr;
-  }
-  if (text == "true" || text == "True" || text == "TRUE") return true;
-  if (text == "false" || text == "False" || text == "FALSE") return false;
-  bool numeric = !text.empty();
-  size_t i = (text[0] == '-' || text[0] == '+') ? 1 : 0;
-  bool digits = false, dot = false, exp = false;
-  for (; i < text.size() && numeric; ++i) {
-    char c = text[i];
-    if (c >= '0' && c <= '9') digits = true;
-    else if (c == '.' && !dot && !exp) dot = true;
-    else if ((c == 'e' || c == 'E') && digits && !exp) {
-      exp = true;
-      if (i + 1 < text.size() && (text[i + 1] == '-' || text[i + 1] == '+')) ++i;
-    } else numeric = false;
-  }
-  if (numeric && digits) {
-    json parsed = json::parse(text[0] == '+' ? text.substr(1) : text, nullptr, false);
-    if (!parsed.is_discarded()) return parsed;
-  }
-  return text;
-}
-
-bool YamlToJson(const YAML::Node& node, json* out, int depth, std::string* error) {
-  if (depth > kMaxDepth) {
-    *error = "YAML nesting deeper than " + std::to_string(kMaxDepth);
-    return false;
-  }
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined: *out = nullptr; return true;
-    case YAML::NodeType::Scalar: *out = ScalarToJson(node); return true;
-    case YAML::NodeType::Sequence: {
-      *out = json::array();
-      for (const auto& item : node) {
-        json child;
-        if (!YamlToJson(item, &child, depth + 1, error)) return false;
-        out->push_back(std::move(child));
-      }
-      return true;
-    }
-    case YAML::NodeType::Map: {
-      *out = json::object();
-      for (const auto& kv : node) {
-        json child;
-        if (!YamlToJson(kv.second, &child, depth + 1, error)) return false;
-        (*out)[kv.first.Scalar()] = std::move(child);
-      }
-      return true;
-    }
-  }
-  return true;
-}
 
 // ---- OpenAPI node -> compact Schema
 
@@ -442,39 +384,46 @@ bool ImportText(const std::string& text, const std::string& source, ImportResult
     }
     return ImportDocument(doc, source, result, error);
   }
+  // YAML through the one conversion every command uses (base/yaml: the Kubernetes reader's
+  // scalar typing, and budgets that refuse an alias bomb before it expands).
+  base::yaml::TextOptions options;
+  options.limits.max_depth = kMaxDepth;
+  std::vector<std::string> documents;
+  base::yaml::Error yaml_error;
+  if (!base::yaml::TextToJson(text, options, &documents, &yaml_error)) {
+    *error = yaml_error.Located(source);
+    return false;
+  }
+  bool any = false;
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    bool any = false;
-    for (const YAML::Node& node : docs) {
-      json doc;
-      if (!YamlToJson(node, &doc, 0, error)) {
-        *error = source + ": " + *error;
+    for (const std::string& document : documents) {
+      json doc = json::parse(document, nullptr, false);
+      if (doc.is_discarded()) {
+        *error = source + ": invalid UTF-8 in a YAML string";
         return false;
       }
       if (!doc.is_object()) continue;
       any = true;
       if (!ImportDocument(doc, source, result, error)) return false;
     }
-    if (!any) {
-      *error = source + ": no YAML document";
-      return false;
-    }
-    return true;
   } catch (const std::exception& e) {
     *error = source + ": " + e.what();
     return false;
   }
+  if (!any) {
+    *error = source + ": no YAML document";
+    return false;
+  }
+  return true;
 }
 
 bool ImportFile(const std::string& path, ImportResult* result, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!base::ReadFile(path, &text).ok()) {
     *error = "cannot read '" + path + "'";
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ImportText(buffer.str(), path, result, error);
+  return ImportText(text, path, result, error);
 }
 
 // ---- writing

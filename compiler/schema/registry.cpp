@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "base/file.h"
 #include "compiler/schema/import.h"
 
 namespace wm::schema {
@@ -19,26 +19,9 @@ namespace {
 constexpr int kMaxRefChain = 32;  // a ref to a ref to ... (a cycle in hand-edited files)
 }
 
-Gvk Gvk::FromApiVersion(std::string_view api_version, std::string_view kind) {
-  Gvk g;
-  size_t slash = api_version.rfind('/');
-  if (slash == std::string_view::npos) {
-    g.version = std::string(api_version);
-  } else {
-    g.group = std::string(api_version.substr(0, slash));
-    g.version = std::string(api_version.substr(slash + 1));
-  }
-  if (g.group == kCoreGroupDir) g.group.clear();
-  g.kind = std::string(kind);
-  return g;
-}
-
-std::string Gvk::ToString() const {
-  return (group.empty() ? "" : group + "/") + version + " " + kind;
-}
-
-std::string Gvk::RelativePath() const {
-  return (group.empty() ? std::string(kCoreGroupDir) : group) + "/" + version + "/" + kind;
+std::string RelativePath(const Gvk& gvk) {
+  return (gvk.group.empty() ? std::string(kCoreGroupDir) : gvk.group) + "/" + gvk.version + "/" +
+         gvk.kind;
 }
 
 std::string SchemaRegistry::LocateDefaultDir() {
@@ -110,12 +93,16 @@ const Schema* SchemaRegistry::Load(const std::string& rel) const {
   }
   for (const std::string& dir : dirs_) {
     fs::path file = fs::path(dir) / (rel + ".json");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) continue;
-    std::stringstream buffer;
-    buffer << in.rdbuf();
+    std::string text;
+    base::ReadFileResult read = base::ReadFile(file.string(), &text);
+    if (read.status == base::ReadFileStatus::kCannotOpen) continue;  // try the next directory
     ++files_loaded_;
-    nlohmann::json j = nlohmann::json::parse(buffer.str(), nullptr, false);
+    if (!read.ok()) {
+      load_errors_.push_back(read.message);
+      cache_[rel] = nullptr;
+      return nullptr;
+    }
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     std::string error;
     SchemaPtr s = j.is_discarded() ? nullptr : FromJson(j, &error);
     if (!s) {
@@ -130,7 +117,7 @@ const Schema* SchemaRegistry::Load(const std::string& rel) const {
   return nullptr;
 }
 
-const Schema* SchemaRegistry::Lookup(const Gvk& gvk) const { return Load(gvk.RelativePath()); }
+const Schema* SchemaRegistry::Lookup(const Gvk& gvk) const { return Load(RelativePath(gvk)); }
 
 const Schema* SchemaRegistry::LookupPath(std::string_view relative_path) const {
   return Load(std::string(relative_path));

@@ -12,21 +12,17 @@
 #include <string_view>
 #include <vector>
 
+#include "base/gvk.h"
 #include "compiler/schema/schema.h"
 
 namespace wm::schema {
 
-struct Gvk {
-  std::string group;  // "" = core
-  std::string version;
-  std::string kind;
-  // "batch/v1" + "Job" -> {batch, v1, Job}; "v1" + "Pod" -> {"", v1, Pod}.
-  static Gvk FromApiVersion(std::string_view api_version, std::string_view kind);
-  // "jobset.x-k8s.io/v1alpha2 JobSet", "v1 Pod" (apiVersion and kind, as users write them).
-  std::string ToString() const;
-  // Relative path without ".json": "jobset.x-k8s.io/v1alpha2/JobSet", "core/v1/Pod".
-  std::string RelativePath() const;
-};
+// Kinds are the base GVK (base/gvk.h): FromApiVersion maps the "core" group to "".
+using Gvk = base::GroupVersionKind;
+
+// The path of a kind's schema file relative to a schemas directory, without ".json":
+// "jobset.x-k8s.io/v1alpha2/JobSet", "core/v1/Pod".
+std::string RelativePath(const Gvk& gvk);
 
 struct RegistryOptions {
   std::vector<std::string> schema_dirs;  // searched first, in order (`--schemas DIR`)

@@ -1,11 +1,48 @@
-// SourceMap: turns a byte offset inside a jq expression into the file position of the character it
-// came from (a plain shift for expressions laid out verbatim on one line, a per-byte table for YAML
-// scalars with escapes or folding). An empty map stands for a bare expression: "<expr>", 1:offset+1.
+// MakeDiagnostic, the one diagnostic builder, and SourceMap: turns a byte offset inside a jq
+// expression into the file position of the character it came from (a plain shift for expressions
+// laid out verbatim on one line, a per-byte table for YAML scalars with escapes or folding). An
+// empty map stands for a bare expression: "<expr>", 1:offset+1.
 #include "compiler/source/diagnostic.h"
 
 #include <utility>
 
 namespace wm {
+
+DiagnosticBuilder::DiagnosticBuilder(std::string_view rule, Location at, std::string message) {
+  diagnostic_.severity = base::DefaultSeverity(rule);
+  diagnostic_.rule = std::string(rule);
+  diagnostic_.location = std::move(at);
+  diagnostic_.message = std::move(message);
+}
+
+DiagnosticBuilder&& DiagnosticBuilder::WithSeverity(Severity severity) && {
+  diagnostic_.severity = severity;
+  return std::move(*this);
+}
+
+DiagnosticBuilder&& DiagnosticBuilder::Length(uint32_t bytes) && {
+  diagnostic_.length = bytes == 0 ? 1 : bytes;
+  return std::move(*this);
+}
+
+DiagnosticBuilder&& DiagnosticBuilder::Note(std::string note) && {
+  diagnostic_.notes.push_back(std::move(note));
+  return std::move(*this);
+}
+
+DiagnosticBuilder&& DiagnosticBuilder::Notes(std::vector<std::string> notes) && {
+  for (std::string& note : notes) diagnostic_.notes.push_back(std::move(note));
+  return std::move(*this);
+}
+
+DiagnosticBuilder&& DiagnosticBuilder::Fixit(std::string replacement) && {
+  diagnostic_.fixit = std::move(replacement);
+  return std::move(*this);
+}
+
+DiagnosticBuilder MakeDiagnostic(std::string_view rule, Location at, std::string message) {
+  return DiagnosticBuilder(rule, std::move(at), std::move(message));
+}
 
 SourceMap SourceMap::Contiguous(const Location& start, uint32_t length) {
   SourceMap map;

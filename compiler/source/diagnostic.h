@@ -1,17 +1,22 @@
 // The one diagnostic type for user mistakes (definition files, jq expressions, schemas), and the
 // source map that turns a byte offset inside a jq expression embedded in a YAML scalar into
-// file:line:col of the definition file. Rendering (text with caret, json, sarif, github) lives in
-// diagnostic_render.h.
+// file:line:col of the definition file. MakeDiagnostic is the one way stages build a diagnostic
+// (default severity from the rule registry, base/rules.def). Rendering (text with caret, json,
+// sarif, github) lives in render.h.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/rules.h"
+
 namespace wm {
 
-enum class Severity : uint8_t { Note, Warning, Error };
+// Note < Warning < Error; the registry (base/rules.h) owns the type.
+using Severity = base::Severity;
 
 // A point in a file; line and column are 1-based, column counts bytes.
 struct Location {
@@ -29,6 +34,30 @@ struct Diagnostic {
   std::vector<std::string> notes;
   std::string fixit;         // optional replacement suggestion
 };
+
+// Builds a Diagnostic; each optional part is one chained call on the temporary, and the result
+// converts to a Diagnostic:
+//   sink.Report(MakeDiagnostic("WM016", loc, "ownerRef names ...").Length(5).Fixit("leader"));
+class DiagnosticBuilder {
+ public:
+  DiagnosticBuilder(std::string_view rule, Location at, std::string message);
+  // Overrides the rule's registered severity (a configurable policy or option).
+  DiagnosticBuilder&& WithSeverity(Severity severity) &&;
+  // Bytes the caret underlines; 0 counts as 1.
+  DiagnosticBuilder&& Length(uint32_t bytes) &&;
+  DiagnosticBuilder&& Note(std::string note) &&;
+  DiagnosticBuilder&& Notes(std::vector<std::string> notes) &&;  // appended in order
+  DiagnosticBuilder&& Fixit(std::string replacement) &&;         // "" leaves none
+  Diagnostic Build() && { return std::move(diagnostic_); }
+  operator Diagnostic() && { return std::move(diagnostic_); }
+
+ private:
+  Diagnostic diagnostic_;
+};
+
+// A finding of `rule` at `at`, with the rule's registered severity (base/rules.def) and a caret of
+// one byte until the chained calls say otherwise.
+DiagnosticBuilder MakeDiagnostic(std::string_view rule, Location at, std::string message);
 
 // Maps offsets of a jq expression's text to the file positions of the characters it came from.
 // For a plain scalar the mapping is a shift; for quoted scalars with escapes and block scalars

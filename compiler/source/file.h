@@ -1,13 +1,12 @@
-// Reading whole input files (definitions, jq programs, workload objects, build artifacts) with
-// one error wording, so every command reports an unreadable file the same way.
+// Reading whole input files: the compiler's name for the one bounded reader in base/file.h, kept
+// so callers outside compiler/ (tools, codegen) need not change; new code includes base/file.h.
 #pragma once
 
-#include <string>
+#include "base/file.h"
 
 namespace wm {
 
-// Reads the whole file at `path` (bytes as they are). False with "cannot open PATH" or
-// "cannot read PATH" in *error when it cannot be read.
-bool ReadWholeFile(const std::string& path, std::string* contents, std::string* error);
+// "cannot open PATH" / "cannot read PATH" / "PATH is a directory" in *error when unreadable.
+using base::ReadWholeFile;
 
 }  // namespace wm

@@ -10,14 +10,8 @@
 namespace wm {
 namespace {
 
-const char* SeverityName(Severity s) {
-  switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "error";
-}
+// "error", "warning", "note": the registry's spelling (base/rules.h).
+std::string SeverityText(Severity s) { return std::string(base::SeverityName(s)); }
 
 // "file:line:col" with the unknown parts left out.
 std::string Position(const Location& loc) {
@@ -63,7 +57,7 @@ nlohmann::json JsonOf(const Diagnostic& d) {
       {"file", d.location.file},
       {"line", d.location.line},
       {"column", d.location.column},
-      {"severity", SeverityName(d.severity)},
+      {"severity", SeverityText(d.severity)},
       {"rule", d.rule},
       {"message", d.message},
       {"notes", d.notes},
@@ -103,7 +97,7 @@ std::string RenderSarif(const std::vector<Diagnostic>& diagnostics) {
     nlohmann::json result = {
         {"ruleId", d.rule},
         {"ruleIndex", rule_index[d.rule]},
-        {"level", SeverityName(d.severity)},
+        {"level", SeverityText(d.severity)},
         {"message", {{"text", d.message}}},
         {"locations", nlohmann::json::array({{{"physicalLocation", physical}}})},
     };
@@ -185,7 +179,7 @@ std::string_view SourceFiles::Line(std::string_view name, uint32_t line) const {
 }
 
 std::string RenderText(const Diagnostic& d, const SourceFiles& files) {
-  std::string out = Position(d.location) + ": " + SeverityName(d.severity) + ": " + d.message;
+  std::string out = Position(d.location) + ": " + SeverityText(d.severity) + ": " + d.message;
   if (!d.rule.empty()) out += " [" + d.rule + "]";
   out += "\n";
   if (d.location.line > 0 && d.location.column > 0) {

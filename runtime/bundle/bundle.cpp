@@ -4,9 +4,8 @@
 #include "runtime/bundle/bundle.h"
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
+#include "base/file.h"
 #include "runtime/bundle/format.h"
 #include "runtime/bundle/native_module.h"
 #include "runtime/ir/ir_binary.h"
@@ -50,18 +49,17 @@ Bundle::~Bundle() {
 
 std::shared_ptr<Bundle> Bundle::Open(const std::string& path, std::string* error,
                                      const BundleLoadOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = path + ": cannot open bundle: " + std::strerror(errno);
+  std::string bytes;
+  base::ReadFileResult read = base::ReadFile(path, &bytes);
+  if (read.status == base::ReadFileStatus::kCannotOpen) {
+    *error = path + ": cannot open bundle: " + std::strerror(read.error_number);
     return nullptr;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    *error = path + ": cannot read bundle";
+  if (!read.ok()) {
+    *error = path + ": cannot read bundle: " + read.message;
     return nullptr;
   }
-  return FromBytes(std::move(buffer).str(), path, error, options);
+  return FromBytes(std::move(bytes), path, error, options);
 }
 
 std::shared_ptr<Bundle> Bundle::FromBytes(std::string bytes, const std::string& name,

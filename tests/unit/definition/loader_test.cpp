@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "base/did_you_mean.h"
 #include "compiler/definition/loader.h"
 
 namespace wm::definition {
@@ -362,10 +363,10 @@ TEST(Loader, ParsesJqFieldsAndLocatesSyntaxErrors) {
 }
 
 TEST(DidYouMean, EditDistance) {
-  EXPECT_EQ(EditDistance("kitten", "sitting"), 3u);
-  EXPECT_EQ(EditDistance("", "abc"), 3u);
-  EXPECT_EQ(ClosestMatch("ownerref", {"ownerRef", "name"}), "ownerRef");
-  EXPECT_EQ(ClosestMatch("zzzzzz", {"ownerRef", "name"}), "");
+  EXPECT_EQ(base::EditDistance("kitten", "sitting"), 3u);
+  EXPECT_EQ(base::EditDistance("", "abc"), 3u);
+  EXPECT_EQ(base::ClosestMatch("ownerref", {"ownerRef", "name"}), "ownerRef");
+  EXPECT_EQ(base::ClosestMatch("zzzzzz", {"ownerRef", "name"}), "");
 }
 
 }  // namespace

@@ -324,10 +324,10 @@ TEST(SchemaRegistry, GvkNames) {
   Gvk core = Gvk::FromApiVersion("v1", "Pod");
   EXPECT_EQ(core.group, "");
   EXPECT_EQ(core.ToString(), "v1 Pod");
-  EXPECT_EQ(core.RelativePath(), "core/v1/Pod");
+  EXPECT_EQ(RelativePath(core), "core/v1/Pod");
   Gvk js = Gvk::FromApiVersion("jobset.x-k8s.io/v1alpha2", "JobSet");
   EXPECT_EQ(js.ToString(), "jobset.x-k8s.io/v1alpha2 JobSet");
-  EXPECT_EQ(js.RelativePath(), "jobset.x-k8s.io/v1alpha2/JobSet");
+  EXPECT_EQ(RelativePath(js), "jobset.x-k8s.io/v1alpha2/JobSet");
 }
 
 }  // namespace

@@ -1,0 +1,142 @@
+// Tests of base/yaml/yaml_json.h: the one scalar typing rule, the JSON text it writes, the node,
+// depth and size budgets (an alias bomb is refused, located), duplicate and non-string keys, and
+// malformed YAML with its position.
+#include "base/yaml/yaml_json.h"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
+
+namespace wm::base::yaml {
+namespace {
+
+// The JSON of the first document of `text` ("ERROR: message" when the conversion fails).
+std::string Json(const std::string& text, TextOptions options = {}) {
+  std::vector<std::string> documents;
+  Error error;
+  if (!TextToJson(text, options, &documents, &error)) return "ERROR: " + error.message;
+  return documents.empty() ? "<none>" : documents.front();
+}
+
+// A value of 2^levels nodes written in about 40 bytes per level.
+std::string AliasBomb(int levels) {
+  std::string text = "l0: &a0 [x, x]\n";
+  for (int i = 1; i <= levels; ++i) {
+    text += "l" + std::to_string(i) + ": &a" + std::to_string(i) + " [*a" + std::to_string(i - 1) +
+            ", *a" + std::to_string(i - 1) + "]\n";
+  }
+  return text;
+}
+
+TEST(ClassifyPlain, KubernetesReaderTyping) {
+  for (const char* s : {"", "~", "null", "Null", "NULL"}) EXPECT_EQ(ClassifyPlain(s), PlainKind::kNull) << s;
+  for (const char* s : {"true", "False", "yes", "No", "on", "OFF", "y", "N"}) {
+    EXPECT_EQ(ClassifyPlain(s), PlainKind::kBool) << s;
+  }
+  for (const char* s : {"3", "-7", "+5", "0x1F", "0o17", "1_000"}) EXPECT_EQ(ClassifyPlain(s), PlainKind::kInt) << s;
+  for (const char* s : {"1.5", ".5", "1.", "1e3", "-2.5E-3", ".inf", ".NaN"}) {
+    EXPECT_EQ(ClassifyPlain(s), PlainKind::kFloat) << s;
+  }
+  for (const char* s : {"abc", "1.2.3", "0x", "e3", "1e", "True!", "v1"}) {
+    EXPECT_EQ(ClassifyPlain(s), PlainKind::kString) << s;
+  }
+  EXPECT_TRUE(PlainBoolValue("On"));
+  EXPECT_FALSE(PlainBoolValue("n"));
+}
+
+TEST(TextToJson, ScalarsTakeTheTypingRuleQuotedOnesStayStrings) {
+  EXPECT_EQ(Json("a: yes\nb: 'yes'\nc: \"3\"\nd: 3\ne: ~\nf: !!str 4\ng: text\n"),
+            R"({"a":true,"b":"yes","c":"3","d":3,"e":null,"f":"4","g":"text"})");
+  // JSON spellings are copied exactly; YAML-only spellings become floating-point values; a
+  // spelling strtod cannot read whole, or that is not finite, stays text.
+  EXPECT_EQ(Json("[12345678901234567890, 1e3, 0x1F, 1_000, +5, .5, 0o17, .inf]"),
+            R"([12345678901234567890,1e3,31.0,1000.0,5.0,0.5,"0o17",".inf"])");
+  EXPECT_EQ(Json("s: \"tab\\tquote\\\" nl\\n ctl\\x01\"\n"), R"({"s":"tab\tquote\" nl\n ctl\u0001"})");
+  EXPECT_EQ(Json("k: [a, {b: }]\n"), R"({"k":["a",{"b":null}]})");
+}
+
+TEST(TextToJson, DocumentsAndEmptyText) {
+  std::vector<std::string> documents;
+  Error error;
+  ASSERT_TRUE(TextToJson("a: 1\n---\n- 2\n", {}, &documents, &error));
+  EXPECT_EQ(documents, (std::vector<std::string>{R"({"a":1})", "[2]"}));
+  ASSERT_TRUE(TextToJson("", {}, &documents, &error));
+  EXPECT_TRUE(documents.empty());
+  TextOptions first;
+  first.first_document_only = true;
+  ASSERT_TRUE(TextToJson("a: 1\n---\n- [\n", first, &documents, &error));
+  EXPECT_EQ(documents, (std::vector<std::string>{R"({"a":1})"}));
+  ASSERT_TRUE(TextToJson("", first, &documents, &error));
+  EXPECT_EQ(documents, (std::vector<std::string>{"null"}));
+}
+
+TEST(TextToJson, AliasBombIsRefusedQuicklyAndLocated) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> documents;
+  Error error;
+  EXPECT_FALSE(TextToJson(AliasBomb(40), {}, &documents, &error));
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+  EXPECT_EQ(error.kind, ErrorKind::kTooManyNodes);
+  EXPECT_NE(error.message.find("nodes"), std::string::npos);
+  EXPECT_GT(error.line, 0u);
+  EXPECT_EQ(error.Located("bomb.yaml").rfind("bomb.yaml:", 0), 0u);
+  // A few aliases of a small value are fine.
+  EXPECT_EQ(Json("a: &x [1, 2]\nb: *x\n"), R"({"a":[1,2],"b":[1,2]})");
+}
+
+TEST(TextToJson, WholeTextBudgetGrowsWithTheText) {
+  // 150,000 nodes without aliases: above max_nodes but below max_nodes + text size.
+  std::string text = "[";
+  for (int i = 0; i < 150000; ++i) text += i ? ",1" : "1";
+  text += "]";
+  EXPECT_EQ(Json(text).substr(0, 6), "[1,1,1");
+}
+
+TEST(TextToJson, DepthAndSizeLimits) {
+  TextOptions options;
+  options.limits.max_depth = 3;
+  EXPECT_EQ(Json("[[[1]]]", options), "[[[1]]]");
+  EXPECT_EQ(Json("[[[[1]]]]", options), "ERROR: value nested deeper than 3 levels");
+  options.limits.max_bytes = 4;
+  std::vector<std::string> documents;
+  Error error;
+  EXPECT_FALSE(TextToJson("[1, 2]", options, &documents, &error));
+  EXPECT_EQ(error.kind, ErrorKind::kTooLarge);
+  EXPECT_EQ(error.Located("f.yaml"), "f.yaml:1:1: input is 6 bytes; the limit is 4");
+}
+
+TEST(TextToJson, KeysMustBeUniqueStrings) {
+  std::vector<std::string> documents;
+  Error error;
+  EXPECT_FALSE(TextToJson("a: 1\nb: 2\na: 3\n", {}, &documents, &error));
+  EXPECT_EQ(error.kind, ErrorKind::kDuplicateKey);
+  EXPECT_EQ(error.Located("f.yaml"), "f.yaml:3:1: duplicate key 'a' in value");
+  EXPECT_FALSE(TextToJson("? [a]\n: 1\n", {}, &documents, &error));
+  EXPECT_EQ(error.kind, ErrorKind::kNonStringKey);
+}
+
+TEST(TextToJson, MalformedYamlIsLocated) {
+  std::vector<std::string> documents;
+  Error error;
+  EXPECT_FALSE(TextToJson("a: [1, 2\nb: }\n", {}, &documents, &error));
+  EXPECT_EQ(error.kind, ErrorKind::kSyntax);
+  EXPECT_EQ(error.message.rfind("malformed YAML: ", 0), 0u);
+  EXPECT_GT(error.line, 0u);
+}
+
+TEST(NodeToJson, ConvertsASubtreeWithItsOwnBudget) {
+  YAML::Node root = YAML::Load(AliasBomb(30));
+  std::string json;
+  Error error;
+  Limits limits;
+  ASSERT_TRUE(NodeToJson(root["l2"], limits, &json, &error)) << error.message;
+  EXPECT_EQ(json, R"([[["x","x"],["x","x"]],[["x","x"],["x","x"]]])");
+  EXPECT_FALSE(NodeToJson(root["l30"], limits, &json, &error));
+  EXPECT_EQ(error.message, "value has more than 100000 nodes");
+  EXPECT_GT(error.line, 0u);
+}
+
+}  // namespace
+}  // namespace wm::base::yaml
