@@ -28,7 +28,8 @@ int EmitDefinitionStage(const EmitRequest& request) {
     return 2;
   }
   if (!compiled->sink.items().empty()) {
-    std::fputs(Render(compiled->SortedFindings(), compiled->sources, request.format).c_str(), stderr);
+    std::fputs(Render(compiled->SortedFindings(), compiled->sources, request.format).c_str(),
+               stderr);
   }
   if (compiled->sink.errors() > 0) {
     std::fprintf(stderr, "%s: %d error(s); nothing to emit\n", request.command,

@@ -17,7 +17,7 @@ struct EmitRequest {
   std::string stage;                  // the --emit value
   std::vector<std::string> inputs;
   driver::DefinitionOptions options;
-  std::string output;                 // "" = stdout
+  std::string output;                                 // "" = stdout
   DiagnosticFormat format = DiagnosticFormat::kText;  // of findings (stderr)
 };
 

@@ -43,7 +43,8 @@ struct FieldPolicies {
     return policy;
   }();
   const jq::Policy& For(definition::JqRole role) const {
-    bool target = role == definition::JqRole::kSuspendPath || role == definition::JqRole::kResumePath;
+    bool target =
+        role == definition::JqRole::kSuspendPath || role == definition::JqRole::kResumePath;
     return target ? assignments_allowed : defaults;
   }
 };
@@ -69,13 +70,13 @@ std::shared_ptr<ir::Program> LowerField(const definition::JqField& field, const 
 void CheckAndLower(const definition::Definition& def, const FieldPolicies& policies,
                    const schema::SchemaRegistry* schemas, CompiledDefinitions& out) {
   definition::CheckDefinition(def, out.sink);
-  definition::ForEachJqFieldWithPath(def, [&](std::string_view component, definition::JqRole role,
-                                              const std::string& path,
-                                              const definition::JqField& field) {
-    CompiledField compiled{&def, std::string(component), role, path, &field, nullptr};
-    if (field.parsed()) compiled.program = LowerField(field, policies.For(role), out.sink);
-    out.fields.push_back(std::move(compiled));
-  });
+  definition::ForEachJqFieldWithPath(
+      def, [&](std::string_view component, definition::JqRole role, const std::string& path,
+               const definition::JqField& field) {
+        CompiledField compiled{&def, std::string(component), role, path, &field, nullptr};
+        if (field.parsed()) compiled.program = LowerField(field, policies.For(role), out.sink);
+        out.fields.push_back(std::move(compiled));
+      });
   if (!schemas) return;
   for (Diagnostic& finding : check::TypeCheck(def, *schemas)) out.sink.Report(std::move(finding));
 }
@@ -132,13 +133,15 @@ bool ExpandDefinitionPaths(const std::vector<std::string>& paths, std::vector<st
       continue;
     }
     std::vector<std::string> found;
-    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec),
+        end;
     for (; !ec && it != end; it.increment(ec)) {
       if (it->is_directory() && it->path().filename() == "examples") {
         it.disable_recursion_pending();  // workload objects, not definitions
         continue;
       }
-      if (it->is_regular_file() && IsDefinitionFile(it->path())) found.push_back(it->path().string());
+      if (it->is_regular_file() && IsDefinitionFile(it->path()))
+        found.push_back(it->path().string());
     }
     if (ec) {
       *error = path + ": cannot read directory: " + ec.message();
@@ -154,7 +157,8 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
                                                  const DefinitionOptions& options) {
   std::vector<std::string> files;
   std::string error;
-  if (!ExpandDefinitionPaths(paths, &files, &error)) return Failure::WithMessage(Stage::kAst, error);
+  if (!ExpandDefinitionPaths(paths, &files, &error))
+    return Failure::WithMessage(Stage::kAst, error);
   std::unique_ptr<schema::SchemaRegistry> schemas;
   if (options.goal != Goal::kLoad && options.type_check) {
     schema::RegistryOptions registry_options;
@@ -224,7 +228,9 @@ Expected<std::string> EmitDefinitions(const CompiledDefinitions& compiled, Stage
       out += jq::DumpAst(*f.field->ast);
       continue;
     }
-    if (!f.program) return Failure::WithMessage(stage, f.path + " of " + f.definition->name.value + " did not compile");
+    if (!f.program)
+      return Failure::WithMessage(stage,
+                                  f.path + " of " + f.definition->name.value + " did not compile");
     if (stage != Stage::kIr) {
       if (std::string why = NativeUnsupportedReason(*f.program); !why.empty()) {
         out += "// runs on the interpreter: the native backends do not support " + why + "\n";

@@ -49,7 +49,7 @@ struct CompiledField {
   const definition::Definition* definition = nullptr;
   std::string component;  // owning component ("" for a gang member without componentName)
   definition::JqRole role = definition::JqRole::kInstanceId;
-  std::string path;       // Go-style field path ("spec.structureDefinition.rootComponent...")
+  std::string path;  // Go-style field path ("spec.structureDefinition.rootComponent...")
   const definition::JqField* field = nullptr;
   // Null when the field did not parse, the policy refused it or lowering failed (reported).
   std::shared_ptr<ir::Program> program;

@@ -16,8 +16,8 @@ Expected<std::string> DumpProgram(const std::shared_ptr<const ir::Program>& prog
                                   const std::string& symbol, int opt_level) {
   if (stage == Stage::kIr) return ir::Dump(*program);
   if (stage != Stage::kLlvm && stage != Stage::kAsm) {
-    return Failure::WithMessage(stage, "no dump of stage " + std::string(StageName(stage)) +
-                                           " for a lowered program");
+    return Failure::WithMessage(
+        stage, "no dump of stage " + std::string(StageName(stage)) + " for a lowered program");
   }
   std::string why;
   if (!codegen::Supports(*program, &why)) {

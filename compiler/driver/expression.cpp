@@ -32,7 +32,8 @@ Expected<LoweredExpression> ParseExpression(std::string_view text, const Express
   if (options.policy == nullptr) return out;
   std::vector<Diagnostic> findings = jq::CheckPolicy(*out.ast, *options.policy, map);
   for (const Diagnostic& d : findings) {
-    if (d.severity == Severity::Error) return Failure::WithDiagnostics(Stage::kAst, std::move(findings));
+    if (d.severity == Severity::Error)
+      return Failure::WithDiagnostics(Stage::kAst, std::move(findings));
   }
   out.diagnostics = std::move(findings);
   return out;
@@ -40,7 +41,8 @@ Expected<LoweredExpression> ParseExpression(std::string_view text, const Express
 
 }  // namespace
 
-Expected<LoweredExpression> LowerExpression(std::string_view text, const ExpressionOptions& options) {
+Expected<LoweredExpression> LowerExpression(std::string_view text,
+                                            const ExpressionOptions& options) {
   SourceMap map = SourceMap::ForText(options.source_name, text);
   Expected<LoweredExpression> parsed = ParseExpression(text, options, map);
   if (!parsed.ok()) return parsed;
@@ -70,21 +72,24 @@ Expected<std::unique_ptr<Filter>> BuildEngine(std::shared_ptr<const ir::Program>
   if (engine == Engine::kInterp) return MakeInterpreter(std::move(program));
   std::string why;
   if (!codegen::Supports(*program, &why)) {
-    return Failure::WithMessage(Stage::kLlvm, "the " + std::string(EngineName(engine)) +
-                                            " engine does not support " + why);
+    return Failure::WithMessage(
+        Stage::kLlvm, "the " + std::string(EngineName(engine)) + " engine does not support " + why);
   }
   if (engine == Engine::kJit) {
     codegen::JitResult jit = codegen::CompileJit(std::move(program), NativeOptions(options));
-    if (!jit.filter) return Failure::WithMessage(Stage::kLlvm, "jit compilation failed: " + jit.error);
+    if (!jit.filter)
+      return Failure::WithMessage(Stage::kLlvm, "jit compilation failed: " + jit.error);
     return std::move(jit.filter);
   }
-  Expected<std::vector<std::unique_ptr<Filter>>> batch = BuildAotBatch({std::move(program)}, options);
+  Expected<std::vector<std::unique_ptr<Filter>>> batch =
+      BuildAotBatch({std::move(program)}, options);
   if (!batch.ok()) return batch.failure();
   return std::move(batch->front());
 }
 
 Expected<std::vector<std::unique_ptr<Filter>>> BuildAotBatch(
-    const std::vector<std::shared_ptr<const ir::Program>>& programs, const ExpressionOptions& options) {
+    const std::vector<std::shared_ptr<const ir::Program>>& programs,
+    const ExpressionOptions& options) {
   std::vector<codegen::AotUnit> units;
   units.reserve(programs.size());
   for (size_t i = 0; i < programs.size(); ++i) {
@@ -93,7 +98,8 @@ Expected<std::vector<std::unique_ptr<Filter>>> BuildAotBatch(
   std::vector<std::unique_ptr<Filter>> filters;
   if (units.empty()) return filters;
   codegen::AotResult aot = codegen::CompileAot(units, NativeOptions(options));
-  if (aot.shared_object.empty()) return Failure::WithMessage(Stage::kAsm, "aot compilation failed: " + aot.error);
+  if (aot.shared_object.empty())
+    return Failure::WithMessage(Stage::kAsm, "aot compilation failed: " + aot.error);
   std::string error;
   std::shared_ptr<NativeModule> module = NativeModule::Create(aot.shared_object, &error);
   if (!module) return Failure::WithMessage(Stage::kAsm, "cannot load the aot module: " + error);

@@ -54,7 +54,8 @@ struct Executable {
 
 // Parse, policy and lowering. A Failure at Stage::kAst (syntax, policy) or Stage::kIr (names)
 // carries the diagnostics, located in options.source_name.
-Expected<LoweredExpression> LowerExpression(std::string_view text, const ExpressionOptions& options = {});
+Expected<LoweredExpression> LowerExpression(std::string_view text,
+                                            const ExpressionOptions& options = {});
 
 // Why the native backends cannot compile `program` ("" when they can; then JIT and AOT both do).
 std::string NativeUnsupportedReason(const ir::Program& program);
@@ -72,10 +73,12 @@ Expected<std::unique_ptr<Filter>> BuildEngine(std::shared_ptr<const ir::Program>
 // loaded at once: one filter per program, in order; each keeps the module loaded. Every program
 // must be supported by the native backends.
 Expected<std::vector<std::unique_ptr<Filter>>> BuildAotBatch(
-    const std::vector<std::shared_ptr<const ir::Program>>& programs, const ExpressionOptions& options = {});
+    const std::vector<std::shared_ptr<const ir::Program>>& programs,
+    const ExpressionOptions& options = {});
 
 // LowerExpression, then BuildEngine.
-Expected<Executable> CompileExpression(std::string_view text, const ExpressionOptions& options = {});
+Expected<Executable> CompileExpression(std::string_view text,
+                                       const ExpressionOptions& options = {});
 
 // `wmc eval --emit=STAGE`: the AST dump, the IR dump, or the LLVM IR / assembly of entry point
 // `wm_expression`. Stages that are not available yet fail with a message.

@@ -62,7 +62,7 @@ struct Failure {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : state_(std::move(value)) {}           // NOLINT: implicit by design
+  Expected(T value) : state_(std::move(value)) {}            // NOLINT: implicit by design
   Expected(Failure failure) : state_(std::move(failure)) {}  // NOLINT: implicit by design
 
   bool ok() const { return state_.index() == 0; }

@@ -72,13 +72,14 @@ TEST_F(DriverDefinitions, EveryFieldKeepsItsPathAndIr) {
     EXPECT_NE(f.program, nullptr) << f.path;
     EXPECT_EQ(f.definition->name.value, "small");
   }
-  EXPECT_EQ(paths, (std::vector<std::string>{
-                       "spec.structureDefinition.rootComponent.statusDefinition.phaseDefinition.path",
-                       "spec.structureDefinition.rootComponent.statusDefinition.statusMappings."
-                       "running[1].byExpression.expression",
-                       "spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath",
-                       "spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath",
-                   }));
+  EXPECT_EQ(paths,
+            (std::vector<std::string>{
+                "spec.structureDefinition.rootComponent.statusDefinition.phaseDefinition.path",
+                "spec.structureDefinition.rootComponent.statusDefinition.statusMappings."
+                "running[1].byExpression.expression",
+                "spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath",
+                "spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath",
+            }));
   EXPECT_EQ(compiled->fields[2].component, "worker");
   EXPECT_EQ(compiled->fields[3].role, definition::JqRole::kReplicas);
   EXPECT_FALSE(compiled->bundle.has_value());  // kCheck builds no bundle
@@ -102,7 +103,8 @@ TEST_F(DriverDefinitions, LoweringErrorsAreReportedOnce) {
 TEST_F(DriverDefinitions, PolicyRefusalsAreNotLowered) {
   std::string text = kDefinition;
   text.replace(text.find("{path: .status.phase}"), 21, "{path: '$ENV.PHASE'}");
-  Expected<CompiledDefinitions> compiled = CompileDefinitions({Write("env.yaml", text)}, NoSchemas());
+  Expected<CompiledDefinitions> compiled =
+      CompileDefinitions({Write("env.yaml", text)}, NoSchemas());
   ASSERT_TRUE(compiled.ok());
   ASSERT_EQ(compiled->sink.items().size(), 1u) << compiled->sink.items()[0].message;
   EXPECT_NE(compiled->sink.items()[0].rule, "WM111");
@@ -166,13 +168,15 @@ TEST_F(DriverDefinitions, EmitHeadsEveryFieldWithItsPlace) {
   Expected<std::string> ast = EmitDefinitions(*compiled, Stage::kAst);
   ASSERT_TRUE(ast.ok());
   EXPECT_EQ(ast->find("// ----- small spec.structureDefinition.rootComponent.statusDefinition."
-                      "phaseDefinition.path (" + file + ":11:32)\nField [0,7) status\n"),
+                      "phaseDefinition.path (" +
+                      file + ":11:33)\nField [0,13) phase\n"),
             0u)
       << *ast;
   Expected<std::string> ir = EmitDefinitions(*compiled, Stage::kIr);
   ASSERT_TRUE(ir.ok());
   size_t headers = 0;
-  for (size_t at = ir->find("// ----- "); at != std::string::npos; at = ir->find("// ----- ", at + 1)) {
+  for (size_t at = ir->find("// ----- "); at != std::string::npos;
+       at = ir->find("// ----- ", at + 1)) {
     ++headers;
   }
   EXPECT_EQ(headers, compiled->fields.size());

@@ -20,10 +20,13 @@ std::string Outputs(const Filter& filter, const std::string& input_json) {
   EXPECT_TRUE(ParseJson(input_json, &input, &json_error)) << input_json;
   std::string out;
   EvalError error;
-  EvalStatus status = filter.Run(input, [&](const Value& v) {
-    out += ToJson(v) + " ";
-    return true;
-  }, &error);
+  EvalStatus status = filter.Run(
+      input,
+      [&](const Value& v) {
+        out += ToJson(v) + " ";
+        return true;
+      },
+      &error);
   if (status == EvalStatus::kError) out += "error: " + error.Message();
   return out;
 }
@@ -35,8 +38,8 @@ ExpressionOptions WithEngine(Engine engine) {
 }
 
 TEST(DriverStage, NamesRoundTrip) {
-  for (Stage stage : {Stage::kAst, Stage::kResolved, Stage::kChecked, Stage::kIr, Stage::kLlvm,
-                      Stage::kAsm}) {
+  for (Stage stage :
+       {Stage::kAst, Stage::kResolved, Stage::kChecked, Stage::kIr, Stage::kLlvm, Stage::kAsm}) {
     EXPECT_EQ(StageFromName(StageName(stage)), stage);
   }
   for (Engine engine : {Engine::kInterp, Engine::kJit, Engine::kAot, Engine::kAuto}) {
@@ -93,20 +96,6 @@ TEST(DriverExpression, PolicyOnlyWhenAsked) {
   EXPECT_FALSE(refused.failure().diagnostics.empty());
 }
 
-TEST(DriverExpression, GlobalsAreBoundInOrder) {
-  ExpressionOptions options;
-  options.global_vars = {"a", "b"};
-  Expected<Executable> compiled = CompileExpression("[$b, $a]", options);
-  ASSERT_TRUE(compiled.ok()) << compiled.failure().Summary();
-  std::vector<Value> globals = {Value::String("x"), Value::Number(2)};
-  RunOptions run;
-  run.globals = &globals;
-  std::string got;
-  EvalError error;
-  compiled->filter->Run(Value(), [&](const Value& v) { got = ToJson(v); return true; }, &error, run);
-  EXPECT_EQ(got, R"([2,"x"])");
-}
-
 TEST(DriverExpression, NativeEnginesRefuseWhatTheyDoNotSupport) {
   const std::string paths = "[paths]";
   Expected<Executable> jit = CompileExpression(paths, WithEngine(Engine::kJit));
@@ -121,7 +110,8 @@ TEST(DriverExpression, NativeEnginesRefuseWhatTheyDoNotSupport) {
 
 TEST(DriverExpression, AotBatchKeepsProgramOrder) {
   std::vector<std::shared_ptr<const ir::Program>> programs;
-  for (const char* text : {".a", ".b + 1", "[.a, .b]"}) programs.push_back(LowerExpression(text)->program);
+  for (const char* text : {".a", ".b + 1", "[.a, .b]"})
+    programs.push_back(LowerExpression(text)->program);
   Expected<std::vector<std::unique_ptr<Filter>>> filters = BuildAotBatch(programs);
   ASSERT_TRUE(filters.ok()) << filters.failure().message;
   ASSERT_EQ(filters->size(), 3u);

@@ -55,7 +55,7 @@ TEST(IrBinaryLowered, ConstructsRoundTrip) {
 }
 
 TEST(IrBinaryLowered, EveryBuiltinRoundTrips) {
-  std::shared_ptr<Program> list_program = LowerText("builtins");
+  std::shared_ptr<const Program> list_program = LowerText("builtins");
   ASSERT_NE(list_program, nullptr);
   // `builtins` lowers to a constant array of "name/arity" strings.
   const Value* names = nullptr;
