@@ -10,10 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/codegen.h"
-#include "compiler/jq/parser.h"
-#include "compiler/lower/lower.h"
-#include "runtime/bundle/native_module.h"
+#include "compiler/driver/expression.h"
 #include "runtime/eval/eval.h"
 #include "runtime/value/json.h"
 
@@ -101,7 +98,6 @@ struct Engines {
   std::vector<std::shared_ptr<const wm::ir::Program>> programs;
   std::vector<std::unique_ptr<wm::Filter>> interp, jit, aot;
   std::vector<jq_state*> jq;
-  std::shared_ptr<wm::NativeModule> module;
   size_t json_bytes = 0;
   bool ok = false;
 };
@@ -150,28 +146,25 @@ Engines* Setup() {
     return e;
   }
   e->object_jv = jv_parse(json.c_str());
-  std::vector<wm::codegen::AotUnit> units;
+  std::vector<std::shared_ptr<const wm::ir::Program>> native_programs;
+  wm::driver::ExpressionOptions jit_options;
+  jit_options.engine = wm::driver::Engine::kJit;
   for (size_t i = 0; i < kNumExpressions; ++i) {
     const char* text = kExpressions[i];
-    wm::jq::ParseResult parsed = wm::jq::Parse(text);
-    if (!parsed.ok()) {
-      std::fprintf(stderr, "parse failed: %s\n", text);
+    auto lowered = wm::driver::LowerExpression(text);
+    if (!lowered.ok()) {
+      std::fprintf(stderr, "does not compile: %s: %s\n", text, lowered.failure().Summary().c_str());
       return e;
     }
-    wm::lower::LowerResult lowered = wm::lower::Lower(*parsed.ast, text);
-    if (lowered.program == nullptr) {
-      std::fprintf(stderr, "lowering failed: %s\n", text);
-      return e;
-    }
-    std::shared_ptr<const wm::ir::Program> program = lowered.program;
+    std::shared_ptr<const wm::ir::Program> program = lowered->program;
     e->programs.push_back(program);
-    e->interp.push_back(wm::MakeInterpreter(program));
-    std::string why;
-    if (wm::codegen::Supports(*program, &why)) {
-      wm::codegen::JitResult jit = wm::codegen::CompileJit(program);
-      if (jit.filter == nullptr) std::fprintf(stderr, "JIT failed for %s: %s\n", text, jit.error.c_str());
-      e->jit.push_back(std::move(jit.filter));
-      units.push_back({"resolver_" + std::to_string(i), program});
+    e->interp.push_back(std::move(*wm::driver::BuildEngine(program)));
+    std::string why = wm::driver::NativeUnsupportedReason(*program);
+    if (why.empty()) {
+      auto jit = wm::driver::BuildEngine(program, jit_options);
+      if (!jit.ok()) std::fprintf(stderr, "JIT failed for %s: %s\n", text, jit.failure().message.c_str());
+      e->jit.push_back(jit.ok() ? std::move(*jit) : nullptr);
+      native_programs.push_back(program);
     } else {
       // As a bundle would: this resolver falls back to the interpreter in the native columns.
       std::fprintf(stderr, "note: native backends do not support %s (%s); using the interpreter\n",
@@ -185,17 +178,15 @@ Engines* Setup() {
     }
     e->jq.push_back(jq);
   }
-  std::string error;
-  wm::codegen::AotResult aot = wm::codegen::CompileAot(units);
-  if (!aot.shared_object.empty()) e->module = wm::NativeModule::Create(aot.shared_object, &error);
-  if (e->module == nullptr) {
-    std::fprintf(stderr, "AOT failed: %s %s\n", aot.error.c_str(), error.c_str());
+  // One shared object for every supported resolver, as in a bundle.
+  auto aot = wm::driver::BuildAotBatch(native_programs);
+  if (!aot.ok()) {
+    std::fprintf(stderr, "AOT failed: %s\n", aot.failure().message.c_str());
     return e;
   }
-  for (size_t i = 0; i < kNumExpressions; ++i) {
-    e->aot.push_back(e->jit[i] == nullptr
-                         ? nullptr
-                         : e->module->GetFilter("resolver_" + std::to_string(i), e->programs[i]));
+  for (size_t i = 0, next = 0; i < kNumExpressions; ++i) {
+    bool native = wm::driver::NativeUnsupportedReason(*e->programs[i]).empty();
+    e->aot.push_back(native ? std::move((*aot)[next++]) : nullptr);
   }
   // Same answers everywhere before timing anything.
   for (size_t i = 0; i < kNumExpressions; ++i) {

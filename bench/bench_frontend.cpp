@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/driver/expression.h"
 #include "compiler/jq/parser.h"
-#include "compiler/lower/lower.h"
 
 extern char** environ;
 
@@ -59,9 +59,8 @@ void BM_ParseAndLower(benchmark::State& state) {
   const auto& exprs = Expressions();
   size_t i = 0;
   for (auto _ : state) {
-    auto parsed = wm::jq::Parse(exprs[i]);
-    auto lowered = wm::lower::Lower(*parsed.ast, exprs[i]);
-    benchmark::DoNotOptimize(lowered.program.get());
+    auto lowered = wm::driver::LowerExpression(exprs[i]);
+    benchmark::DoNotOptimize(lowered.ok());
     i = (i + 1) % exprs.size();
   }
 }

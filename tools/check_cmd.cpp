@@ -1,16 +1,18 @@
 // `wmc check [--format=text|json|sarif|github] [--werror] [--max-errors N] FILE|DIR...`: loads
 // every definition (directories are walked for *.yaml, *.yml, *.json, skipping `examples/`), runs
-// the structural rules and prints every finding. Exit 0 clean, 1 findings (errors, or warnings
-// with --werror), 2 usage or I/O error.
+// the driver's checks (rules, policy, lowering, type checking) and prints every finding. Exit 0
+// clean, 1 findings (errors, or warnings with --werror), 2 usage or I/O error.
+// `--emit=STAGE [-o FILE]` prints every jq field at that stage instead (tools/emit_output.h).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
-#include "tools/definition_input.h"
+#include "tools/emit_output.h"
 
 namespace wm::tools {
 namespace {
@@ -20,7 +22,9 @@ struct CheckOptions {
   std::string format = "text";
   bool werror = false;
   int max_errors = 0;  // 0 = report every error
-  CheckInputOptions check;
+  std::string emit;    // "" = report findings; else the stage to dump
+  std::string output;  // with --emit: the file to write ("" = stdout)
+  driver::DefinitionOptions check;
 };
 
 int RunCheck(const CheckOptions& o) {
@@ -38,13 +42,20 @@ int RunCheck(const CheckOptions& o) {
     std::fprintf(stderr, "wmc check: --max-errors must be >= 0\n");
     return 2;
   }
-  DefinitionRun run;
-  if (!LoadAndCheck(o.inputs, &run, o.check)) {
-    std::fprintf(stderr, "wmc check: %s\n", run.io_error.c_str());
+  if (!o.emit.empty()) {
+    return EmitDefinitionStage({"wmc check", o.emit, o.inputs, o.check, o.output, format});
+  }
+  if (!o.output.empty()) {
+    std::fprintf(stderr, "wmc check: -o is only used with --emit\n");
+    return 2;
+  }
+  driver::Expected<driver::CompiledDefinitions> run = driver::CompileDefinitions(o.inputs, o.check);
+  if (!run.ok()) {
+    std::fprintf(stderr, "wmc check: %s\n", run.failure().message.c_str());
     return 2;
   }
 
-  std::vector<Diagnostic> items = SortedFindings(run);
+  std::vector<Diagnostic> items = run->SortedFindings();
   int errors = 0, warnings = 0;
   size_t shown = items.size();
   for (size_t i = 0; i < items.size(); ++i) {
@@ -54,7 +65,7 @@ int RunCheck(const CheckOptions& o) {
   }
   bool truncated = shown < items.size();
   items.resize(shown);
-  std::string out = Render(items, run.sources, format);
+  std::string out = Render(items, run->sources, format);
   std::fputs(out.c_str(), stdout);
   if (truncated) {
     std::fprintf(stderr, "wmc check: stopped after %d errors (--max-errors)\n", o.max_errors);
@@ -85,6 +96,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_flag("--no-schema-check", [options](int64_t) { options->check.type_check = false; },
                 "skip type checking against CRD schemas");
+  cmd->add_option("--emit", options->emit,
+                  "print every jq field at a stage instead of the findings: " +
+                      driver::StageNames());
+  cmd->add_option("-o,--output", options->output, "with --emit: write the dump to FILE");
   cmd->callback([options, exit_code] { *exit_code = RunCheck(*options); });
 }
 

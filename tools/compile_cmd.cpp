@@ -1,7 +1,9 @@
 // `wmc compile DIR|FILE... -o OUT.wmb [--no-native]`: checks every definition (the same rules and
-// diagnostics as `wmc check`), lowers every jq field to IR, compiles what the native backend
-// supports to one AOT shared object, and writes the bundle atomically. Any error leaves OUT as it
-// was. Exit 0 on success, 1 when definitions have errors, 2 on usage, I/O or codegen failure.
+// diagnostics as `wmc check`), lowers every jq field to IR once, compiles what the native backend
+// supports to one AOT shared object, and writes the bundle atomically (all through
+// compiler/driver). Any error leaves OUT as it was. Exit 0 on success, 1 when definitions have
+// errors, 2 on usage, I/O or codegen failure. `--emit=STAGE [-o FILE]` prints every jq field at
+// that stage instead of writing a bundle (tools/emit_output.h).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -9,10 +11,10 @@
 #include <vector>
 
 #include "compiler/bundle/builder.h"
-#include "compiler/codegen/codegen.h"
+#include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
-#include "tools/definition_input.h"
+#include "tools/emit_output.h"
 
 namespace wm::tools {
 namespace {
@@ -20,66 +22,47 @@ namespace {
 struct CompileOptions {
   std::vector<std::string> inputs;
   std::string output;
-  bool no_native = false;
-  CheckInputOptions check;
+  std::string emit;  // "" = write a bundle; else the stage to dump
+  driver::DefinitionOptions driver;
 };
 
 int RunCompile(const CompileOptions& o) {
-  DefinitionRun run;
-  if (!LoadAndCheck(o.inputs, &run, o.check)) {
-    std::fprintf(stderr, "wmc compile: %s\n", run.io_error.c_str());
+  if (!o.emit.empty()) return EmitDefinitionStage({"wmc compile", o.emit, o.inputs, o.driver, o.output});
+  // -o is required unless --emit prints a stage; CLI11 reports it as it does a required option.
+  if (o.output.empty()) throw CLI::RequiredError("--output");
+  driver::DefinitionOptions options = o.driver;
+  options.goal = driver::Goal::kBundle;
+  driver::Expected<driver::CompiledDefinitions> run = driver::CompileDefinitions(o.inputs, options);
+  if (!run.ok()) {
+    std::fprintf(stderr, "wmc compile: %s\n", run.failure().message.c_str());
     return 2;
   }
-  std::vector<const definition::Definition*> defs;
-  for (const auto& file : run.files) {
-    for (const auto& d : file.definitions) defs.push_back(&d);
+  if (!run->sink.items().empty()) {
+    std::fputs(Render(run->SortedFindings(), run->sources, DiagnosticFormat::kText).c_str(), stderr);
   }
-  bundle::Catalog catalog;
-  if (run.sink.errors() == 0) bundle::BuildCatalog(defs, &catalog, &run.sink);
-  if (!run.sink.items().empty()) {
-    std::fputs(Render(SortedFindings(run), run.sources, DiagnosticFormat::kText).c_str(), stderr);
-  }
-  if (run.sink.errors() > 0) {
-    std::fprintf(stderr, "wmc compile: %d error(s); %s not written\n", run.sink.errors(),
+  if (run->sink.errors() > 0) {
+    std::fprintf(stderr, "wmc compile: %d error(s); %s not written\n", run->sink.errors(),
                  o.output.c_str());
     return 1;
   }
-  if (defs.empty()) {
+  size_t definitions = run->Definitions().size();
+  if (definitions == 0) {
     std::fprintf(stderr, "wmc compile: no definitions found in the inputs; %s not written\n",
                  o.output.c_str());
     return 1;
   }
-
-  bundle::BundleContents contents;
-  contents.catalog = &catalog;
-  size_t native = 0;
-  if (!o.no_native) {
-    std::vector<codegen::AotUnit> units;
-    for (size_t i = 0; i < catalog.resolvers.size(); ++i) {
-      auto& r = catalog.resolvers[i];
-      std::string why;
-      if (!codegen::Supports(*r.program, &why)) continue;
-      r.info.native_symbol = "wm_resolver_" + std::to_string(i);
-      units.push_back({r.info.native_symbol, r.program});
-    }
-    if (!units.empty()) {
-      codegen::AotResult aot = codegen::CompileAot(units);
-      if (aot.shared_object.empty()) {
-        std::fprintf(stderr, "wmc compile: native code generation failed: %s\n", aot.error.c_str());
-        return 2;
-      }
-      contents.native_object = std::move(aot.shared_object);
-      contents.target = HostTarget();
-      native = units.size();
-    }
+  if (!run->bundle) {
+    std::fprintf(stderr, "wmc compile: %s\n", run->bundle_error.c_str());
+    return 2;
   }
   std::string error;
-  if (!bundle::WriteFileAtomically(o.output, bundle::SerializeBundle(contents), &error)) {
+  if (!bundle::WriteFileAtomically(o.output, run->bundle->bytes, &error)) {
     std::fprintf(stderr, "wmc compile: %s\n", error.c_str());
     return 2;
   }
   std::fprintf(stderr, "wmc compile: %zu definitions, %zu resolvers (%zu native) -> %s\n",
-               defs.size(), catalog.resolvers.size(), native, o.output.c_str());
+               definitions, run->bundle->catalog.resolvers.size(), run->bundle->native_resolvers,
+               o.output.c_str());
   return 0;
 }
 
@@ -89,13 +72,17 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<CompileOptions>();
   auto* cmd = app.add_subcommand("compile", "Check and compile definitions into a catalog bundle");
   cmd->add_option("inputs", options->inputs, "Definition files or directories")->required();
-  cmd->add_option("-o,--output", options->output, "Bundle to write (.wmb)")->required();
-  cmd->add_flag("--no-native", options->no_native,
+  cmd->add_option("-o,--output", options->output,
+                  "Bundle to write (.wmb); with --emit, the dump's file (default: stdout)");
+  cmd->add_flag("--no-native", [options](int64_t) { options->driver.native = false; },
                 "Do not generate native code (the bundle runs on the interpreter)");
-  cmd->add_option("--schemas", options->check.schema_dirs,
+  cmd->add_option("--emit", options->emit,
+                  "Print every jq field at a stage instead of writing a bundle: " +
+                      driver::StageNames());
+  cmd->add_option("--schemas", options->driver.schema_dirs,
                   "Directory of compact schemas searched before the built-in ones")
       ->allow_extra_args(false);
-  cmd->add_option("--crd", options->check.crd_files, "CustomResourceDefinition file of a user kind")
+  cmd->add_option("--crd", options->driver.crd_files, "CustomResourceDefinition file of a user kind")
       ->allow_extra_args(false);
   cmd->callback([options, exit_code] { *exit_code = RunCompile(*options); });
 }

@@ -1,5 +1,6 @@
-// `wmc eval [--engine=interp|jit|aot] [-n] [-r] [-s] [-c] [-S] [--arg NAME V] [--argjson NAME JSON]
-//  EXPR [FILE...]`: runs one jq expression over JSON inputs like `jq -c`, through any engine.
+// `wmc eval [--engine=interp|jit|aot|auto] [--emit=STAGE] [-n] [-r] [-s] [-c] [-S] [--arg NAME V]
+//  [--argjson NAME JSON] EXPR [FILE...]`: runs one jq expression over JSON inputs like `jq -c`,
+// through any engine (compiled by driver::CompileExpression), or prints a stage of it.
 // Exit codes follow jq: 0 ok, 2 usage/I-O/invalid JSON input, 3 the expression does not compile
 // (diagnostics on stderr), 5 a runtime error (`jq: error (at FILE:LINE): MESSAGE` on stderr).
 #include <CLI/CLI.hpp>
@@ -11,12 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/codegen.h"
-#include "compiler/jq/parser.h"
-#include "compiler/lower/lower.h"
+#include "compiler/driver/expression.h"
 #include "compiler/source/file.h"
 #include "compiler/source/render.h"
-#include "runtime/bundle/native_module.h"
 #include "runtime/eval/eval.h"
 #include "runtime/value/json.h"
 #include "tools/commands.h"
@@ -31,7 +29,7 @@ constexpr int kExitRuntime = 5;
 
 struct EvalOptions {
   std::string engine = "interp";
-  std::string emit;  // "" = evaluate; "ir" / "llvm" = print that stage of the compiled expression
+  std::string emit;  // "" = evaluate; else the stage of the compiled expression to print
   bool null_input = false;
   bool raw_output = false;
   bool slurp = false;
@@ -114,80 +112,53 @@ bool ReadValues(std::string_view text, const std::string& origin, Sink&& sink) {
 }
 
 
-std::unique_ptr<Filter> BuildFilter(const EvalOptions& opts, std::shared_ptr<const ir::Program> program,
-                                    int* exit_code) {
-  if (opts.engine == "interp") return MakeInterpreter(program);
-  std::string why;
-  if (!codegen::Supports(*program, &why)) {
-    std::fprintf(stderr, "wmc eval: the %s engine does not support %s\n", opts.engine.c_str(), why.c_str());
-    *exit_code = kExitCompile;
-    return nullptr;
+// Reports why the expression did not compile: rendered diagnostics and jq's count line for
+// mistakes in the expression, "wmc eval: <message>" for what the engines refuse or fail at.
+int ReportFailure(const driver::Failure& failure, const std::string& expression) {
+  if (failure.diagnostics.empty()) {
+    std::fprintf(stderr, "wmc eval: %s\n", failure.message.c_str());
+    return kExitCompile;
   }
-  if (opts.engine == "jit") {
-    codegen::JitResult jit = codegen::CompileJit(program);
-    if (!jit.filter) {
-      std::fprintf(stderr, "wmc eval: jit compilation failed: %s\n", jit.error.c_str());
-      *exit_code = kExitCompile;
-    }
-    return std::move(jit.filter);
-  }
-  const std::string symbol = "wm_eval_entry";
-  codegen::AotResult aot = codegen::CompileAot({codegen::AotUnit{symbol, program}});
-  if (aot.shared_object.empty()) {
-    std::fprintf(stderr, "wmc eval: aot compilation failed: %s\n", aot.error.c_str());
-    *exit_code = kExitCompile;
-    return nullptr;
-  }
-  std::string error;
-  std::shared_ptr<NativeModule> module = NativeModule::Create(aot.shared_object, &error);
-  if (!module) {
-    std::fprintf(stderr, "wmc eval: cannot load the aot module: %s\n", error.c_str());
-    *exit_code = kExitCompile;
-    return nullptr;
-  }
-  std::unique_ptr<Filter> filter = module->GetFilter(symbol, program);
-  if (!filter) {
-    std::fprintf(stderr, "wmc eval: the aot module has no entry point %s\n", symbol.c_str());
-    *exit_code = kExitCompile;
-  }
-  return filter;
+  SourceFiles sources;
+  sources.Add("<expr>", expression);
+  std::fputs(Render(failure.diagnostics, sources, DiagnosticFormat::kText).c_str(), stderr);
+  std::fprintf(stderr, "jq: %zu compile error%s\n", failure.diagnostics.size(),
+               failure.diagnostics.size() == 1 ? "" : "s");
+  return kExitCompile;
 }
 
-
-// `--emit=ir|llvm`: prints a stage of the compiled expression instead of running it (exit 0), for
+// `--emit=STAGE`: prints a stage of the compiled expression instead of running it (exit 0), for
 // golden tests and for seeing what the engines execute.
-int EmitStage(const std::string& stage, const std::shared_ptr<ir::Program>& program) {
-  if (stage == "ir") {
-    std::fputs(ir::Dump(*program).c_str(), stdout);
-    return kExitOk;
-  }
-  if (stage == "llvm") {
-    std::string why;
-    if (!codegen::Supports(*program, &why)) {
-      std::fprintf(stderr, "wmc eval: the native backends do not support %s\n", why.c_str());
-      return kExitCompile;
-    }
-    codegen::EmitResult emitted = codegen::EmitLlvmIr({{"wm_expression", program}});
-    if (emitted.text.empty()) {
-      std::fprintf(stderr, "wmc eval: %s\n", emitted.error.c_str());
-      return kExitCompile;
-    }
-    std::fputs(emitted.text.c_str(), stdout);
-    return kExitOk;
-  }
-  std::fprintf(stderr, "wmc eval: unknown stage '%s' for --emit (ir or llvm)\n", stage.c_str());
-  return kExitUsage;
-}
-int RunEval(const EvalOptions& opts) {
-  if (opts.engine != "interp" && opts.engine != "jit" && opts.engine != "aot") {
-    std::fprintf(stderr, "wmc eval: unknown engine '%s' (interp, jit or aot)\n", opts.engine.c_str());
+int EmitStage(const EvalOptions& opts, const driver::ExpressionOptions& options) {
+  std::optional<driver::Stage> stage = driver::StageFromName(opts.emit);
+  if (!stage) {
+    std::fprintf(stderr, "wmc eval: unknown stage '%s' for --emit (%s)\n", opts.emit.c_str(),
+                 driver::StageNames().c_str());
     return kExitUsage;
   }
+  if (!driver::StageAvailable(*stage)) {
+    std::fprintf(stderr, "wmc eval: --emit=%s is not yet available\n", opts.emit.c_str());
+    return kExitUsage;
+  }
+  driver::Expected<std::string> dump = driver::EmitExpression(opts.expression, *stage, options);
+  if (!dump.ok()) return ReportFailure(dump.failure(), opts.expression);
+  std::fwrite(dump->data(), 1, dump->size(), stdout);
+  return kExitOk;
+}
+
+int RunEval(const EvalOptions& opts) {
+  std::optional<driver::Engine> engine = driver::EngineFromName(opts.engine);
+  if (!engine) {
+    std::fprintf(stderr, "wmc eval: unknown engine '%s' (interp, jit, aot or auto)\n",
+                 opts.engine.c_str());
+    return kExitUsage;
+  }
+  driver::ExpressionOptions compile_options;
+  compile_options.engine = *engine;
   // Globals: --arg and --argjson, in command-line order per kind.
-  lower::LowerOptions lower_options;
   std::vector<Value> globals;
   for (size_t i = 0; i + 1 < opts.args.size(); i += 2) {
-    lower_options.global_vars.push_back(opts.args[i]);
+    compile_options.global_vars.push_back(opts.args[i]);
     globals.push_back(Value::String(opts.args[i + 1]));
   }
   for (size_t i = 0; i + 1 < opts.json_args.size(); i += 2) {
@@ -198,34 +169,15 @@ int RunEval(const EvalOptions& opts) {
                    opts.json_args[i].c_str(), error.message.c_str());
       return kExitUsage;
     }
-    lower_options.global_vars.push_back(opts.json_args[i]);
+    compile_options.global_vars.push_back(opts.json_args[i]);
     globals.push_back(std::move(v));
   }
 
-  // Compile.
-  SourceFiles sources;
-  sources.Add("<expr>", opts.expression);
-  jq::ParseOptions parse_options;
-  parse_options.source_map = SourceMap::ForText("<expr>", opts.expression);
-  jq::ParseResult parsed = jq::Parse(opts.expression, parse_options);
-  if (!parsed.ok()) {
-    std::fputs(Render(parsed.diagnostics, sources, DiagnosticFormat::kText).c_str(), stderr);
-    std::fprintf(stderr, "jq: %zu compile error%s\n", parsed.diagnostics.size(),
-                 parsed.diagnostics.size() == 1 ? "" : "s");
-    return kExitCompile;
-  }
-  lower_options.source_map = parse_options.source_map;
-  lower::LowerResult lowered = lower::Lower(*parsed.ast, opts.expression, lower_options);
-  if (!lowered.program) {
-    std::fputs(Render(lowered.diagnostics, sources, DiagnosticFormat::kText).c_str(), stderr);
-    std::fprintf(stderr, "jq: %zu compile error%s\n", lowered.diagnostics.size(),
-                 lowered.diagnostics.size() == 1 ? "" : "s");
-    return kExitCompile;
-  }
-  if (!opts.emit.empty()) return EmitStage(opts.emit, lowered.program);
+  if (!opts.emit.empty()) return EmitStage(opts, compile_options);
+  driver::Expected<driver::Executable> compiled = driver::CompileExpression(opts.expression, compile_options);
+  if (!compiled.ok()) return ReportFailure(compiled.failure(), opts.expression);
+  const Filter* filter = compiled->filter.get();
   int exit_code = kExitOk;
-  std::unique_ptr<Filter> filter = BuildFilter(opts, lowered.program, &exit_code);
-  if (!filter) return exit_code;
 
   // Run each input as soon as it is read.
   RunOptions run_options;
@@ -300,8 +252,10 @@ int RunEval(const EvalOptions& opts) {
 void AddEvalCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<EvalOptions>();
   auto* cmd = app.add_subcommand("eval", "Run a jq expression over JSON inputs (like jq -c)");
-  cmd->add_option("--engine", opts->engine, "Engine: interp (default), jit or aot");
-  cmd->add_option("--emit", opts->emit, "Print a stage instead of evaluating: ir or llvm");
+  cmd->add_option("--engine", opts->engine,
+                  "Engine: interp (default), jit, aot, or auto (jit when supported, else interp)");
+  cmd->add_option("--emit", opts->emit,
+                  "Print a stage instead of evaluating: " + driver::StageNames());
   cmd->add_flag("-n,--null-input", opts->null_input, "Use null as the single input");
   cmd->add_flag("-r,--raw-output", opts->raw_output, "Print strings without quotes");
   cmd->add_flag("-s,--slurp", opts->slurp, "Read all inputs into one array");

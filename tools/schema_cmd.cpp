@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "compiler/check/typecheck.h"
+#include "compiler/driver/definitions.h"
 #include "compiler/schema/import.h"
 #include "base/gvk.h"
 #include "compiler/schema/registry.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
-#include "tools/definition_input.h"
 
 namespace wm::tools {
 namespace {
@@ -118,16 +118,16 @@ int RunTypeCheck(const TypeCheckArgs& args) {
     std::fprintf(stderr, "wmc schema check: %s\n", error.c_str());
     return 2;
   }
-  DefinitionRun run;
-  CheckInputOptions load_only;  // structural findings are `wmc check`'s; this command type-checks
-  load_only.type_check = false;
-  if (!LoadAndCheck(args.inputs, &run, load_only)) {
-    std::fprintf(stderr, "wmc schema check: %s\n", run.io_error.c_str());
+  driver::DefinitionOptions load_only;  // structural findings are `wmc check`'s; this command
+  load_only.goal = driver::Goal::kLoad;  // type-checks
+  driver::Expected<driver::CompiledDefinitions> run = driver::CompileDefinitions(args.inputs, load_only);
+  if (!run.ok()) {
+    std::fprintf(stderr, "wmc schema check: %s\n", run.failure().message.c_str());
     return 2;
   }
   std::vector<Diagnostic> findings;
   int errors = 0, warnings = 0;
-  for (const LoadedFile& file : run.files) {
+  for (const driver::LoadedFile& file : run->files) {
     for (const definition::Definition& def : file.definitions) {
       for (Diagnostic& d : check::TypeCheck(def, *registry)) {
         errors += d.severity == Severity::Error;
@@ -136,7 +136,7 @@ int RunTypeCheck(const TypeCheckArgs& args) {
       }
     }
   }
-  std::fputs(Render(findings, run.sources, format).c_str(), stdout);
+  std::fputs(Render(findings, run->sources, format).c_str(), stdout);
   std::fflush(stdout);  // the summary (stderr) follows the findings when both go to one file
   if (format == DiagnosticFormat::kText && (errors || warnings)) {
     std::fprintf(stderr, "%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,

@@ -12,7 +12,6 @@
 #include <cstring>
 #include <map>
 
-#include "compiler/lower/lower.h"
 #include "runtime/bundle/format.h"
 #include "runtime/ir/ir_binary.h"
 #include "runtime/value/json.h"
@@ -25,26 +24,18 @@ using definition::JqRole;
 
 class CatalogBuilder {
  public:
-  CatalogBuilder(Catalog* catalog, DiagnosticSink* sink) : catalog_(catalog), sink_(sink) {}
+  CatalogBuilder(const FieldPrograms& programs, Catalog* catalog)
+      : programs_(programs), catalog_(catalog) {}
 
-  // Lowers `field` once per distinct (role, text) and returns its resolver index, or -1.
+  // The resolver index of `field`: one resolver per distinct (role, text), or -1 when the field
+  // has no program (the front end reported why).
   int32_t Intern(const std::string& definition, const std::string& component, JqRole role,
                  const JqField& field) {
     std::string role_name(definition::RoleName(role));
     auto key = std::make_pair(role_name, field.text);
     if (auto it = interned_.find(key); it != interned_.end()) return it->second;
-    if (!field.ast) {
-      ok_ = false;  // the rules already reported the syntax error
-      return -1;
-    }
-    lower::LowerOptions options;
-    options.source_map = field.map;
-    lower::LowerResult lowered = lower::Lower(*field.ast, field.text, options);
-    for (auto& d : lowered.diagnostics) {
-      if (d.severity == Severity::Error) ok_ = false;
-      sink_->Report(std::move(d));
-    }
-    if (!lowered.program) {
+    auto lowered = programs_.find(&field);
+    if (lowered == programs_.end() || lowered->second == nullptr) {
       ok_ = false;
       return -1;
     }
@@ -53,7 +44,7 @@ class CatalogBuilder {
     r.info.component = component;
     r.info.role = role_name;
     r.info.source = field.text;
-    r.program = std::move(lowered.program);
+    r.program = lowered->second;
     int32_t id = static_cast<int32_t>(catalog_->resolvers.size());
     catalog_->resolvers.push_back(std::move(r));
     interned_.emplace(std::move(key), id);
@@ -204,8 +195,8 @@ class CatalogBuilder {
     }
   }
 
+  const FieldPrograms& programs_;
   Catalog* catalog_;
-  DiagnosticSink* sink_;
   std::map<std::pair<std::string, std::string>, int32_t> interned_;
   bool ok_ = true;
 };
@@ -244,9 +235,9 @@ std::string Manifest(const BundleContents& contents) {
 
 }  // namespace
 
-bool BuildCatalog(const std::vector<const definition::Definition*>& definitions, Catalog* catalog,
-                  DiagnosticSink* sink) {
-  CatalogBuilder builder(catalog, sink);
+bool BuildCatalog(const std::vector<const definition::Definition*>& definitions,
+                  const FieldPrograms& programs, Catalog* catalog) {
+  CatalogBuilder builder(programs, catalog);
   for (const definition::Definition* d : definitions) catalog->definitions.push_back(builder.Build(*d));
   return builder.ok();
 }

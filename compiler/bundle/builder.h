@@ -1,5 +1,6 @@
 // Building a catalog bundle: turns checked definitions into runtime definitions whose jq fields
-// are resolver indexes, lowers every jq field to IR, and writes the bundle file atomically
+// are resolver indexes (the IR of each field comes lowered from compiler/driver, which lowers
+// every field once), serializes the bundle, and writes the bundle file atomically
 // (temp file + rename: a failed run never leaves a partial bundle or touches an existing one).
 // Native code is produced by the caller (compiler/codegen) from the resolver programs, so this
 // stage stays free of LLVM.
@@ -7,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/definition/model.h"
@@ -27,11 +29,15 @@ struct Catalog {
   std::vector<Resolver> resolvers;
 };
 
-// Lowers every jq field of `definitions` (which must have passed the rules) into `catalog`.
-// Identical expressions with the same role are shared. Lowering errors are reported to `sink`;
-// returns false when there were any.
-bool BuildCatalog(const std::vector<const definition::Definition*>& definitions, Catalog* catalog,
-                  DiagnosticSink* sink);
+// The IR of each jq field of the definitions, lowered once by the driver.
+using FieldPrograms = std::unordered_map<const definition::JqField*, std::shared_ptr<ir::Program>>;
+
+// Builds `catalog` from `definitions` (which must have passed the rules), taking every jq
+// field's resolver program from `programs`. Identical expressions with the same role share one
+// resolver (the first field's program). Returns false when a field has no program: it did not
+// parse or lower, which the front end has already reported.
+bool BuildCatalog(const std::vector<const definition::Definition*>& definitions,
+                  const FieldPrograms& programs, Catalog* catalog);
 
 struct BundleContents {
   const Catalog* catalog = nullptr;

@@ -39,14 +39,16 @@ struct AotResult {
 // Emits one object file with an entry point per unit and links it into a shared object.
 AotResult CompileAot(const std::vector<AotUnit>& units, const CodegenOptions& options = {});
 
-// Stage dumps for `wmc --emit=llvm|obj` and golden tests.
+// Stage dumps for `wmc --emit=llvm|asm` and golden tests.
 struct EmitResult {
-  std::string text;   // LLVM IR text, or the bytes of the ELF object file; empty on failure
+  std::string text;   // LLVM IR or assembly text, or the bytes of the ELF object; empty on failure
   std::string error;
 };
 // The LLVM IR of the units after optimisation at options.opt_level (0 = as generated).
 EmitResult EmitLlvmIr(const std::vector<AotUnit>& units, const CodegenOptions& options = {});
 // The relocatable object file CompileAot links (before linking).
 EmitResult EmitObject(const std::vector<AotUnit>& units, const CodegenOptions& options = {});
+// The native assembly of that object file (AT&T syntax on x86-64), as the target prints it.
+EmitResult EmitAssembly(const std::vector<AotUnit>& units, const CodegenOptions& options = {});
 
 }  // namespace wm::codegen

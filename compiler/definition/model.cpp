@@ -71,79 +71,151 @@ constexpr std::array<StatusInfo, kResourceStatusCount> kStatuses = {{
     {ResourceStatus::kDegraded, "degraded", "Degraded"},
 }};
 
-// Shared traversal for the const and non-const visitors.
-template <typename Def, typename Visit>
-void VisitJqFields(Def& def, const Visit& visit) {
-  auto one = [&](std::string_view component, JqRole role, auto& field) {
-    if (field) visit(component, role, *field);
-  };
-  auto component_fields = [&](auto& c) {
-    std::string_view name = c.name.value;
-    one(name, JqRole::kInstanceId, c.instance_id_path);
-    if (c.spec) {
-      one(name, JqRole::kPodTemplateSpec, c.spec->pod_template_spec_path);
-      one(name, JqRole::kPodSpec, c.spec->pod_spec_path);
-      one(name, JqRole::kMetadata, c.spec->metadata_path);
-      if (auto& f = c.spec->fragmented) {
-        one(name, JqRole::kSchedulerName, f->scheduler_name_path);
-        one(name, JqRole::kLabels, f->labels_path);
-        one(name, JqRole::kAnnotations, f->annotations_path);
-        one(name, JqRole::kResources, f->resources_path);
-        one(name, JqRole::kResourceClaims, f->resource_claims_path);
-        one(name, JqRole::kPodAffinity, f->pod_affinity_path);
-        one(name, JqRole::kNodeAffinity, f->node_affinity_path);
-        one(name, JqRole::kContainers, f->containers_path);
-        one(name, JqRole::kContainer, f->container_path);
-        one(name, JqRole::kPriorityClassName, f->priority_class_name_path);
-        one(name, JqRole::kImage, f->image_path);
-      }
+// Shared traversal for the const and non-const visitors. `visit` also gets the field's Go-style
+// path from the document root (spec.structureDefinition.childComponents[0].scaleDefinition...),
+// kept in one string that each level appends to and truncates back.
+template <typename Visit>
+class FieldWalker {
+ public:
+  explicit FieldWalker(const Visit& visit) : visit_(visit) {}
+
+  template <typename Def>
+  void Walk(Def& def) {
+    if (def.has_root) At("spec.structureDefinition.rootComponent", [&] { ComponentFields(def.root); });
+    for (size_t i = 0; i < def.children.size(); ++i) {
+      At(Indexed("spec.structureDefinition.childComponents", i), [&] { ComponentFields(def.children[i]); });
     }
-    if (c.scale) {
-      one(name, JqRole::kReplicas, c.scale->replicas_path);
-      one(name, JqRole::kMinReplicas, c.scale->min_replicas_path);
-      one(name, JqRole::kMaxReplicas, c.scale->max_replicas_path);
-    }
-    if (c.status) {
-      if (c.status->phase) one(name, JqRole::kPhase, c.status->phase->path);
-      if (c.status->conditions) one(name, JqRole::kConditions, c.status->conditions->path);
-      for (auto& mapping : c.status->mappings) {
-        for (auto& matcher : mapping.matchers) {
-          if (matcher.by_expression) {
-            one(name, JqRole::kStatusExpression, matcher.by_expression->expression);
+    if (auto& gang = def.instructions.gang_scheduling) {
+      if (auto& groups = gang->pod_groups) {
+        for (size_t g = 0; g < groups->size(); ++g) {
+          auto& members = (*groups)[g].members;
+          for (size_t m = 0; m < members.size(); ++m) {
+            At("spec.optimizationInstructions.gangScheduling" + Indexed(".podGroups", g) +
+                   Indexed(".members", m),
+               [&] { MemberFields(members[m]); });
           }
         }
       }
     }
+  }
+
+ private:
+  template <typename Body>
+  void At(std::string_view step, const Body& body) {
+    size_t mark = path_.size();
+    path_ += step;
+    body();
+    path_.resize(mark);
+  }
+  static std::string Indexed(std::string_view name, size_t i) {
+    return std::string(name) + "[" + std::to_string(i) + "]";
+  }
+  template <typename Field>
+  void One(std::string_view component, JqRole role, Field& field, std::string_view step) {
+    if (field) At(step, [&] { visit_(component, role, path_, *field); });
+  }
+
+  template <typename C>
+  void ComponentFields(C& c) {
+    std::string_view name = c.name.value;
+    One(name, JqRole::kInstanceId, c.instance_id_path, ".instanceIdPath");
+    if (c.spec) At(".specDefinition", [&] { SpecFields(name, *c.spec); });
+    if (c.scale) {
+      At(".scaleDefinition", [&] {
+        One(name, JqRole::kReplicas, c.scale->replicas_path, ".replicasPath");
+        One(name, JqRole::kMinReplicas, c.scale->min_replicas_path, ".minReplicasPath");
+        One(name, JqRole::kMaxReplicas, c.scale->max_replicas_path, ".maxReplicasPath");
+      });
+    }
+    if (c.status) At(".statusDefinition", [&] { StatusFields(name, *c.status); });
     if (c.pod_selector) {
-      if (auto& s = c.pod_selector->component_type_selector) {
-        one(name, JqRole::kTypeSelectorKey, s->key_path);
-      }
-      if (auto& s = c.pod_selector->component_instance_selector) {
-        one(name, JqRole::kInstanceSelectorId, s->id_path);
-      }
-      if (auto& s = c.pod_selector->replica_selector) {
-        one(name, JqRole::kReplicaSelectorKey, s->key_path);
-      }
+      At(".podSelector", [&] {
+        if (auto& s = c.pod_selector->component_type_selector) {
+          One(name, JqRole::kTypeSelectorKey, s->key_path, ".componentTypeSelector.keyPath");
+        }
+        if (auto& s = c.pod_selector->component_instance_selector) {
+          One(name, JqRole::kInstanceSelectorId, s->id_path, ".componentInstanceSelector.idPath");
+        }
+        if (auto& s = c.pod_selector->replica_selector) {
+          One(name, JqRole::kReplicaSelectorKey, s->key_path, ".replicaSelector.keyPath");
+        }
+      });
     }
     if (c.suspend) {
-      for (auto& action : c.suspend->suspend_actions) one(name, JqRole::kSuspendPath, action.path);
-      for (auto& action : c.suspend->resume_actions) one(name, JqRole::kResumePath, action.path);
+      At(".suspendDefinition", [&] {
+        Actions(name, JqRole::kSuspendPath, c.suspend->suspend_actions, ".suspendActions");
+        Actions(name, JqRole::kResumePath, c.suspend->resume_actions, ".resumeActions");
+      });
     }
-  };
-  if (def.has_root) component_fields(def.root);
-  for (auto& child : def.children) component_fields(child);
-  if (auto& gang = def.instructions.gang_scheduling) {
-    if (auto& groups = gang->pod_groups) {
-      for (auto& group : *groups) {
-        for (auto& member : group.members) {
-          std::string_view name = member.component_name ? std::string_view(member.component_name->value)
-                                                        : std::string_view();
-          for (auto& filter : member.filters) visit(name, JqRole::kGangFilter, filter);
-          for (auto& key : member.group_by_key_paths) visit(name, JqRole::kGangGroupByKey, key);
+  }
+
+  template <typename S>
+  void SpecFields(std::string_view name, S& spec) {
+    One(name, JqRole::kPodTemplateSpec, spec.pod_template_spec_path, ".podTemplateSpecPath");
+    One(name, JqRole::kPodSpec, spec.pod_spec_path, ".podSpecPath");
+    One(name, JqRole::kMetadata, spec.metadata_path, ".metadataPath");
+    auto& f = spec.fragmented;
+    if (!f) return;
+    At(".fragmentedPodSpecDefinition", [&] {
+      One(name, JqRole::kSchedulerName, f->scheduler_name_path, ".schedulerNamePath");
+      One(name, JqRole::kLabels, f->labels_path, ".labelsPath");
+      One(name, JqRole::kAnnotations, f->annotations_path, ".annotationsPath");
+      One(name, JqRole::kResources, f->resources_path, ".resourcesPath");
+      One(name, JqRole::kResourceClaims, f->resource_claims_path, ".resourceClaimsPath");
+      One(name, JqRole::kPodAffinity, f->pod_affinity_path, ".podAffinityPath");
+      One(name, JqRole::kNodeAffinity, f->node_affinity_path, ".nodeAffinityPath");
+      One(name, JqRole::kContainers, f->containers_path, ".containersPath");
+      One(name, JqRole::kContainer, f->container_path, ".containerPath");
+      One(name, JqRole::kPriorityClassName, f->priority_class_name_path, ".priorityClassNamePath");
+      One(name, JqRole::kImage, f->image_path, ".imagePath");
+    });
+  }
+
+  template <typename S>
+  void StatusFields(std::string_view name, S& status) {
+    if (status.phase) One(name, JqRole::kPhase, status.phase->path, ".phaseDefinition.path");
+    if (status.conditions) {
+      One(name, JqRole::kConditions, status.conditions->path, ".conditionsDefinition.path");
+    }
+    for (auto& mapping : status.mappings) {
+      std::string key = ".statusMappings." + std::string(StatusKey(mapping.status));
+      for (size_t i = 0; i < mapping.matchers.size(); ++i) {
+        if (auto& by = mapping.matchers[i].by_expression) {
+          At(Indexed(key, i) + ".byExpression",
+             [&] { One(name, JqRole::kStatusExpression, by->expression, ".expression"); });
         }
       }
     }
   }
+
+  template <typename A>
+  void Actions(std::string_view name, JqRole role, A& actions, std::string_view key) {
+    for (size_t i = 0; i < actions.size(); ++i) {
+      At(Indexed(key, i), [&] { One(name, role, actions[i].path, ".path"); });
+    }
+  }
+
+  // Gang-scheduling fields carry the member's componentName ("" when it has none).
+  template <typename M>
+  void MemberFields(M& member) {
+    std::string_view name =
+        member.component_name ? std::string_view(member.component_name->value) : std::string_view();
+    for (size_t i = 0; i < member.filters.size(); ++i) {
+      At(Indexed(".filters", i), [&] { visit_(name, JqRole::kGangFilter, path_, member.filters[i]); });
+    }
+    for (size_t i = 0; i < member.group_by_key_paths.size(); ++i) {
+      At(Indexed(".groupByKeyPaths", i),
+         [&] { visit_(name, JqRole::kGangGroupByKey, path_, member.group_by_key_paths[i]); });
+    }
+  }
+
+  const Visit& visit_;
+  std::string path_;
+};
+
+template <typename Def, typename Visit>
+void VisitJqFields(Def& def, const Visit& visit) {
+  FieldWalker<Visit>(visit).Walk(def);
 }
 
 }  // namespace
@@ -199,10 +271,16 @@ std::vector<Component*> Definition::Components() {
 }
 
 void ForEachJqField(Definition& definition, const JqFieldVisitor& visit) {
-  VisitJqFields(definition, visit);
+  VisitJqFields(definition, [&](std::string_view component, JqRole role, const std::string&,
+                                JqField& field) { visit(component, role, field); });
 }
 
 void ForEachJqField(const Definition& definition, const ConstJqFieldVisitor& visit) {
+  VisitJqFields(definition, [&](std::string_view component, JqRole role, const std::string&,
+                                const JqField& field) { visit(component, role, field); });
+}
+
+void ForEachJqFieldWithPath(const Definition& definition, const JqFieldPathVisitor& visit) {
   VisitJqFields(definition, visit);
 }
 

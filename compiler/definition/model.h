@@ -347,5 +347,10 @@ using ConstJqFieldVisitor =
     std::function<void(std::string_view component, JqRole role, const JqField& field)>;
 void ForEachJqField(Definition& definition, const JqFieldVisitor& visit);
 void ForEachJqField(const Definition& definition, const ConstJqFieldVisitor& visit);
+// The same walk, also giving each field's Go-style path from the document root
+// ("spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath"), for dumps.
+using JqFieldPathVisitor = std::function<void(std::string_view component, JqRole role,
+                                              const std::string& path, const JqField& field)>;
+void ForEachJqFieldWithPath(const Definition& definition, const JqFieldPathVisitor& visit);
 
 }  // namespace wm::definition

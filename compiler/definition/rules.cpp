@@ -11,8 +11,6 @@
 
 #include "base/did_you_mean.h"
 #include "compiler/definition/loader.h"
-#include "compiler/jq/policy.h"
-#include "compiler/lower/lower.h"
 
 namespace wm::definition {
 
@@ -667,36 +665,8 @@ const std::vector<RuleInfo>& AllRules() {
   return rules;
 }
 
-// Every parsed jq field must pass the front end's safety policy (suspend and resume action paths
-// are assignment targets by nature, so assignments are allowed there) and then resolve every name
-// it uses (WM110-WM114, found by lowering), so `check` reports everything `compile` would refuse.
-// A field the policy refuses is not lowered: its forbidden builtins would only repeat as
-// "not defined".
-static void CheckJqFields(const Definition& definition, DiagnosticSink& sink) {
-  const jq::Policy defaults = jq::Policy::Default();
-  jq::Policy assignments_allowed = defaults;
-  assignments_allowed.Allow("assign");
-  ForEachJqField(definition, [&](std::string_view, JqRole role, const JqField& field) {
-    if (!field.parsed()) return;
-    bool assignment_target = role == JqRole::kSuspendPath || role == JqRole::kResumePath;
-    bool refused = false;
-    for (Diagnostic& d :
-         jq::CheckPolicy(*field.ast, assignment_target ? assignments_allowed : defaults, field.map)) {
-      refused = refused || d.severity == Severity::Error;
-      sink.Report(std::move(d));
-    }
-    if (refused) return;
-    lower::LowerOptions options;
-    options.source_map = field.map;
-    for (Diagnostic& d : lower::Lower(*field.ast, field.text, options).diagnostics) {
-      sink.Report(std::move(d));
-    }
-  });
-}
-
 void CheckDefinition(const Definition& definition, DiagnosticSink& sink) {
   Checker(definition, sink).Run();
-  CheckJqFields(definition, sink);
 }
 
 void CheckDefinitionSet(const std::vector<const Definition*>& definitions, DiagnosticSink& sink) {

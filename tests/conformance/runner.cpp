@@ -45,8 +45,6 @@
 #include <string_view>
 #include <vector>
 
-#include "compiler/codegen/codegen.h"
-#include "runtime/bundle/native_module.h"
 #include "runtime/eval/builtins.h"
 #include "runtime/value/json.h"
 #include "tests/diff/wm_engines.h"
@@ -256,8 +254,8 @@ struct Totals {
 
 class Runner {
  public:
-  Runner(EngineSelection engines, codegen::CodegenOptions codegen, bool verbose)
-      : engines_(engines), codegen_(codegen), verbose_(verbose) {}
+  Runner(EngineSelection engines, int opt_level, bool verbose)
+      : engines_(engines), opt_level_(opt_level), verbose_(verbose) {}
 
   // Runs the blocks in chunks, so that JIT sessions and AOT modules are freed as it goes.
   void Run(const std::vector<Block>& blocks, Totals* totals) {
@@ -270,67 +268,41 @@ class Runner {
 
  private:
   void RunChunk(const std::vector<Block>& blocks, size_t begin, size_t end, Totals* totals) {
-    // The harness's Prepare parses, lowers and builds the interpreter; the native code is built
-    // here so that the optimisation level can be chosen (compile time dominates this runner).
-    diff::EngineOptions interp_only;
-    interp_only.enable_jit = false;
-    interp_only.enable_aot = false;
+    // The harness's Prepare compiles through the driver at the chosen optimisation level
+    // (compile time dominates this runner): the interpreter, and the JIT when supported.
+    diff::EngineOptions options;
+    options.enable_jit = engines_.jit;
+    options.opt_level = opt_level_;
     std::vector<std::unique_ptr<diff::PreparedProgram>> prepared;
-    std::vector<codegen::AotUnit> units;
-    std::vector<diff::PreparedProgram*> unit_owners;
-    std::vector<int> unit_of_block(end - begin, -1);
+    diff::AotBatch batch;
+    std::vector<bool> in_batch(end - begin, false);
     for (size_t i = begin; i < end; ++i) {
-      prepared.push_back(diff::Prepare(blocks[i].program, interp_only));
+      prepared.push_back(diff::Prepare(blocks[i].program, options));
       diff::PreparedProgram* p = prepared.back().get();
-      if (p->program == nullptr || !p->native_supported) continue;
-      if (engines_.jit) {
-        codegen::JitResult jit = codegen::CompileJit(p->program, codegen_);
-        p->jit = std::move(jit.filter);
-        if (p->jit == nullptr) p->jit_error = jit.error.empty() ? "no filter" : jit.error;
-      }
-      if (engines_.aot) {
-        unit_of_block[i - begin] = static_cast<int>(units.size());
-        units.push_back({"wm_conformance_" + std::to_string(units.size()), p->program});
-        unit_owners.push_back(p);
-      }
+      if (p->program == nullptr || !p->native_supported || !engines_.aot) continue;
+      in_batch[i - begin] = true;
+      batch.Add(p);
     }
     // One shared object per chunk (a link costs tens of milliseconds). If the chunk does not
     // build, each program is built alone so that only the ones at fault fail. Those objects are
     // loaded one at a time: NativeModule::Create dlopens /proc/self/fd/N and closes N, so a
     // second module loaded while the first is alive can get the same path, and dlopen then
     // returns the first library (its filters are then "missing").
-    std::vector<std::shared_ptr<NativeModule>> modules;
-    bool batch_built = units.empty() || BuildAot(units, unit_owners, &modules);
+    std::string error;
+    bool batch_built = batch.size() == 0 || batch.Build(&error, opt_level_);
     for (size_t i = begin; i < end; ++i) {
-      int unit = unit_of_block[i - begin];
-      std::vector<std::shared_ptr<NativeModule>> single;
-      if (!batch_built && unit >= 0) BuildAot({units[unit]}, {unit_owners[unit]}, &single);
-      bool passed = Check(blocks[i], *prepared[i - begin], totals);
-      if (!batch_built && unit >= 0) unit_owners[unit]->aot.reset();  // unload before the next
+      diff::PreparedProgram* p = prepared[i - begin].get();
+      bool alone = !batch_built && in_batch[i - begin];
+      if (alone) {
+        diff::AotBatch single;
+        single.Add(p);
+        single.Build(&error, opt_level_);
+      }
+      bool passed = Check(blocks[i], *p, totals);
+      if (alone) p->aot.reset();  // unload before the next
       ++totals->blocks;
       if (!passed) ++totals->failed_blocks;
     }
-  }
-
-  // Compiles `units` into one shared object and gives each owner its filter. False (with
-  // aot_error set on every owner) when the object does not build or load.
-  bool BuildAot(const std::vector<codegen::AotUnit>& units,
-                const std::vector<diff::PreparedProgram*>& owners,
-                std::vector<std::shared_ptr<NativeModule>>* modules) {
-    codegen::AotResult compiled = codegen::CompileAot(units, codegen_);
-    std::string error = compiled.error;
-    std::shared_ptr<NativeModule> module;
-    if (!compiled.shared_object.empty()) module = NativeModule::Create(compiled.shared_object, &error);
-    if (module == nullptr) {
-      for (diff::PreparedProgram* owner : owners) owner->aot_error = error;
-      return false;
-    }
-    modules->push_back(module);
-    for (size_t u = 0; u < units.size(); ++u) {
-      owners[u]->aot = module->GetFilter(units[u].symbol, units[u].program);
-      if (owners[u]->aot == nullptr) owners[u]->aot_error = "symbol missing: " + units[u].symbol;
-    }
-    return true;
   }
 
   bool Check(const Block& block, const diff::PreparedProgram& prepared, Totals* totals) {
@@ -403,7 +375,7 @@ class Runner {
   }
 
   EngineSelection engines_;
-  codegen::CodegenOptions codegen_;
+  int opt_level_ = 0;
   bool verbose_;
 };
 
@@ -606,8 +578,7 @@ bool ReadFile(const fs::path& path, std::string* text) {
 
 int Main(int argc, char** argv) {
   EngineSelection engines;
-  codegen::CodegenOptions codegen;
-  codegen.opt_level = 0;
+  int opt_level = 0;
   bool coverage = true;
   bool verbose = false;
   std::vector<std::string> paths;
@@ -619,7 +590,7 @@ int Main(int argc, char** argv) {
       engines.jit = list.find(",jit,") != std::string::npos;
       engines.aot = list.find(",aot,") != std::string::npos;
     } else if (StartsWith(arg, "--opt-level=")) {
-      codegen.opt_level = std::atoi(arg.c_str() + 12);
+      opt_level = std::atoi(arg.c_str() + 12);
     } else if (arg == "--no-coverage") {
       coverage = false;
     } else if (arg == "-v") {
@@ -677,7 +648,7 @@ int Main(int argc, char** argv) {
     return 2;
   }
 
-  Runner(engines, codegen, verbose).Run(blocks, &totals);
+  Runner(engines, opt_level, verbose).Run(blocks, &totals);
 
   bool coverage_ok = true;
   if (check_coverage) {

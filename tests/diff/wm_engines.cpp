@@ -1,70 +1,50 @@
 // wm engines behind the differential tests' RunOutcome interface (see wm_engines.h).
 #include "tests/diff/wm_engines.h"
 
-#include "compiler/codegen/codegen.h"
-#include "compiler/jq/parser.h"
-#include "compiler/lower/lower.h"
-#include "runtime/bundle/native_module.h"
+#include "compiler/driver/expression.h"
 #include "runtime/value/json.h"
 
 namespace wm::diff {
-namespace {
-
-std::string FirstDiagnostic(const std::vector<Diagnostic>& diagnostics, const char* fallback) {
-  if (diagnostics.empty()) return fallback;
-  return diagnostics.front().rule + ": " + diagnostics.front().message;
-}
-
-}  // namespace
 
 std::unique_ptr<PreparedProgram> Prepare(const std::string& text, const EngineOptions& options) {
   auto prepared = std::make_unique<PreparedProgram>();
   prepared->text = text;
-  jq::ParseResult parsed = jq::Parse(text);
-  if (!parsed.ok()) {
-    prepared->front_end_error = "parse: " + FirstDiagnostic(parsed.diagnostics, "no AST");
+  driver::Expected<driver::LoweredExpression> lowered = driver::LowerExpression(text);
+  if (!lowered.ok()) {
+    const char* stage = lowered.failure().stage == driver::Stage::kAst ? "parse: " : "lower: ";
+    prepared->front_end_error = stage + lowered.failure().Summary();
     return prepared;
   }
-  lower::LowerResult lowered = lower::Lower(*parsed.ast, text);
-  if (lowered.program == nullptr) {
-    prepared->front_end_error = "lower: " + FirstDiagnostic(lowered.diagnostics, "no program");
-    return prepared;
-  }
-  prepared->program = lowered.program;
-  prepared->interp = MakeInterpreter(prepared->program);
-  prepared->native_supported =
-      codegen::Supports(*prepared->program, &prepared->native_unsupported_reason);
+  prepared->program = lowered->program;
+  prepared->interp = std::move(*driver::BuildEngine(prepared->program));
+  prepared->native_unsupported_reason = driver::NativeUnsupportedReason(*prepared->program);
+  prepared->native_supported = prepared->native_unsupported_reason.empty();
   if (prepared->native_supported && options.enable_jit) {
-    codegen::JitResult jit = codegen::CompileJit(prepared->program);
-    prepared->jit = std::move(jit.filter);
-    if (prepared->jit == nullptr) prepared->jit_error = jit.error.empty() ? "no filter" : jit.error;
+    driver::ExpressionOptions jit;
+    jit.engine = driver::Engine::kJit;
+    jit.opt_level = options.opt_level;
+    driver::Expected<std::unique_ptr<Filter>> filter = driver::BuildEngine(prepared->program, jit);
+    if (filter.ok()) prepared->jit = std::move(*filter);
+    else prepared->jit_error = filter.failure().message;
   }
   return prepared;
 }
 
 void AotBatch::Add(PreparedProgram* prepared) { members_.push_back(prepared); }
 
-bool AotBatch::Build(std::string* error) {
-  std::vector<codegen::AotUnit> units;
-  units.reserve(members_.size());
-  for (size_t i = 0; i < members_.size(); ++i) {
-    units.push_back({"wm_diff_unit_" + std::to_string(i), members_[i]->program});
-  }
-  auto fail = [&](const std::string& why) {
-    *error = why;
-    for (PreparedProgram* member : members_) member->aot_error = why;
+bool AotBatch::Build(std::string* error, int opt_level) {
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  programs.reserve(members_.size());
+  for (PreparedProgram* member : members_) programs.push_back(member->program);
+  driver::ExpressionOptions options;
+  options.opt_level = opt_level;
+  driver::Expected<std::vector<std::unique_ptr<Filter>>> filters = driver::BuildAotBatch(programs, options);
+  if (!filters.ok()) {
+    *error = filters.failure().message;
+    for (PreparedProgram* member : members_) member->aot_error = *error;
     return false;
-  };
-  if (units.empty()) return true;
-  codegen::AotResult compiled = codegen::CompileAot(units);
-  if (compiled.shared_object.empty()) return fail("CompileAot: " + compiled.error);
-  std::string load_error;
-  module_ = NativeModule::Create(compiled.shared_object, &load_error);
-  if (module_ == nullptr) return fail("NativeModule::Create: " + load_error);
-  for (size_t i = 0; i < members_.size(); ++i) {
-    members_[i]->aot = module_->GetFilter(units[i].symbol, members_[i]->program);
-    if (members_[i]->aot == nullptr) members_[i]->aot_error = "symbol missing: " + units[i].symbol;
   }
+  for (size_t i = 0; i < members_.size(); ++i) members_[i]->aot = std::move((*filters)[i]);
   return true;
 }
 

@@ -1,7 +1,8 @@
-// The wm side of the differential tests: jq text -> Parse -> Lower -> every engine (interpreter
-// always; JIT and AOT when codegen::Supports accepts the program). AOT units are compiled in
-// batches into ONE shared object (a link costs ~16 ms), so callers register many programs first
-// and build them together. Outcomes use the oracle's RunOutcome shape for direct comparison.
+// The wm side of the differential tests: jq text -> the driver's front end -> every engine
+// (interpreter always; JIT and AOT when the native backends accept the program), all built by
+// compiler/driver. AOT units are compiled in batches into ONE shared object (a link costs
+// ~16 ms), so callers register many programs first and build them together. Outcomes use the
+// oracle's RunOutcome shape for direct comparison.
 #pragma once
 
 #include <cstddef>
@@ -13,10 +14,6 @@
 #include "runtime/ir/ir.h"
 #include "runtime/value/value.h"
 #include "tests/diff/libjq_oracle.h"
-
-namespace wm {
-class NativeModule;
-}
 
 namespace wm::diff {
 
@@ -43,6 +40,7 @@ struct EngineOptions {
   bool enable_jit = true;
   bool enable_aot = true;
   size_t max_outputs = 1000;  // outputs collected per run, as the oracle's cap
+  int opt_level = 2;          // LLVM optimisation level of the JIT code
 };
 
 // Parses and lowers `text` and creates the interpreter and (if enabled and supported) JIT
@@ -55,12 +53,12 @@ class AotBatch {
  public:
   void Add(PreparedProgram* prepared);
   size_t size() const { return members_.size(); }
-  // Compiles, links and loads the batch. Returns false when the whole batch failed.
-  bool Build(std::string* error);
+  // Compiles, links and loads the batch at LLVM level `opt_level`. Returns false when the whole
+  // batch failed. Each member's filter keeps the shared object loaded.
+  bool Build(std::string* error, int opt_level = 2);
 
  private:
   std::vector<PreparedProgram*> members_;
-  std::shared_ptr<NativeModule> module_;
 };
 
 // Runs one filter on a parsed input; outputs as compact JSON (runtime/value/json.h ToJson).

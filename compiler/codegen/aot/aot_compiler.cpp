@@ -108,10 +108,13 @@ bool Link(const std::string& object, const std::string& shared, const std::strin
   return false;
 }
 
-// Builds the optimised module for `units` with a PIC TargetMachine for the host, then either
-// prints it (want_ir) or emits the object file into *out. Returns "" or an error.
+// What BuildObject leaves in *out: the optimised LLVM IR, the object file, or its assembly.
+enum class Output : uint8_t { kLlvmIr, kObject, kAssembly };
+
+// Builds the optimised module for `units` with a PIC TargetMachine for the host, then prints it
+// or emits machine code into *out, as `output` asks. Returns "" or an error.
 std::string BuildObject(const std::vector<AotUnit>& units, const CodegenOptions& options,
-                        bool want_ir, std::string* out) {
+                        Output output, std::string* out) {
   if (units.empty()) return "no units to compile";
   std::set<std::string> symbols;
   std::vector<internal::EmitUnit> emit_units;
@@ -155,7 +158,7 @@ std::string BuildObject(const std::vector<AotUnit>& units, const CodegenOptions&
                            WM_NATIVE_ABI_VERSION_SYMBOL);
   internal::OptimizeModule(module, *machine, options.opt_level);
 
-  if (want_ir) {
+  if (output == Output::kLlvmIr) {
     llvm::raw_string_ostream os(*out);
     module.print(os, nullptr);
     return "";
@@ -163,8 +166,11 @@ std::string BuildObject(const std::vector<AotUnit>& units, const CodegenOptions&
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
-    return "the LLVM target cannot emit object files";
+  llvm::CodeGenFileType file_type = output == Output::kAssembly
+                                        ? llvm::CodeGenFileType::AssemblyFile
+                                        : llvm::CodeGenFileType::ObjectFile;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr, file_type)) {
+    return "the LLVM target cannot emit machine code";
   }
   codegen.run(module);
   out->assign(object.data(), object.size());
@@ -174,7 +180,7 @@ std::string BuildObject(const std::vector<AotUnit>& units, const CodegenOptions&
 AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& options) {
   AotResult result;
   std::string object;
-  result.error = BuildObject(units, options, /*want_ir=*/false, &object);
+  result.error = BuildObject(units, options, Output::kObject, &object);
   if (!result.error.empty()) return result;
 
   TempDir dir;
@@ -195,28 +201,31 @@ AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& optio
   return result;
 }
 
-}  // namespace
-
-EmitResult EmitLlvmIr(const std::vector<AotUnit>& units, const CodegenOptions& options) {
+// One stage dump: BuildObject with exceptions turned into EmitResult::error.
+EmitResult Emit(const std::vector<AotUnit>& units, const CodegenOptions& options, Output output,
+                const char* what) {
   EmitResult result;
   try {
-    result.error = BuildObject(units, options, /*want_ir=*/true, &result.text);
+    result.error = BuildObject(units, options, output, &result.text);
   } catch (const std::exception& e) {
-    result.error = std::string("LLVM IR emission failed: ") + e.what();
+    result.error = std::string(what) + " emission failed: " + e.what();
   }
   if (!result.error.empty()) result.text.clear();
   return result;
 }
 
+}  // namespace
+
+EmitResult EmitLlvmIr(const std::vector<AotUnit>& units, const CodegenOptions& options) {
+  return Emit(units, options, Output::kLlvmIr, "LLVM IR");
+}
+
 EmitResult EmitObject(const std::vector<AotUnit>& units, const CodegenOptions& options) {
-  EmitResult result;
-  try {
-    result.error = BuildObject(units, options, /*want_ir=*/false, &result.text);
-  } catch (const std::exception& e) {
-    result.error = std::string("object emission failed: ") + e.what();
-  }
-  if (!result.error.empty()) result.text.clear();
-  return result;
+  return Emit(units, options, Output::kObject, "object");
+}
+
+EmitResult EmitAssembly(const std::vector<AotUnit>& units, const CodegenOptions& options) {
+  return Emit(units, options, Output::kAssembly, "assembly");
 }
 
 AotResult CompileAot(const std::vector<AotUnit>& units, const CodegenOptions& options) {

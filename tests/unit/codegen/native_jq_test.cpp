@@ -8,10 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/codegen.h"
-#include "compiler/jq/parser.h"
-#include "compiler/lower/lower.h"
-#include "runtime/bundle/native_module.h"
+#include "compiler/driver/expression.h"
 #include "runtime/eval/eval.h"
 #include "runtime/value/json.h"
 
@@ -96,24 +93,20 @@ std::string RunToText(const Filter& filter, const Value& input, const RunOptions
 
 TEST(NativeJqTest, InterpreterJitAndAotAgree) {
   std::vector<std::shared_ptr<const ir::Program>> programs;
-  std::vector<codegen::AotUnit> units;
+  std::vector<std::shared_ptr<const ir::Program>> native_programs;
   for (size_t i = 0; i < std::size(kExpressions); ++i) {
     const char* text = kExpressions[i].text;
-    jq::ParseResult parsed = jq::Parse(text);
-    ASSERT_TRUE(parsed.ok()) << text;
-    lower::LowerResult lowered = lower::Lower(*parsed.ast, text);
-    ASSERT_NE(lowered.program, nullptr) << text;
-    programs.push_back(lowered.program);
-    std::string why;
-    bool supported = codegen::Supports(*lowered.program, &why);
-    EXPECT_EQ(supported, kExpressions[i].native) << text << ": " << why;
-    if (supported) units.push_back({"e" + std::to_string(i), lowered.program});
+    driver::Expected<driver::LoweredExpression> lowered = driver::LowerExpression(text);
+    ASSERT_TRUE(lowered.ok()) << text << ": " << lowered.failure().Summary();
+    programs.push_back(lowered->program);
+    std::string why = driver::NativeUnsupportedReason(*lowered->program);
+    EXPECT_EQ(why.empty(), kExpressions[i].native) << text << ": " << why;
+    if (why.empty()) native_programs.push_back(lowered->program);
   }
-  codegen::AotResult aot = codegen::CompileAot(units);
-  ASSERT_FALSE(aot.shared_object.empty()) << aot.error;
-  std::string load_error;
-  std::shared_ptr<NativeModule> module = NativeModule::Create(aot.shared_object, &load_error);
-  ASSERT_NE(module, nullptr) << load_error;
+  driver::Expected<std::vector<std::unique_ptr<Filter>>> aot = driver::BuildAotBatch(native_programs);
+  ASSERT_TRUE(aot.ok()) << aot.failure().message;
+  driver::ExpressionOptions jit_options;
+  jit_options.engine = driver::Engine::kJit;
 
   std::vector<Value> inputs;
   for (const char* json : kInputs) {
@@ -123,19 +116,20 @@ TEST(NativeJqTest, InterpreterJitAndAotAgree) {
     inputs.push_back(v);
   }
   size_t limit_errors = 0;
-  for (size_t i = 0; i < programs.size(); ++i) {
+  for (size_t i = 0, next_native = 0; i < programs.size(); ++i) {
     const char* text = kExpressions[i].text;
     SCOPED_TRACE(text);
     std::unique_ptr<Filter> interp = MakeInterpreter(programs[i]);
-    if (!codegen::Supports(*programs[i], nullptr)) continue;
-    codegen::JitResult jit = codegen::CompileJit(programs[i]);
-    ASSERT_NE(jit.filter, nullptr) << jit.error;
-    std::unique_ptr<Filter> native = module->GetFilter("e" + std::to_string(i), programs[i]);
+    if (!driver::NativeUnsupportedReason(*programs[i]).empty()) continue;
+    driver::Expected<std::unique_ptr<Filter>> jit_filter = driver::BuildEngine(programs[i], jit_options);
+    ASSERT_TRUE(jit_filter.ok()) << jit_filter.failure().message;
+    const std::unique_ptr<Filter>& native = (*aot)[next_native++];
     ASSERT_NE(native, nullptr);
+    const Filter& jit = **jit_filter;
     for (size_t j = 0; j < inputs.size(); ++j) {
       SCOPED_TRACE(kInputs[j]);
       std::string reference = RunToText(*interp, inputs[j]);
-      EXPECT_EQ(RunToText(*jit.filter, inputs[j]), reference) << "jit";
+      EXPECT_EQ(RunToText(jit, inputs[j]), reference) << "jit";
       EXPECT_EQ(RunToText(*native, inputs[j]), reference) << "aot";
       // Tight limits: fuel is charged per node evaluation in every engine, so a run stops at the
       // same point with the same outputs before it.
@@ -146,7 +140,7 @@ TEST(NativeJqTest, InterpreterJitAndAotAgree) {
         tight.limits.max_depth = 3;
         std::string limited = RunToText(*interp, inputs[j], tight);
         if (limited.find("limit: ") != std::string::npos) ++limit_errors;
-        EXPECT_EQ(RunToText(*jit.filter, inputs[j], tight), limited) << "jit, fuel " << fuel;
+        EXPECT_EQ(RunToText(jit, inputs[j], tight), limited) << "jit, fuel " << fuel;
         EXPECT_EQ(RunToText(*native, inputs[j], tight), limited) << "aot, fuel " << fuel;
       }
     }

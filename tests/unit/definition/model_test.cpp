@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "compiler/definition/loader.h"
 #include "compiler/definition/model.h"
 
 namespace wm::definition {
@@ -66,6 +67,65 @@ TEST(Model, ComponentsAndPodDefinition) {
   ASSERT_EQ(cd.Components().size(), 2u);
   EXPECT_EQ(cd.Components()[0]->name.value, "root");
   EXPECT_EQ(cd.FindComponent("child"), &d.children[0]);
+}
+
+// Every jq field's Go-style path names where it sits in the YAML, with list indexes, in the
+// visiting order of ForEachJqField.
+TEST(Model, JqFieldPathsFollowTheDocument) {
+  const char* text = R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: paths}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: top
+      kind: {group: example.com, version: v1, kind: Top}
+      suspendDefinition:
+        suspendActions: [{path: .spec.a, value: "true"}, {path: .spec.b, value: "1"}]
+        resumeActions: [{path: .spec.a, value: "false"}]
+    childComponents:
+    - name: worker
+      ownerRef: top
+      specDefinition:
+        fragmentedPodSpecDefinition: {labelsPath: .l, imagePath: .i}
+      podSelector:
+        componentTypeSelector: {keyPath: .k}
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: g
+        members:
+        - {componentName: worker, filters: [.f0, .f1], groupByKeyPaths: [.g0]}
+)";
+  DiagnosticSink sink;
+  LoadOptions options;
+  options.parse_jq = false;
+  std::vector<Definition> defs = LoadDefinitions("p.yaml", text, options, sink).definitions;
+  ASSERT_EQ(defs.size(), 1u);
+  std::vector<std::string> paths, texts, plain;
+  ForEachJqFieldWithPath(defs[0], [&](std::string_view, JqRole, const std::string& path,
+                                      const JqField& field) {
+    paths.push_back(path);
+    texts.push_back(field.text);
+  });
+  ForEachJqField(defs[0], [&](std::string_view, JqRole, const JqField& field) {
+    plain.push_back(field.text);
+  });
+  EXPECT_EQ(texts, plain);
+  const std::string root = "spec.structureDefinition.rootComponent.suspendDefinition.";
+  const std::string child = "spec.structureDefinition.childComponents[0].";
+  const std::string member = "spec.optimizationInstructions.gangScheduling.podGroups[0].members[0].";
+  EXPECT_EQ(paths, (std::vector<std::string>{
+                       root + "suspendActions[0].path",
+                       root + "suspendActions[1].path",
+                       root + "resumeActions[0].path",
+                       child + "specDefinition.fragmentedPodSpecDefinition.labelsPath",
+                       child + "specDefinition.fragmentedPodSpecDefinition.imagePath",
+                       child + "podSelector.componentTypeSelector.keyPath",
+                       member + "filters[0]",
+                       member + "filters[1]",
+                       member + "groupByKeyPaths[0]",
+                   }));
 }
 
 }  // namespace

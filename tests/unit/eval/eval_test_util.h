@@ -1,12 +1,11 @@
-// Test helper: compiles a jq expression (parse + lower) and runs it through the interpreter,
-// returning the compact JSON of each output, then "error: <message>" if evaluation failed.
+// Test helper: compiles a jq expression for the interpreter (driver::CompileExpression) and runs
+// it, returning the compact JSON of each output, then "error: <message>" if evaluation failed.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "compiler/jq/parser.h"
-#include "compiler/lower/lower.h"
+#include "compiler/driver/expression.h"
 #include "runtime/eval/eval.h"
 #include "runtime/value/json.h"
 
@@ -29,16 +28,13 @@ struct EvalOutcome {
 inline EvalOutcome EvalJq(const std::string& expr, const std::string& input_json = "null",
                           const RunOptions& options = {}) {
   EvalOutcome outcome;
-  jq::ParseResult parsed = jq::Parse(expr);
-  if (!parsed.ok()) {
+  driver::Expected<driver::Executable> compiled = driver::CompileExpression(expr);
+  if (!compiled.ok()) {
+    const driver::Failure& failure = compiled.failure();
     outcome.compiled = false;
-    outcome.error = parsed.diagnostics.empty() ? "parse error" : parsed.diagnostics[0].message;
-    return outcome;
-  }
-  lower::LowerResult lowered = lower::Lower(*parsed.ast, expr);
-  if (!lowered.program) {
-    outcome.compiled = false;
-    outcome.error = lowered.diagnostics.empty() ? "lower error" : lowered.diagnostics[0].message;
+    outcome.error = failure.diagnostics.empty()
+                        ? (failure.stage == driver::Stage::kAst ? "parse error" : "lower error")
+                        : failure.diagnostics[0].message;
     return outcome;
   }
   Value input;
@@ -48,7 +44,7 @@ inline EvalOutcome EvalJq(const std::string& expr, const std::string& input_json
     outcome.error = "bad test input: " + json_error.message;
     return outcome;
   }
-  std::unique_ptr<Filter> filter = MakeInterpreter(lowered.program);
+  const Filter* filter = compiled->filter.get();
   EvalError error;
   EvalStatus status = filter->Run(
       input, [&](const Value& v) { outcome.outputs.push_back(ToJson(v)); return true; }, &error, options);

@@ -223,27 +223,25 @@ TEST(Interpreter, DeepRecursionOnASmallThreadStackIsAnError) {
 }
 
 TEST(Interpreter, GlobalsFromRunOptions) {
-  jq::ParseResult parsed = jq::Parse("[$a, $b]");
-  ASSERT_TRUE(parsed.ok());
-  lower::LowerOptions options;
+  driver::ExpressionOptions options;
   options.global_vars = {"a", "b"};
-  lower::LowerResult lowered = lower::Lower(*parsed.ast, "[$a, $b]", options);
-  ASSERT_TRUE(lowered.program);
+  driver::Expected<driver::Executable> compiled = driver::CompileExpression("[$a, $b]", options);
+  ASSERT_TRUE(compiled.ok());
   std::vector<Value> globals = {Value::String("x"), Value::Number(2)};
   RunOptions run;
   run.globals = &globals;
   std::string got;
   EvalError error;
-  MakeInterpreter(lowered.program)->Run(Value(), [&](const Value& v) { got = ToJson(v); return true; }, &error, run);
+  compiled->filter->Run(Value(), [&](const Value& v) { got = ToJson(v); return true; }, &error, run);
   EXPECT_EQ(got, R"(["x",2])");
 }
 
 TEST(Interpreter, StopFromTheConsumer) {
-  jq::ParseResult parsed = jq::Parse("range(10)");
-  lower::LowerResult lowered = lower::Lower(*parsed.ast, "range(10)");
+  driver::Expected<driver::Executable> compiled = driver::CompileExpression("range(10)");
+  ASSERT_TRUE(compiled.ok());
   int seen = 0;
   EvalError error;
-  EvalStatus status = MakeInterpreter(lowered.program)->Run(Value(), [&](const Value&) { return ++seen < 3; }, &error);
+  EvalStatus status = compiled->filter->Run(Value(), [&](const Value&) { return ++seen < 3; }, &error);
   EXPECT_EQ(status, EvalStatus::kStopped);
   EXPECT_EQ(seen, 3);
 }

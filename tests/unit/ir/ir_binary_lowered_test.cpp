@@ -6,22 +6,19 @@
 #include <string>
 #include <vector>
 
-#include "compiler/jq/parser.h"
-#include "compiler/lower/lower.h"
+#include "compiler/driver/expression.h"
 #include "runtime/ir/ir_binary.h"
 
 namespace wm::ir {
 namespace {
 
-std::shared_ptr<Program> LowerText(const std::string& text) {
-  jq::ParseResult parsed = jq::Parse(text);
-  if (!parsed.ok()) return nullptr;
-  lower::LowerResult lowered = lower::Lower(*parsed.ast, text);
-  return lowered.program;
+std::shared_ptr<const Program> LowerText(const std::string& text) {
+  driver::Expected<driver::LoweredExpression> lowered = driver::LowerExpression(text);
+  return lowered.ok() ? lowered->program : nullptr;
 }
 
 void ExpectRoundTrip(const std::string& text) {
-  std::shared_ptr<Program> program = LowerText(text);
+  std::shared_ptr<const Program> program = LowerText(text);
   ASSERT_NE(program, nullptr) << "does not lower: " << text;
   std::string blob = SerializeProgram(*program);
   Program back;
@@ -58,7 +55,7 @@ TEST(IrBinaryLowered, ConstructsRoundTrip) {
 }
 
 TEST(IrBinaryLowered, EveryBuiltinRoundTrips) {
-  std::shared_ptr<Program> list_program = LowerText("builtins");
+  std::shared_ptr<const Program> list_program = LowerText("builtins");
   ASSERT_NE(list_program, nullptr);
   // `builtins` lowers to a constant array of "name/arity" strings.
   const Value* names = nullptr;

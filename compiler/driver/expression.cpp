@@ -1,0 +1,143 @@
+// The single-expression pipeline (see expression.h): front end (parse, policy, lowering), then
+// one engine. The native engines go through compiler/codegen; AOT code is loaded through
+// runtime/bundle's NativeModule, exactly as a bundle's native section is.
+#include "compiler/driver/expression.h"
+
+#include "compiler/codegen/codegen.h"
+#include "compiler/driver/internal/dump.h"
+#include "compiler/jq/parser.h"
+#include "compiler/jq/policy.h"
+#include "compiler/lower/lower.h"
+#include "runtime/bundle/native_module.h"
+
+namespace wm::driver {
+namespace {
+
+codegen::CodegenOptions NativeOptions(const ExpressionOptions& options) {
+  codegen::CodegenOptions native;
+  native.opt_level = options.opt_level;
+  return native;
+}
+
+// Parse and policy: the AST, or a Failure at Stage::kAst.
+Expected<LoweredExpression> ParseExpression(std::string_view text, const ExpressionOptions& options,
+                                            const SourceMap& map) {
+  jq::ParseOptions parse_options;
+  parse_options.source_map = map;
+  jq::ParseResult parsed = jq::Parse(text, parse_options);
+  if (!parsed.ok()) return Failure::WithDiagnostics(Stage::kAst, std::move(parsed.diagnostics));
+  LoweredExpression out;
+  out.text = std::string(text);
+  out.ast = std::move(parsed.ast);
+  if (options.policy == nullptr) return out;
+  std::vector<Diagnostic> findings = jq::CheckPolicy(*out.ast, *options.policy, map);
+  for (const Diagnostic& d : findings) {
+    if (d.severity == Severity::Error)
+      return Failure::WithDiagnostics(Stage::kAst, std::move(findings));
+  }
+  out.diagnostics = std::move(findings);
+  return out;
+}
+
+}  // namespace
+
+Expected<LoweredExpression> LowerExpression(std::string_view text,
+                                            const ExpressionOptions& options) {
+  SourceMap map = SourceMap::ForText(options.source_name, text);
+  Expected<LoweredExpression> parsed = ParseExpression(text, options, map);
+  if (!parsed.ok()) return parsed;
+  lower::LowerOptions lower_options;
+  lower_options.global_vars = options.global_vars;
+  lower_options.source_map = map;
+  lower::LowerResult lowered = lower::Lower(*parsed->ast, text, lower_options);
+  if (!lowered.program) return Failure::WithDiagnostics(Stage::kIr, std::move(lowered.diagnostics));
+  parsed->program = std::move(lowered.program);
+  return parsed;
+}
+
+std::string NativeUnsupportedReason(const ir::Program& program) {
+  std::string why;
+  codegen::Supports(program, &why);
+  return why;
+}
+
+Engine ChooseEngine(const ir::Program& program, Engine requested) {
+  if (requested != Engine::kAuto) return requested;
+  return codegen::Supports(program, nullptr) ? Engine::kJit : Engine::kInterp;
+}
+
+Expected<std::unique_ptr<Filter>> BuildEngine(std::shared_ptr<const ir::Program> program,
+                                              const ExpressionOptions& options) {
+  Engine engine = ChooseEngine(*program, options.engine);
+  if (engine == Engine::kInterp) return MakeInterpreter(std::move(program));
+  std::string why;
+  if (!codegen::Supports(*program, &why)) {
+    return Failure::WithMessage(
+        Stage::kLlvm, "the " + std::string(EngineName(engine)) + " engine does not support " + why);
+  }
+  if (engine == Engine::kJit) {
+    codegen::JitResult jit = codegen::CompileJit(std::move(program), NativeOptions(options));
+    if (!jit.filter)
+      return Failure::WithMessage(Stage::kLlvm, "jit compilation failed: " + jit.error);
+    return std::move(jit.filter);
+  }
+  Expected<std::vector<std::unique_ptr<Filter>>> batch =
+      BuildAotBatch({std::move(program)}, options);
+  if (!batch.ok()) return batch.failure();
+  return std::move(batch->front());
+}
+
+Expected<std::vector<std::unique_ptr<Filter>>> BuildAotBatch(
+    const std::vector<std::shared_ptr<const ir::Program>>& programs,
+    const ExpressionOptions& options) {
+  std::vector<codegen::AotUnit> units;
+  units.reserve(programs.size());
+  for (size_t i = 0; i < programs.size(); ++i) {
+    units.push_back({"wm_expression_" + std::to_string(i), programs[i]});
+  }
+  std::vector<std::unique_ptr<Filter>> filters;
+  if (units.empty()) return filters;
+  codegen::AotResult aot = codegen::CompileAot(units, NativeOptions(options));
+  if (aot.shared_object.empty())
+    return Failure::WithMessage(Stage::kAsm, "aot compilation failed: " + aot.error);
+  std::string error;
+  std::shared_ptr<NativeModule> module = NativeModule::Create(aot.shared_object, &error);
+  if (!module) return Failure::WithMessage(Stage::kAsm, "cannot load the aot module: " + error);
+  for (const codegen::AotUnit& unit : units) {
+    filters.push_back(module->GetFilter(unit.symbol, unit.program));
+    if (!filters.back()) {
+      return Failure::WithMessage(Stage::kAsm, "the aot module has no entry point " + unit.symbol);
+    }
+  }
+  return filters;
+}
+
+Expected<Executable> CompileExpression(std::string_view text, const ExpressionOptions& options) {
+  Expected<LoweredExpression> lowered = LowerExpression(text, options);
+  if (!lowered.ok()) return lowered.failure();
+  Executable out;
+  out.engine = ChooseEngine(*lowered->program, options.engine);
+  Expected<std::unique_ptr<Filter>> filter = BuildEngine(lowered->program, options);
+  if (!filter.ok()) return filter.failure();
+  out.text = std::move(lowered->text);
+  out.program = std::move(lowered->program);
+  out.filter = std::move(*filter);
+  out.diagnostics = std::move(lowered->diagnostics);
+  return out;
+}
+
+Expected<std::string> EmitExpression(std::string_view text, Stage stage,
+                                     const ExpressionOptions& options) {
+  if (!StageAvailable(stage)) return internal::StageNotAvailable(stage);
+  if (stage == Stage::kAst) {
+    SourceMap map = SourceMap::ForText(options.source_name, text);
+    Expected<LoweredExpression> parsed = ParseExpression(text, options, map);
+    if (!parsed.ok()) return parsed.failure();
+    return jq::DumpAst(*parsed->ast);
+  }
+  Expected<LoweredExpression> lowered = LowerExpression(text, options);
+  if (!lowered.ok()) return lowered.failure();
+  return internal::DumpProgram(lowered->program, stage, "wm_expression", options.opt_level);
+}
+
+}  // namespace wm::driver

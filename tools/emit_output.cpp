@@ -1,0 +1,56 @@
+// `wmc check|compile --emit=STAGE` (see emit_output.h).
+#include "tools/emit_output.h"
+
+#include <cstdio>
+
+#include "compiler/bundle/builder.h"
+
+namespace wm::tools {
+
+int EmitDefinitionStage(const EmitRequest& request) {
+  std::optional<driver::Stage> stage = driver::StageFromName(request.stage);
+  if (!stage) {
+    std::fprintf(stderr, "%s: unknown stage '%s' for --emit (%s)\n", request.command,
+                 request.stage.c_str(), driver::StageNames().c_str());
+    return 2;
+  }
+  if (!driver::StageAvailable(*stage)) {
+    std::fprintf(stderr, "%s: --emit=%s is not yet available\n", request.command,
+                 request.stage.c_str());
+    return 2;
+  }
+  driver::DefinitionOptions options = request.options;
+  options.goal = driver::Goal::kCheck;
+  driver::Expected<driver::CompiledDefinitions> compiled =
+      driver::CompileDefinitions(request.inputs, options);
+  if (!compiled.ok()) {
+    std::fprintf(stderr, "%s: %s\n", request.command, compiled.failure().message.c_str());
+    return 2;
+  }
+  if (!compiled->sink.items().empty()) {
+    std::fputs(Render(compiled->SortedFindings(), compiled->sources, request.format).c_str(),
+               stderr);
+  }
+  if (compiled->sink.errors() > 0) {
+    std::fprintf(stderr, "%s: %d error(s); nothing to emit\n", request.command,
+                 compiled->sink.errors());
+    return 1;
+  }
+  driver::Expected<std::string> dump = driver::EmitDefinitions(*compiled, *stage, options);
+  if (!dump.ok()) {
+    std::fprintf(stderr, "%s: %s\n", request.command, dump.failure().message.c_str());
+    return 2;
+  }
+  if (request.output.empty()) {
+    std::fwrite(dump->data(), 1, dump->size(), stdout);
+    return 0;
+  }
+  std::string error;
+  if (!bundle::WriteFileAtomically(request.output, *dump, &error)) {
+    std::fprintf(stderr, "%s: %s\n", request.command, error.c_str());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace wm::tools
