@@ -59,6 +59,12 @@ bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run,
                   const CheckInputOptions& options) {
   std::vector<std::string> files;
   if (!ExpandDefinitionPaths(paths, &files, &run->io_error)) return false;
+  // An invalid policy is reported like a definition error (WM008), and nothing is checked.
+  definition::JqRuleOptions jq_rules;
+  std::string policy_text;
+  bool policy_ok = definition::ResolveJqRules(options.jq_policy, &jq_rules, run->sink, &policy_text);
+  if (!options.jq_policy.policy_file.empty()) run->sources.Add(options.jq_policy.policy_file, policy_text);
+  if (!policy_ok) return true;
   std::unique_ptr<schema::SchemaRegistry> schemas;
   if (options.type_check) {
     schema::RegistryOptions registry_options;
@@ -78,7 +84,7 @@ bool LoadAndCheck(const std::vector<std::string>& paths, DefinitionRun* run,
     loaded.definitions =
         definition::LoadDefinitions(file, text, definition::LoadOptions{}, run->sink).definitions;
     for (const auto& d : loaded.definitions) {
-      definition::CheckDefinition(d, run->sink);
+      definition::CheckDefinition(d, run->sink, jq_rules);
       if (!schemas) continue;
       for (Diagnostic& finding : check::TypeCheck(d, *schemas)) run->sink.Report(std::move(finding));
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/definition/jq_policy.h"
 #include "compiler/definition/model.h"
 #include "compiler/source/diagnostic.h"
 #include "compiler/source/render.h"
@@ -35,6 +36,7 @@ struct CheckInputOptions {
   bool type_check = true;
   std::vector<std::string> schema_dirs;  // `--schemas DIR`, searched before the built-in schemas
   std::vector<std::string> crd_files;    // `--crd FILE`, user CRDs imported in memory
+  definition::JqPolicyFlags jq_policy;   // `--allow`, `--policy`, `--target`
 };
 
 // Loads and checks every definition under `paths`: loader, structural rules, and (by default) the

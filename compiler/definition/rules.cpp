@@ -10,6 +10,7 @@
 
 #include "compiler/definition/loader.h"
 #include "compiler/jq/policy.h"
+#include "compiler/jq/portability.h"
 #include "compiler/lower/lower.h"
 
 namespace wm::definition {
@@ -716,25 +717,46 @@ class Checker {
 
 const std::vector<RuleInfo>& AllRules() { return kRules; }
 
-// Every parsed jq field must pass the front end's safety policy (suspend and resume action paths
-// are assignment targets by nature, so assignments are allowed there) and then resolve every name
-// it uses (WM110-WM114, found by lowering), so `check` reports everything `compile` would refuse.
-// A field the policy refuses is not lowered: its forbidden builtins would only repeat as
-// "not defined".
-static void CheckJqFields(const Definition& definition, DiagnosticSink& sink) {
-  const jq::Policy defaults = jq::Policy::Default();
-  jq::Policy assignments_allowed = defaults;
-  assignments_allowed.Allow("assign");
-  ForEachJqField(definition, [&](std::string_view, JqRole role, const JqField& field) {
-    if (!field.parsed()) return;
-    bool assignment_target = role == JqRole::kSuspendPath || role == JqRole::kResumePath;
-    bool refused = false;
-    for (Diagnostic& d :
-         jq::CheckPolicy(*field.ast, assignment_target ? assignments_allowed : defaults, field.map)) {
-      refused = refused || d.severity == Severity::Error;
+// Upstream admission, safety policy and portability of one jq field: the policy (suspend and
+// resume action paths are assignment targets by nature, so assignments are allowed there, as
+// upstream's ValidateActionExpression allows them), the gojq portability warnings, and in a
+// component with instanceIdPath the stream-alternative pitfall of its per-instance fields.
+// Returns false when the policy refuses the field.
+static bool CheckJqFieldRules(const Definition& definition, std::string_view component, JqRole role,
+                              const JqField& field, const JqRuleOptions& rules, DiagnosticSink& sink) {
+  bool assignment_target = role == JqRole::kSuspendPath || role == JqRole::kResumePath;
+  jq::Policy policy = rules.policy;
+  if (assignment_target) policy.Allow("assign");
+  bool refused = false;
+  for (Diagnostic& d : jq::CheckPolicy(*field.ast, policy, field.map)) {
+    refused = refused || d.severity == Severity::Error;
+    sink.Report(std::move(d));
+  }
+  const jq::PortabilityOptions& portability = rules.portability;
+  for (Diagnostic& d : jq::CheckPortability(*field.ast, field.text, field.map, portability)) {
+    sink.Report(std::move(d));
+  }
+  bool per_instance = InputOf(role) == JqInput::kWorkload && role != JqRole::kPhase &&
+                      role != JqRole::kConditions && role != JqRole::kStatusExpression && !assignment_target;
+  const Component* owner = nullptr;
+  for (const Component* c : definition.Components()) {
+    if (c->name.value == component) owner = c;
+  }
+  if (per_instance && owner && owner->instance_id_path) {
+    for (Diagnostic& d : jq::CheckStreamAlternatives(*field.ast, field.text, field.map, portability.allowed)) {
       sink.Report(std::move(d));
     }
-    if (refused) return;
+  }
+  return !refused;
+}
+
+// Every parsed jq field must pass the jq field rules above and then resolve every name it uses
+// (WM110-WM114, found by lowering), so `check` reports everything `compile` would refuse. A field
+// the policy refuses is not lowered: its forbidden builtins would only repeat as "not defined".
+static void CheckJqFields(const Definition& definition, const JqRuleOptions& rules, DiagnosticSink& sink) {
+  ForEachJqField(definition, [&](std::string_view component, JqRole role, const JqField& field) {
+    if (!field.parsed()) return;
+    if (!CheckJqFieldRules(definition, component, role, field, rules, sink)) return;
     lower::LowerOptions options;
     options.source_map = field.map;
     for (Diagnostic& d : lower::Lower(*field.ast, field.text, options).diagnostics) {
@@ -743,9 +765,9 @@ static void CheckJqFields(const Definition& definition, DiagnosticSink& sink) {
   });
 }
 
-void CheckDefinition(const Definition& definition, DiagnosticSink& sink) {
+void CheckDefinition(const Definition& definition, DiagnosticSink& sink, const JqRuleOptions& jq_rules) {
   Checker(definition, sink).Run();
-  CheckJqFields(definition, sink);
+  CheckJqFields(definition, jq_rules, sink);
 }
 
 void CheckDefinitionSet(const std::vector<const Definition*>& definitions, DiagnosticSink& sink) {

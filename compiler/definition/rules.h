@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/definition/jq_policy.h"
 #include "compiler/definition/model.h"
 #include "compiler/source/diagnostic.h"
 
@@ -23,7 +24,9 @@ const std::vector<RuleInfo>& AllRules();
 
 // Runs every structural rule over one loaded definition. Rules that depend on a sound component
 // graph (ownership cycles, sibling selectors) are skipped when names are missing or duplicated.
-void CheckDefinition(const Definition& definition, DiagnosticSink& sink);
+// `jq_rules` selects the allowed policy items and the portability target of the jq fields.
+void CheckDefinition(const Definition& definition, DiagnosticSink& sink,
+                     const JqRuleOptions& jq_rules = {});
 
 // Rules across the definitions of one catalog (WM080: two definitions describe the same root
 // apiVersion/kind; a bundle and a cluster map each kind to one definition).
