@@ -732,7 +732,11 @@ static bool CheckJqFieldRules(const Definition& definition, std::string_view com
     refused = refused || d.severity == Severity::Error;
     sink.Report(std::move(d));
   }
-  const jq::PortabilityOptions& portability = rules.portability;
+  jq::PortabilityOptions portability = rules.portability;
+  for (const char* environment : {"$ENV", "env"}) {
+    const jq::PolicyItem* item = policy.Find(environment);
+    if (item && !policy.IsAllowed(*item)) portability.refused.insert(environment);
+  }
   for (Diagnostic& d : jq::CheckPortability(*field.ast, field.text, field.map, portability)) {
     sink.Report(std::move(d));
   }

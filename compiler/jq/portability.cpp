@@ -155,9 +155,15 @@ class PortabilityWalker : public internal::ScopedWalker {
       case NodeKind::Number: VisitNumber(node); break;
       case NodeKind::Index: VisitIndex(node); break;
       case NodeKind::Slice: VisitSlice(node); break;
-      case NodeKind::Format: VisitFormat(node, node.text); break;
+      case NodeKind::Format:
+        VisitFormat(node.token.end > node.token.begin ? node.token : node.range, node.text);
+        break;
       case NodeKind::String:
-        if (!node.format.empty()) VisitFormat(node, node.format.substr(1));
+        // `@base32 "\(x)"`: point at the format prefix.
+        if (!node.format.empty()) {
+          VisitFormat(Range{node.range.begin, node.range.begin + uint32_t(node.format.size())},
+                      node.format.substr(1));
+        }
         for (const auto& part : node.kids) CheckObjectOrder(part.get(), node, "string interpolation");
         break;
       case NodeKind::Iterate: CheckObjectOrder(node.kid(0), node, "`.[]`"); break;
@@ -181,7 +187,7 @@ class PortabilityWalker : public internal::ScopedWalker {
                             : "";
       Report(it->second, node, "gojq has no builtin `" + node.text + "`" + why, {}, fixit);
     }
-    if (node.text == "env" && node.kids.empty()) ReportEnv(node);
+    if (node.text == "env" && node.kids.empty() && options_.refused.count("env") == 0) ReportEnv(node);
     if ((node.text == "index" || node.text == "rindex" || node.text == "indices") &&
         node.kids.size() == 1 && IsPlainString(node.kid(0))) {
       Report("WM313", node,
@@ -208,7 +214,7 @@ class PortabilityWalker : public internal::ScopedWalker {
       Report("WM301", node, "gojq has no `$__loc__`", {},
              Rewrite(node.range, "{\"file\": \"<top-level>\", \"line\": " + std::to_string(line) + "}"));
     }
-    if (node.text == "ENV") ReportEnv(node);
+    if (node.text == "ENV" && options_.refused.count("$ENV") == 0) ReportEnv(node);
   }
 
   void ReportEnv(const Node& node) {
@@ -239,41 +245,44 @@ class PortabilityWalker : public internal::ScopedWalker {
     const Node* target = StripParens(node.kid(0));
     double key = 0;
     if (target && target->kind == NodeKind::String && LiteralNumber(node.kid(1), &key)) {
-      Report("WM312", node, "indexing a string by a number yields a character in gojq and an error "
-                            "in jq 1.7");
+      ReportAt("WM312", node.range, "indexing a string by a number yields a character in gojq and an "
+                                    "error in jq 1.7");
       return;
     }
     // jq 1.7 rounds a fractional index down, gojq truncates toward zero: they differ below zero.
     if (LiteralNumber(node.kid(1), &key) && key < 0 && key != std::floor(key)) {
-      Report("WM311", *node.kid(1),
-             "a negative fractional index: jq 1.7 rounds it down, gojq truncates it toward zero");
+      ReportAt("WM311", node.kid(1)->range,
+               "a negative fractional index: jq 1.7 rounds it down, gojq truncates it toward zero");
     }
   }
 
   void VisitSlice(const Node& node) {
     double from = 0, to = 0;
     if (LiteralNumber(node.kid(1), &from) && from < 0 && from != std::floor(from)) {
-      Report("WM311", *node.kid(1),
-             "a negative fractional slice start: jq 1.7 and gojq round it to different elements");
+      ReportAt("WM311", node.kid(1)->range,
+               "a negative fractional slice start: jq 1.7 and gojq round it to different elements");
     }
     if (LiteralNumber(node.kid(2), &to) && to != std::floor(to)) {
-      Report("WM311", *node.kid(2),
-             "a fractional slice end: jq 1.7 rounds it up, gojq truncates it");
+      ReportAt("WM311", node.kid(2)->range, "a fractional slice end: jq 1.7 rounds it up, gojq truncates it");
     }
   }
 
-  void VisitFormat(const Node& node, const std::string& format) {
+  void VisitFormat(Range at, const std::string& format) {
     if (format == "base32" || format == "base32d") {
-      Report("WM314", node, "gojq has no format `@" + format + "`");
+      ReportAt("WM314", at, "gojq has no format `@" + format + "`");
     }
     if (format == "base64d") {
-      Report("WM315", node, "`@base64d` of bytes that are not UTF-8: gojq keeps them, jq 1.7 "
+      ReportAt("WM315", at, "`@base64d` of bytes that are not UTF-8: gojq keeps them, jq 1.7 "
                             "replaces them with U+FFFD");
     }
   }
 
+  // `P | C` in any association: the last stage of P feeds the first stage of C.
   void VisitPipe(const Node& node) {
+    const Node* producer = StripParens(node.kid(0));
+    while (producer != nullptr && producer->kind == NodeKind::Pipe) producer = StripParens(producer->kid(1));
     const Node* consumer = StripParens(node.kid(1));
+    while (consumer != nullptr && consumer->kind == NodeKind::Pipe) consumer = StripParens(consumer->kid(0));
     if (consumer == nullptr) return;
     static const char* const kOrderedConsumers[] = {"to_entries", "tostream", "tojson", "tostring",
                                                     "add", "join", "map", "keys_unsorted"};
@@ -292,14 +301,14 @@ class PortabilityWalker : public internal::ScopedWalker {
       ordered = true;
       label = "`.[]`";
     }
-    if (ordered) CheckObjectOrder(node.kid(0), *consumer, label);
+    if (ordered) CheckObjectOrder(producer, *consumer, label);
   }
 
   // An object the expression builds, consumed in key order: gojq sorts the keys, jq 1.7 keeps
   // the order of the literal.
   void CheckObjectOrder(const Node* object, const Node& at, const std::string& how) {
     if (!OrderDiffers(object)) return;
-    Report("WM322", at,
+    ReportAt("WM322", at.range,
            "this object is consumed in key order by " + how + ": gojq orders its keys sorted, "
            "jq 1.7 in the order written");
   }
@@ -351,13 +360,19 @@ class PortabilityWalker : public internal::ScopedWalker {
     return out;
   }
 
+  // At the node's token (`keys_unsorted`, `-`, `@base64d`).
   void Report(std::string_view rule, const Node& node, std::string message, std::vector<std::string> notes = {},
               std::string fixit = {}) {
+    Range at = node.token.end > node.token.begin ? node.token : node.range;
+    ReportAt(rule, at, std::move(message), std::move(notes), std::move(fixit));
+  }
+
+  void ReportAt(std::string_view rule, Range at, std::string message, std::vector<std::string> notes = {},
+                std::string fixit = {}) {
     if (options_.allowed.count(rule) > 0) return;
     const PortabilityRule* info = FindPortabilityRule(rule);
     if (info && options_.allowed.count(info->name) > 0) return;
     std::string allow_name(info ? info->name : rule);
-    Range at = node.token.end > node.token.begin ? node.token : node.range;
     Diagnostic d;
     d.severity = Severity::Warning;
     d.rule = std::string(rule);

@@ -37,6 +37,9 @@ const PortabilityRule* FindPortabilityRule(std::string_view id_or_name);
 struct PortabilityOptions {
   Engine target = Engine::kGojq;
   std::set<std::string, std::less<>> allowed;  // rule ids or names not to report
+  // Constructs the safety policy already refuses ("$ENV", "env"): their portability warning
+  // would only repeat the error.
+  std::set<std::string, std::less<>> refused;
 };
 
 // Portability findings in `ast` (parsed from `text`), in source order, located through
