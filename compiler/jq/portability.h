@@ -1,7 +1,7 @@
 // Portability of jq expressions to the Go consumers of workload map definitions (upstream's
 // library, the KAI scheduler's pod grouper, Run:ai), which evaluate them with gojq rather than
 // jq 1.7. CheckPortability warns, at the construct, about everything gojq lacks or evaluates
-// differently in a way that can change a resolver's result (WM300-WM325, see docs/rules.md),
+// differently in a way that can change a resolver's result (WM300-WM323, see docs/rules.md),
 // with a fix-it where the rewrite is obvious. CheckStreamAlternatives warns about `A[].x // d`
 // in a field whose results are zipped with instance ids (WM330), upstream's most common zip bug.
 #pragma once
