@@ -56,6 +56,7 @@ std::string_view StageName(Stage stage) {
     case Stage::Names: return "names";
     case Stage::Policy: return "policy";
     case Stage::Types: return "types";
+    case Stage::Portability: return "portability";
   }
   return "";
 }

@@ -22,6 +22,7 @@ enum class Stage : uint8_t {
   Names,      // name resolution while lowering (WM110-WM119)
   Policy,     // jq safety policy (WM120-WM139)
   Types,      // schema type checker (WM200-WM299)
+  Portability,  // gojq portability and upstream zip pitfalls (WM300-WM339)
 };
 
 struct RuleInfo {

@@ -1,4 +1,5 @@
-// `wmc check [--format=text|json|sarif|github] [--werror] [--max-errors N] FILE|DIR...`: loads
+// `wmc check [--format=text|json|sarif|github] [--werror] [--max-errors N] [--allow ITEM]...
+// [--policy FILE] [--target=gojq|jq] FILE|DIR...`: loads
 // every definition (directories are walked for *.yaml, *.yml, *.json, skipping `examples/`), runs
 // the driver's checks (rules, policy, lowering, type checking) and prints every finding. Exit 0
 // clean, 1 findings (errors, or warnings with --werror), 2 usage or I/O error.
@@ -94,6 +95,13 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_option("--crd", options->check.crd_files, "CustomResourceDefinition file of a user kind")
       ->allow_extra_args(false);
+  cmd->add_option("--allow", options->check.jq_policy.allow,
+                  "allow a policy item or portability rule (name or id; repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--policy", options->check.jq_policy.policy_file,
+                  "policy file (YAML/JSON): allow: [items], target: gojq|jq");
+  cmd->add_option("--target", options->check.jq_policy.target,
+                  "engine whose portability is checked: gojq (default) or jq");
   cmd->add_flag("--no-schema-check", [options](int64_t) { options->check.type_check = false; },
                 "skip type checking against CRD schemas");
   cmd->add_option("--emit", options->emit,

@@ -84,6 +84,13 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_option("--crd", options->driver.crd_files, "CustomResourceDefinition file of a user kind")
       ->allow_extra_args(false);
+  cmd->add_option("--allow", options->driver.jq_policy.allow,
+                  "Allow a policy item or portability rule (name or id; repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--policy", options->driver.jq_policy.policy_file,
+                  "Policy file (YAML/JSON): allow: [items], target: gojq|jq");
+  cmd->add_option("--target", options->driver.jq_policy.target,
+                  "Engine whose portability is checked: gojq (default) or jq");
   cmd->callback([options, exit_code] { *exit_code = RunCompile(*options); });
 }
 

@@ -11,6 +11,8 @@
 
 #include "base/did_you_mean.h"
 #include "compiler/definition/loader.h"
+#include "compiler/jq/policy.h"
+#include "compiler/jq/portability.h"
 
 namespace wm::definition {
 
@@ -663,6 +665,43 @@ const std::vector<RuleInfo>& AllRules() {
     return out;
   }();
   return rules;
+}
+
+// Upstream admission, safety policy and portability of one jq field: the policy (suspend and
+// resume action paths are assignment targets by nature, so assignments are allowed there, as
+// upstream's ValidateActionExpression allows them), the gojq portability warnings, and in a
+// component with instanceIdPath the stream-alternative pitfall of its per-instance fields.
+// Returns false when the policy refuses the field.
+bool CheckJqFieldRules(const Definition& definition, std::string_view component, JqRole role,
+                       const JqField& field, const JqRuleOptions& rules, DiagnosticSink& sink) {
+  bool assignment_target = role == JqRole::kSuspendPath || role == JqRole::kResumePath;
+  jq::Policy policy = rules.policy;
+  if (assignment_target) policy.Allow("assign");
+  bool refused = false;
+  for (Diagnostic& d : jq::CheckPolicy(*field.ast, policy, field.map)) {
+    refused = refused || d.severity == Severity::Error;
+    sink.Report(std::move(d));
+  }
+  jq::PortabilityOptions portability = rules.portability;
+  for (const char* environment : {"$ENV", "env"}) {
+    const jq::PolicyItem* item = policy.Find(environment);
+    if (item && !policy.IsAllowed(*item)) portability.refused.insert(environment);
+  }
+  for (Diagnostic& d : jq::CheckPortability(*field.ast, field.text, field.map, portability)) {
+    sink.Report(std::move(d));
+  }
+  bool per_instance = InputOf(role) == JqInput::kWorkload && role != JqRole::kPhase &&
+                      role != JqRole::kConditions && role != JqRole::kStatusExpression && !assignment_target;
+  const Component* owner = nullptr;
+  for (const Component* c : definition.Components()) {
+    if (c->name.value == component) owner = c;
+  }
+  if (per_instance && owner && owner->instance_id_path) {
+    for (Diagnostic& d : jq::CheckStreamAlternatives(*field.ast, field.text, field.map, portability.allowed)) {
+      sink.Report(std::move(d));
+    }
+  }
+  return !refused;
 }
 
 void CheckDefinition(const Definition& definition, DiagnosticSink& sink) {

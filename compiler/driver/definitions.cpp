@@ -18,7 +18,6 @@
 #include "compiler/driver/expression.h"
 #include "compiler/driver/internal/dump.h"
 #include "compiler/jq/parser.h"
-#include "compiler/jq/policy.h"
 #include "compiler/lower/lower.h"
 #include "compiler/schema/registry.h"
 #include "compiler/source/file.h"
@@ -33,32 +32,13 @@ bool IsDefinitionFile(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
-// The safety policies of definition fields: suspend and resume action paths are assignment
-// targets by nature, so assignments are allowed there.
-struct FieldPolicies {
-  jq::Policy defaults = jq::Policy::Default();
-  jq::Policy assignments_allowed = [] {
-    jq::Policy policy = jq::Policy::Default();
-    policy.Allow("assign");
-    return policy;
-  }();
-  const jq::Policy& For(definition::JqRole role) const {
-    bool target =
-        role == definition::JqRole::kSuspendPath || role == definition::JqRole::kResumePath;
-    return target ? assignments_allowed : defaults;
-  }
-};
-
-// Policy, then lowering, of one parsed field; every finding goes to `sink`. A field the policy
-// refuses is not lowered: its forbidden builtins would only repeat as "not defined".
-std::shared_ptr<ir::Program> LowerField(const definition::JqField& field, const jq::Policy& policy,
-                                        DiagnosticSink& sink) {
-  bool refused = false;
-  for (Diagnostic& d : jq::CheckPolicy(*field.ast, policy, field.map)) {
-    refused = refused || d.severity == Severity::Error;
-    sink.Report(std::move(d));
-  }
-  if (refused) return nullptr;
+// Field rules (upstream admission, policy, portability), then lowering, of one parsed field;
+// every finding goes to `sink`. A field the policy refuses is not lowered: its forbidden builtins
+// would only repeat as "not defined".
+std::shared_ptr<ir::Program> LowerField(const definition::Definition& def, std::string_view component,
+                                        definition::JqRole role, const definition::JqField& field,
+                                        const definition::JqRuleOptions& rules, DiagnosticSink& sink) {
+  if (!definition::CheckJqFieldRules(def, component, role, field, rules, sink)) return nullptr;
   lower::LowerOptions options;
   options.source_map = field.map;
   lower::LowerResult lowered = lower::Lower(*field.ast, field.text, options);
@@ -67,14 +47,14 @@ std::shared_ptr<ir::Program> LowerField(const definition::JqField& field, const 
 }
 
 // Rules, policy, lowering and type checking of one loaded definition.
-void CheckAndLower(const definition::Definition& def, const FieldPolicies& policies,
+void CheckAndLower(const definition::Definition& def, const definition::JqRuleOptions& rules,
                    const schema::SchemaRegistry* schemas, CompiledDefinitions& out) {
   definition::CheckDefinition(def, out.sink);
   definition::ForEachJqFieldWithPath(
       def, [&](std::string_view component, definition::JqRole role, const std::string& path,
                const definition::JqField& field) {
         CompiledField compiled{&def, std::string(component), role, path, &field, nullptr};
-        if (field.parsed()) compiled.program = LowerField(field, policies.For(role), out.sink);
+        if (field.parsed()) compiled.program = LowerField(def, component, role, field, rules, out.sink);
         out.fields.push_back(std::move(compiled));
       });
   if (!schemas) return;
@@ -168,7 +148,12 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
     if (!schemas) return Failure::WithMessage(Stage::kAst, error);
   }
   CompiledDefinitions out;
-  FieldPolicies policies;
+  // An invalid policy is reported like a definition error (WM008), and nothing is checked.
+  definition::JqRuleOptions rules;
+  std::string policy_text;
+  bool policy_ok = definition::ResolveJqRules(options.jq_policy, &rules, out.sink, &policy_text);
+  if (!options.jq_policy.policy_file.empty()) out.sources.Add(options.jq_policy.policy_file, policy_text);
+  if (!policy_ok) return out;
   for (const std::string& file : files) {
     std::string text;
     if (!ReadWholeFile(file, &text, &error)) return Failure::WithMessage(Stage::kAst, error);
@@ -178,7 +163,7 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
     loaded.definitions =
         definition::LoadDefinitions(file, text, definition::LoadOptions{}, out.sink).definitions;
     if (options.goal != Goal::kLoad) {
-      for (const auto& d : loaded.definitions) CheckAndLower(d, policies, schemas.get(), out);
+      for (const auto& d : loaded.definitions) CheckAndLower(d, rules, schemas.get(), out);
     }
     out.sources.Add(file, std::move(text));
   }

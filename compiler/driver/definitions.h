@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/bundle/builder.h"
+#include "compiler/definition/jq_policy.h"
 #include "compiler/definition/model.h"
 #include "compiler/driver/stage.h"
 #include "compiler/source/diagnostic.h"
@@ -37,6 +38,7 @@ struct DefinitionOptions {
   std::vector<std::string> crd_files;    // `--crd FILE`, user CRDs imported in memory
   bool native = true;                    // kBundle: AOT code for what the backends support
   int opt_level = 2;                     // LLVM level of the native code and the llvm/asm dumps
+  definition::JqPolicyFlags jq_policy;   // `--allow`, `--policy FILE`, `--target=gojq|jq`
 };
 
 struct LoadedFile {

@@ -1,50 +1,65 @@
-// The default safety policy and the AST walk that applies it. Resolvers read workload objects:
-// they must not read other inputs, the environment or files, stop the process, or print; and
-// constructs that generate unboundedly, walk whole documents or rewrite them are flagged so a
-// definition author opts in knowingly. The walk tracks which names local definitions shadow.
+// The default safety policy and the AST walk that applies it. Upstream's admission refuses `del`,
+// `range`, `paths`, `recurse`, `walk`, `repeat`, `..` and every assignment operator anywhere in a
+// read path; wmc refuses the same, at the same severity (an error), quoting upstream's reason.
+// On top of that, resolvers must not read other inputs, the environment or files, stop the
+// process, or print. Upstream matches builtin names on the syntax tree without resolving them,
+// so its items ignore local definitions; wmc's own items are about what a name does at run time,
+// so a local `def` or binding of the same name is the user's own and is not reported.
 #include "compiler/jq/policy.h"
 
 #include <algorithm>
 #include <map>
 
+#include "compiler/jq/internal/scoped_walker.h"
+
 namespace wm::jq {
 
 Policy Policy::Default() {
   Policy p;
-  auto add = [&](const char* rule, const char* name, PolicyMatch match, Severity severity,
-                 const char* reason) {
-    p.items.push_back(PolicyItem{rule, name, match, severity, reason});
+  auto upstream = [&](const char* rule, const char* name, PolicyMatch match, std::string reason) {
+    p.items.push_back(PolicyItem{rule, name, match, true, std::move(reason)});
   };
-  const Severity kWarn = Severity::Warning;
-  const Severity kErr = Severity::Error;
-  add("WM120", "del", PolicyMatch::kCall, kWarn, "resolvers read workload objects and need not delete from them");
-  add("WM121", "range", PolicyMatch::kCall, kWarn, "its output count depends on data and can be huge");
-  add("WM122", "paths", PolicyMatch::kCall, kWarn, "it walks the whole document");
-  add("WM123", "recurse", PolicyMatch::kCall, kWarn, "it walks the whole document and may not terminate");
-  add("WM124", "walk", PolicyMatch::kCall, kWarn, "it rewrites the whole document");
-  add("WM125", "repeat", PolicyMatch::kCall, kWarn, "it generates outputs without end");
-  add("WM126", "..", PolicyMatch::kRecurse, kWarn, "it walks the whole document");
-  add("WM127", "assign", PolicyMatch::kAssignment, kWarn, "resolvers read workload objects and need not rewrite them");
-  add("WM128", "input", PolicyMatch::kCall, kErr, "resolvers see only the workload object, not further inputs");
-  add("WM129", "inputs", PolicyMatch::kCall, kErr, "resolvers see only the workload object, not further inputs");
-  add("WM130", "debug", PolicyMatch::kCall, kErr, "resolvers must not write to the log");
-  add("WM131", "stderr", PolicyMatch::kCall, kErr, "resolvers must not write to the log");
-  add("WM132", "input_filename", PolicyMatch::kCall, kErr, "resolvers have no input file");
-  add("WM133", "$ENV", PolicyMatch::kVariable, kErr, "results must not depend on the environment of the tool");
-  add("WM134", "env", PolicyMatch::kCall, kErr, "results must not depend on the environment of the tool");
-  add("WM135", "halt", PolicyMatch::kCall, kErr, "resolvers must not stop the tool");
-  add("WM136", "halt_error", PolicyMatch::kCall, kErr, "resolvers must not stop the tool");
-  add("WM137", "import", PolicyMatch::kImport, kErr, "definitions must be self-contained");
-  add("WM138", "include", PolicyMatch::kInclude, kErr, "definitions must be self-contained");
+  auto wmc = [&](const char* rule, const char* name, PolicyMatch match, const char* reason) {
+    p.items.push_back(PolicyItem{rule, name, match, false, reason});
+  };
+  auto excessive = [](const char* name) {
+    return "function '" + std::string(name) + "' may produce excessive output and is not allowed";
+  };
+  // Upstream's wording (pkg/jq/validation.go), quoted in the messages.
+  upstream("WM120", "del", PolicyMatch::kCall, "del function is not allowed");
+  upstream("WM121", "range", PolicyMatch::kCall, excessive("range"));
+  upstream("WM122", "paths", PolicyMatch::kCall, excessive("paths"));
+  upstream("WM123", "recurse", PolicyMatch::kCall, excessive("recurse"));
+  upstream("WM124", "walk", PolicyMatch::kCall, excessive("walk"));
+  upstream("WM125", "repeat", PolicyMatch::kCall, excessive("repeat"));
+  upstream("WM126", "..", PolicyMatch::kRecurse, "recursive descent operator '..' is not allowed");
+  upstream("WM127", "assign", PolicyMatch::kAssignment, "modifying operator is not allowed");
+  wmc("WM128", "input", PolicyMatch::kCall, "resolvers see only the workload object, not further inputs");
+  wmc("WM129", "inputs", PolicyMatch::kCall, "resolvers see only the workload object, not further inputs");
+  wmc("WM130", "debug", PolicyMatch::kCall, "resolvers must not write to the log");
+  wmc("WM131", "stderr", PolicyMatch::kCall, "resolvers must not write to the log");
+  wmc("WM132", "input_filename", PolicyMatch::kCall, "resolvers have no input file");
+  wmc("WM133", "$ENV", PolicyMatch::kVariable, "results must not depend on the environment of the tool");
+  wmc("WM134", "env", PolicyMatch::kCall, "results must not depend on the environment of the tool");
+  wmc("WM135", "halt", PolicyMatch::kCall, "resolvers must not stop the tool");
+  wmc("WM136", "halt_error", PolicyMatch::kCall, "resolvers must not stop the tool");
+  wmc("WM137", "import", PolicyMatch::kImport, "definitions must be self-contained");
+  wmc("WM138", "include", PolicyMatch::kInclude, "definitions must be self-contained");
   return p;
+}
+
+const PolicyItem* Policy::Find(std::string_view name_or_rule) const {
+  for (const PolicyItem& item : items) {
+    if (item.name == name_or_rule || item.rule == name_or_rule) return &item;
+  }
+  return nullptr;
 }
 
 namespace {
 
-class PolicyWalker {
+class PolicyWalker : public internal::ScopedWalker {
  public:
-  PolicyWalker(const Policy& policy, const SourceMap& source_map)
-      : policy_(policy), source_map_(source_map) {
+  PolicyWalker(const Policy& policy, const SourceMap& source_map) : source_map_(source_map) {
     for (const PolicyItem& item : policy.items) {
       if (policy.IsAllowed(item)) continue;
       if (item.match == PolicyMatch::kCall) calls_[item.name] = &item;
@@ -56,53 +71,6 @@ class PolicyWalker {
     }
   }
 
-  // Recursive over the AST, whose depth the parser bounds (ParseOptions::max_ast_depth); a
-  // hand-built deeper tree is cut off rather than overflowing the stack.
-  void Walk(const Node* node, int depth) {
-    if (node == nullptr || depth > kMaxDepth) return;
-    switch (node->kind) {
-      case NodeKind::Call:
-        if (!IsShadowed(node->text)) Check(calls_, node->text, *node);
-        break;
-      case NodeKind::Variable:
-        if (!IsShadowed("$" + node->text)) Check(variables_, node->text, *node);
-        break;
-      case NodeKind::RecurseDefault:
-        if (recurse_) Report(*recurse_, *node, "`..`");
-        break;
-      case NodeKind::Assign:
-        if (assignment_) Report(*assignment_, *node, "assignment `" + node->text + "`");
-        break;
-      case NodeKind::Import:
-        if (node->params.empty()) {
-          if (include_) Report(*include_, *node, "`include`");
-        } else if (import_) {
-          Report(*import_, *node, "`import`");
-        }
-        break;
-      case NodeKind::FuncDef: {
-        // The body sees the function itself and its parameters; the rest sees the function.
-        scope_.push_back(node->text);
-        size_t mark = scope_.size();
-        for (const std::string& param : node->params) {
-          scope_.push_back(param[0] == '$' ? param.substr(1) : param);
-          if (param[0] == '$') scope_.push_back(param);
-        }
-        Walk(node->kid(0), depth + 1);
-        scope_.resize(mark);
-        Walk(node->kid(1), depth + 1);
-        scope_.pop_back();
-        return;
-      }
-      case NodeKind::Bind: case NodeKind::Reduce: case NodeKind::Foreach:
-        WalkBinding(*node, depth);
-        return;
-      default:
-        break;
-    }
-    for (const auto& kid : node->kids) Walk(kid.get(), depth + 1);
-  }
-
   std::vector<Diagnostic> Take() {
     std::stable_sort(found_.begin(), found_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<Diagnostic> out;
@@ -110,82 +78,58 @@ class PolicyWalker {
     return out;
   }
 
+ protected:
+  void Visit(const Node& node) override {
+    switch (node.kind) {
+      case NodeKind::Call: Check(calls_, node.text, node.text, node); break;
+      case NodeKind::Variable: Check(variables_, node.text, "$" + node.text, node); break;
+      case NodeKind::RecurseDefault:
+        if (recurse_) Report(*recurse_, node, "`..`", recurse_->reason);
+        break;
+      case NodeKind::Assign:
+        if (assignment_) {
+          Report(*assignment_, node, "assignment `" + node.text + "`",
+                 "modifying operator '" + node.text + "' is not allowed");
+        }
+        break;
+      case NodeKind::Import:
+        if (node.params.empty()) {
+          if (include_) Report(*include_, node, "`include`", include_->reason);
+        } else if (import_) {
+          Report(*import_, node, "`import`", import_->reason);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
  private:
-  static constexpr int kMaxDepth = 10000;
-
-  // Variables bound by patterns shadow `$ENV` in the body (and in later reduce/foreach clauses).
-  void WalkBinding(const Node& node, int depth) {
-    Walk(node.kid(0), depth + 1);
-    size_t mark = scope_.size();
-    std::vector<const Node*> patterns;
-    if (node.kind == NodeKind::Bind) {
-      for (size_t i = 1; i + 1 < node.kids.size(); ++i) patterns.push_back(node.kid(i));
-    } else {
-      patterns.push_back(node.kid(1));
-      size_t alternatives = node.kind == NodeKind::Reduce ? 4 : 5;
-      for (size_t i = alternatives; i < node.kids.size(); ++i) patterns.push_back(node.kid(i));
-    }
-    for (const Node* p : patterns) {
-      WalkPatternKeys(p, depth + 1);
-      BindPatternVariables(p, depth);
-    }
-    if (node.kind == NodeKind::Bind) {
-      Walk(node.kids.back().get(), depth + 1);
-    } else {
-      // init is evaluated outside the binding, update/extract inside it.
-      scope_.resize(mark);
-      Walk(node.kid(2), depth + 1);
-      for (const Node* p : patterns) BindPatternVariables(p, depth);
-      Walk(node.kid(3), depth + 1);
-      if (node.kind == NodeKind::Foreach) Walk(node.kid(4), depth + 1);
-    }
-    scope_.resize(mark);
-  }
-
-  // Object-pattern keys `(expr): $v` and `"\(expr)": $v` are expressions.
-  void WalkPatternKeys(const Node* pattern, int depth) {
-    if (pattern == nullptr || depth > kMaxDepth) return;
-    if (pattern->kind == NodeKind::PatternEntry) {
-      const Node* key = pattern->kid(0);
-      if (key && (key->kind == NodeKind::Paren || key->kind == NodeKind::String)) Walk(key, depth + 1);
-      WalkPatternKeys(pattern->kid(1), depth + 1);
-      return;
-    }
-    for (const auto& kid : pattern->kids) WalkPatternKeys(kid.get(), depth + 1);
-  }
-
-  void BindPatternVariables(const Node* pattern, int depth) {
-    if (pattern == nullptr || depth > kMaxDepth) return;
-    if (pattern->kind == NodeKind::PatternVar) scope_.push_back("$" + pattern->text);
-    if (pattern->kind == NodeKind::PatternEntry) {
-      const Node* key = pattern->kid(0);
-      if (key && key->kind == NodeKind::Variable) scope_.push_back("$" + key->text);
-    }
-    for (const auto& kid : pattern->kids) BindPatternVariables(kid.get(), depth + 1);
-  }
-
-  bool IsShadowed(const std::string& name) const {
-    return std::find(scope_.begin(), scope_.end(), name) != scope_.end();
-  }
-
+  // `shadow_name` is how a local binding of the same name is spelled ("range", "$ENV").
   void Check(const std::map<std::string, const PolicyItem*, std::less<>>& table, const std::string& name,
-             const Node& node) {
+             const std::string& shadow_name, const Node& node) {
     auto it = table.find(name);
-    if (it != table.end()) Report(*it->second, node, node.kind == NodeKind::Variable ? "`$" + name + "`" : "`" + name + "`");
+    if (it == table.end()) return;
+    const PolicyItem& item = *it->second;
+    if (!item.upstream && IsShadowed(shadow_name)) return;
+    Report(item, node, "`" + shadow_name + "`", item.reason);
   }
 
-  void Report(const PolicyItem& item, const Node& node, const std::string& what) {
+  void Report(const PolicyItem& item, const Node& node, const std::string& what, const std::string& reason) {
     Range at = node.token.end > node.token.begin ? node.token : node.range;
-    found_.emplace_back(
-        at.begin,
-        MakeDiagnostic(item.rule, source_map_.Map(at.begin),
-                       what + " is not allowed by the safety policy: " + item.reason)
-            .WithSeverity(item.severity)
-            .Length(at.end > at.begin ? at.end - at.begin : 1)
-            .Note("allow it with the policy item '" + item.name + "' (" + item.rule + ")"));
+    bool upstream = item.upstream;
+    std::string message =
+        upstream ? what + " is refused by the upstream Workload Map admission (" + reason +
+                       "); allow it with --allow " + item.name + " if only wmc reads this definition"
+                 : what + " is not allowed by the safety policy: " + reason;
+    std::string note = upstream ? "or list it in a --policy file: allow: [" + item.name + "]"
+                                : "allow it with --allow " + item.name + " (" + item.rule + ")";
+    found_.emplace_back(at.begin, MakeDiagnostic(item.rule, source_map_.Map(at.begin), message)
+                                      .WithSeverity(Severity::Error)
+                                      .Length(at.end > at.begin ? at.end - at.begin : 1)
+                                      .Note(note));
   }
 
-  const Policy& policy_;
   const SourceMap& source_map_;
   std::map<std::string, const PolicyItem*, std::less<>> calls_;
   std::map<std::string, const PolicyItem*, std::less<>> variables_;
@@ -193,7 +137,6 @@ class PolicyWalker {
   const PolicyItem* assignment_ = nullptr;
   const PolicyItem* import_ = nullptr;
   const PolicyItem* include_ = nullptr;
-  std::vector<std::string> scope_;  // names of local functions, parameters and `$variables`
   std::vector<std::pair<uint32_t, Diagnostic>> found_;
 };
 
@@ -201,7 +144,7 @@ class PolicyWalker {
 
 std::vector<Diagnostic> CheckPolicy(const Node& ast, const Policy& policy, const SourceMap& source_map) {
   PolicyWalker walker(policy, source_map);
-  walker.Walk(&ast, 0);
+  walker.Walk(&ast);
   return walker.Take();
 }
 

@@ -1,8 +1,10 @@
 // Safety policy for jq expressions in workload map definitions, as data: each item names a
 // construct (a builtin such as `del` or `input`, `..`, assignment operators, `$ENV`, module
-// directives), its rule id (WM120...) and severity. CheckPolicy reports every use of an item the
-// caller did not allow, pointing at the offending token. Builtins shadowed by a local `def` or a
-// function parameter are the user's own and are not reported.
+// directives), its rule id (WM120...) and whether upstream's Workload Map admission refuses it
+// too. CheckPolicy reports every use of an item the caller did not allow, as an error pointing
+// at the offending token. Upstream items (WM120-WM127) are matched by name exactly as upstream's
+// validator matches them on the gojq syntax tree, so a local `def range: ...; range` is still
+// refused; wmc's own items (WM128-WM138) respect local definitions and bindings.
 #pragma once
 
 #include <set>
@@ -28,8 +30,10 @@ struct PolicyItem {
   std::string rule;          // "WM120"
   std::string name;          // what Allow() takes: "del", "..", "assign", "$ENV", "import"
   PolicyMatch match = PolicyMatch::kCall;
-  Severity severity = Severity::Error;
-  std::string reason;        // why it is risky in a resolver, appended to the message
+  // True for what upstream's admission refuses (its reason is `reason`, quoted in the message);
+  // false for what wmc refuses on top of upstream.
+  bool upstream = false;
+  std::string reason;        // upstream's wording, or why wmc refuses it in a resolver
 };
 
 struct Policy {
@@ -43,6 +47,8 @@ struct Policy {
   bool IsAllowed(const PolicyItem& item) const {
     return allowed.count(item.name) > 0 || allowed.count(item.rule) > 0;
   }
+  // The item with this name or rule id, or null.
+  const PolicyItem* Find(std::string_view name_or_rule) const;
 };
 
 // Every use of a disallowed item in `ast`, in source order, located through `source_map`.

@@ -1,5 +1,7 @@
-// Tests of the jq safety policy: each default item is reported at its token with its rule id,
-// allowed items and locally shadowed builtins are not, and the positions go through the source map.
+// Tests of the jq safety policy: each default item is reported as an error at its token with its
+// rule id, upstream's items with upstream's reason and regardless of local definitions (as
+// upstream's validator judges them), wmc's own items not when shadowed; allowed items are not
+// reported, and the positions go through the source map.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -59,14 +61,50 @@ TEST(JqPolicyTest, SeveritiesAndMessages) {
   ASSERT_TRUE(r.ok());
   auto found = CheckPolicy(*r.ast, Policy::Default(), SourceMap::Contiguous(Location{"d.yaml", 4, 10}, 14));
   ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0].severity, Severity::Warning);
+  EXPECT_EQ(found[0].severity, Severity::Error);
   EXPECT_EQ(found[1].severity, Severity::Error);
   EXPECT_EQ(found[1].location.file, "d.yaml");
   EXPECT_EQ(found[1].location.line, 4u);
   EXPECT_EQ(found[1].location.column, 19u);
   EXPECT_NE(found[1].message.find("`input`"), std::string::npos);
   ASSERT_EQ(found[1].notes.size(), 1u);
-  EXPECT_NE(found[1].notes[0].find("'input'"), std::string::npos);
+  EXPECT_NE(found[1].notes[0].find("--allow input"), std::string::npos);
+}
+
+TEST(JqPolicyTest, UpstreamItemsQuoteUpstreamsReason) {
+  ParseResult r = Parse("[range(3)], del(.a), [..], (.a |= 1), (.b //= 2)");
+  ASSERT_TRUE(r.ok());
+  auto found = CheckPolicy(*r.ast, Policy::Default(), SourceMap());
+  ASSERT_EQ(found.size(), 5u);
+  EXPECT_EQ(found[0].message,
+            "`range` is refused by the upstream Workload Map admission (function 'range' may produce "
+            "excessive output and is not allowed); allow it with --allow range if only wmc reads this "
+            "definition");
+  EXPECT_NE(found[1].message.find("(del function is not allowed)"), std::string::npos);
+  EXPECT_NE(found[2].message.find("(recursive descent operator '..' is not allowed)"), std::string::npos);
+  EXPECT_NE(found[3].message.find("(modifying operator '|=' is not allowed)"), std::string::npos);
+  EXPECT_NE(found[4].message.find("(modifying operator '//=' is not allowed)"), std::string::npos);
+  EXPECT_NE(found[4].message.find("--allow assign"), std::string::npos);
+}
+
+TEST(JqPolicyTest, UpstreamItemsAreRefusedAnywhere) {
+  EXPECT_EQ(Findings("def f: range(2); [f]"), Strings{"WM121 8 5"});
+  EXPECT_EQ(Findings("\"\\([paths])\""), Strings{"WM122 5 5"});
+  EXPECT_EQ(Findings("if . then walk(.) else 1 end"), Strings{"WM124 11 4"});
+  EXPECT_EQ(Findings("reduce .[] as $x (0; . + ($x | del(.a)))"), Strings{"WM120 32 3"});
+  EXPECT_EQ(Findings("{a: [.[] | repeat(.)]}"), Strings{"WM125 12 6"});
+  EXPECT_EQ(Findings("try (.a = 1) catch 0"), Strings{"WM127 9 1"});
+}
+
+TEST(JqPolicyTest, FindsItemsByNameOrRule) {
+  Policy policy = Policy::Default();
+  ASSERT_NE(policy.Find("range"), nullptr);
+  EXPECT_EQ(policy.Find("range")->rule, "WM121");
+  ASSERT_NE(policy.Find("WM133"), nullptr);
+  EXPECT_EQ(policy.Find("WM133")->name, "$ENV");
+  EXPECT_EQ(policy.Find("rnage"), nullptr);
+  EXPECT_TRUE(policy.Find("del")->upstream);
+  EXPECT_FALSE(policy.Find("input")->upstream);
 }
 
 TEST(JqPolicyTest, CallersCanAllowItems) {
@@ -76,12 +114,19 @@ TEST(JqPolicyTest, CallersCanAllowItems) {
   EXPECT_EQ(Findings("[range(3)] | .[0] = 1 | del(.[1])", policy), Strings{"WM120 25 3"});
 }
 
-TEST(JqPolicyTest, LocalDefinitionsShadowBuiltins) {
-  EXPECT_EQ(Findings("def range: 1; range"), Strings{});
+// Upstream's validator matches names on the syntax tree: a local definition does not hide them.
+TEST(JqPolicyTest, LocalDefinitionsDoNotHideUpstreamItems) {
+  EXPECT_EQ(Findings("def range: 1; range"), Strings{"WM121 15 5"});
+  EXPECT_EQ(Findings("def f(walk): walk; f(.)"), Strings{"WM124 14 4"});
+  EXPECT_EQ(Findings("(def range: 1; range), range(2)"), (Strings{"WM121 16 5", "WM121 24 5"}));
+}
+
+TEST(JqPolicyTest, LocalDefinitionsShadowWmcItems) {
+  EXPECT_EQ(Findings("def input: 1; input"), Strings{});
   EXPECT_EQ(Findings("def f(input): input; f(.)"), Strings{});
   EXPECT_EQ(Findings("def f($env): $env; f(1)"), Strings{});
   EXPECT_EQ(Findings("{} as $ENV | $ENV"), Strings{});
-  EXPECT_EQ(Findings("(def range: 1; range), range(2)"), Strings{"WM121 24 5"});
+  EXPECT_EQ(Findings("(def debug: 1; debug), debug"), Strings{"WM130 24 5"});
   EXPECT_EQ(Findings("reduce .[] as $x (0; . + $x)"), Strings{});
   EXPECT_EQ(Findings(". as {(input): $v} | $v"), Strings{"WM128 8 5"});
 }
