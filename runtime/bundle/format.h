@@ -24,8 +24,7 @@
 namespace wm::bundle {
 
 inline constexpr char kMagic[8] = {'W', 'M', 'B', 'U', 'N', 'D', 'L', 'E'};
-// 2: the IR inside is ir::kIrBinaryVersion 2 (builtin ids renumbered), native code ABI 3.
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr size_t kHeaderSize = 48;
 inline constexpr size_t kSectionEntrySize = 24;
 inline constexpr uint32_t kMaxSections = 16;

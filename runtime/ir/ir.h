@@ -36,7 +36,7 @@ enum class KidRule : uint8_t { kFixed, kPairs, kVariadic, kCalleeArity, kBuiltin
 enum class ImmediateKind : uint8_t {
   kNone, kConst, kBinaryOp, kScopedSlot, kScopedParam, kFrameSlot, kFunction, kBuiltin,
 };
-enum class PatternRule : uint8_t { kNone, kOne, kOneOrMore };
+enum class PatternRule : uint8_t { kNone, kOneOrMore };
 
 struct OpInfo {
   const char* name;          // "Index"

@@ -70,11 +70,6 @@ class Validator {
       case PatternRule::kNone:
         if (!n.patterns.empty()) return Fail(where + ": unexpected patterns", error);
         break;
-      case PatternRule::kOne:
-        if (n.patterns.size() != 1) {
-          return Fail(where + (n.patterns.empty() ? ": missing pattern" : ": expected one pattern"), error);
-        }
-        break;
       case PatternRule::kOneOrMore:
         if (n.patterns.empty()) return Fail(where + ": missing pattern", error);
         break;

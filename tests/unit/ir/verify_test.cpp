@@ -55,6 +55,18 @@ TEST(IrVerify, ForeachHasFourChildrenTheLastOptional) {
   EXPECT_EQ(three.Verdict(ForeachWith(three, 3), 1), "node 3 (Foreach): expected 4 children, found 3");
 }
 
+TEST(IrVerify, FoldsTakeOneOrMorePatterns) {
+  SmallProgram alternatives;  // foreach .[] as [$a] ?// $a (...): both patterns bind slot 0
+  NodeId id = ForeachWith(alternatives, 4);
+  alternatives.program.patterns.push_back(Pattern{Pattern::Kind::Array, 0, {0}, {}});
+  alternatives.program.nodes[id].patterns = {1, 0};
+  EXPECT_EQ(alternatives.Verdict(id, 1), "ok");
+  SmallProgram none;
+  NodeId bare = ForeachWith(none, 4);
+  none.program.nodes[bare].patterns.clear();
+  EXPECT_EQ(none.Verdict(bare, 1), "node 3 (Foreach): missing pattern");
+}
+
 TEST(IrVerify, TryHasTwoChildrenTheHandlerOptional) {
   SmallProgram suppress;
   EXPECT_EQ(suppress.Verdict(suppress.Add(Op::Try, {suppress.Add(Op::Identity), kNoNode})), "ok");
@@ -120,6 +132,8 @@ TEST(IrVerify, OpTableMatchesTheEnum) {
   EXPECT_EQ(OpInfoOf(Op::CallBuiltin).kids, KidRule::kBuiltinArity);
   EXPECT_EQ(OpInfoOf(Op::Var).immediate, ImmediateKind::kScopedSlot);
   EXPECT_EQ(OpInfoOf(Op::Bind).patterns, PatternRule::kOneOrMore);
+  EXPECT_EQ(OpInfoOf(Op::Reduce).patterns, PatternRule::kOneOrMore);  // `reduce .[] as [$a] ?// $a`
+  EXPECT_EQ(OpInfoOf(Op::Identity).patterns, PatternRule::kNone);
   EXPECT_STREQ(OpName(static_cast<Op>(kOpCount)), "?op");
   for (size_t i = 0; i < kOpCount; ++i) {
     const OpInfo& info = OpInfoOf(static_cast<Op>(i));

@@ -28,6 +28,7 @@ TEST(LowerVerify, EveryLoweredProgramVerifies) {
            "if . then 1 end", "try error(\"x\") catch .", ".a?", "[.[]]", "{a: 1, (.b): 2}",
            "@base64", "\"x\\(.)y\"", ". as $x | $x", ". as [$a] ?// $a | $a",
            "reduce .[] as $x (0; . + $x)", "foreach .[] as $x (0; . + $x)",
+           "reduce .[] as [$a] ?// $a (0; . + $a)", "[foreach .[] as {$a} ?// [$a] (0; . + $a)]",
            "foreach .[] as $x (0; . + $x; [$x, .])", "label $out | 1, break $out",
            "def f(g): g | g; f(. + 1)", "def f($v): $v; f(1)", "def f: def g: $__loc__; g; f",
            "range(3)", "range(0; 10; 2)", "path(.a)", "getpath([\"a\"])", "error", "error(1)",
