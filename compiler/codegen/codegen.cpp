@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "compiler/codegen/internal/emit.h"
-#include "runtime/eval/builtins.h"
+#include "runtime/ir/verify.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -69,11 +69,10 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
         break;
       case ir::Op::CallBuiltin: {
         auto id = static_cast<ir::BuiltinId>(node.a);
-        bool range = (id == ir::BuiltinId::Range && node.kids.size() == 2) ||
-                     (id == eval::ToId(eval::ExtraBuiltin::Range3) && node.kids.size() == 3);
+        bool range = id == ir::BuiltinId::Range || id == ir::BuiltinId::Range3;
         // Generators other than range would need the interpreter's calling convention.
-        if (eval::IsGeneratorBuiltin(id) && !range) {
-          return std::string("generator builtin ") + eval::NativeBuiltinName(id);
+        if (ir::IsGeneratorBuiltin(id) && !range) {
+          return std::string("generator builtin ") + ir::BuiltinName(id);
         }
         break;
       }
@@ -95,7 +94,8 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
 }  // namespace
 
 std::string UnsupportedReason(const ir::Program& program) {
-  if (program.functions.empty()) return "program has no functions";
+  // The walks below and the emitter index the program freely: only verified IR gets that far.
+  if (std::string why; !ir::Verify(program, &why)) return "invalid IR: " + why;
   // Depth-first over the call graph from function 0; a back edge is recursion, which the
   // backends cannot inline.
   size_t count = program.functions.size();

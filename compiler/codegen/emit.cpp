@@ -7,7 +7,7 @@
 // Runtime services come only through the WmAbi table in the context (runtime/eval/native_abi.h).
 //
 // Agreement with the interpreter (runtime/eval/interpreter.cpp) is by construction: the same
-// IR conventions (Var/Break/CallParam immediates are (levels << 16) | index over lexical parents),
+// IR conventions (Var/Break/CallParam immediates are ir::ScopedIndex(levels, index) over lexical parents),
 // the same generator orders, one step of fuel per node evaluation, per destructuring and per range
 // element, and the same call-depth accounting (Calls count, closure invocations do not).
 #include <algorithm>
@@ -26,7 +26,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
-#include "runtime/eval/builtins.h"
 #include "runtime/eval/native_abi.h"
 
 namespace wm::codegen::internal {
@@ -42,9 +41,6 @@ constexpr size_t kMaxGeneratedNodes = 50'000;
 constexpr uint32_t kMaxFrameSlots = 4096;  // 64 KiB of native stack for one frame
 
 // One inlined function activation: where its slots live and what its closure params denote.
-constexpr uint32_t kLevelShift = 16;
-constexpr uint32_t kIndexMask = 0xFFFF;
-
 struct Activation {
   uint32_t function = 0;
   uint32_t slot_base = 0;
@@ -340,18 +336,18 @@ class ProgramEmitter {
     return BytePtr(consts, 16ull * index);
   }
 
-  // The activation `immediate >> 16` lexical levels up (Var, Break, CallParam immediates).
+  // The activation ir::ScopeLevels(immediate) lexical levels up (Var, Break, CallParam).
   Activation* Up(Activation& act, uint32_t immediate) {
     Activation* a = &act;
-    for (uint32_t levels = immediate >> kLevelShift; levels > 0 && a != nullptr; --levels) {
+    for (uint32_t levels = ir::ScopeLevels(immediate); levels > 0 && a != nullptr; --levels) {
       a = a->lexical;
     }
     if (a == nullptr) Fail("variable or parameter refers to a missing lexical scope");
     return a;
   }
 
+  // `slot` is a plain slot of `act` (patterns, labels); scoped immediates go through Up first.
   llvm::Value* SlotPtr(const Activation& act, uint32_t slot) {
-    slot &= kIndexMask;
     if (slot >= program_.functions[act.function].num_slots) {
       Fail("variable slot out of range in " + program_.functions[act.function].name);
       return NullValue();
@@ -369,7 +365,7 @@ class ProgramEmitter {
       case Op::Loc: return ConstPtr(node.a);
       case Op::Var: {
         Activation* scope = Up(act, node.a);
-        return scope != nullptr ? SlotPtr(*scope, node.a) : NullValue();
+        return scope != nullptr ? SlotPtr(*scope, ir::ScopeIndex(node.a)) : NullValue();
       }
       default: return nullptr;
     }
@@ -657,7 +653,7 @@ class ProgramEmitter {
         return Foreach(node, act, in, k);
       case Op::Label: {
         uint32_t id = next_label_id_++;
-        uint32_t slot = node.a & kIndexMask;
+        uint32_t slot = node.a;  // a plain slot of the current frame
         auto previous = act.labels.find(slot);
         bool had_previous = previous != act.labels.end();
         uint32_t previous_id = had_previous ? previous->second : 0;
@@ -674,7 +670,7 @@ class ProgramEmitter {
       case Op::Break: {
         Activation* scope = Up(act, node.a);
         if (scope == nullptr) return Status(WM_STATUS_ERROR);
-        auto found = scope->labels.find(node.a & kIndexMask);
+        auto found = scope->labels.find(ir::ScopeIndex(node.a));
         if (found == scope->labels.end()) {
           Fail("break outside of its label");
           return Status(WM_STATUS_ERROR);
@@ -685,7 +681,7 @@ class ProgramEmitter {
         return Call(node, act, in, k);
       case Op::CallParam: {
         Activation* scope = Up(act, node.a);
-        uint32_t index = node.a & kIndexMask;
+        uint32_t index = ir::ScopeIndex(node.a);
         if (scope == nullptr || scope->closure_args == nullptr ||
             index >= scope->closure_args->size() || scope->caller == nullptr) {
           Fail("closure parameter out of range");
@@ -703,11 +699,11 @@ class ProgramEmitter {
     return Status(WM_STATUS_ERROR);
   }
 
-  // The generator builtins (eval::IsGeneratorBuiltin) compile to native loops.
+  // The generator builtins (ir::IsGeneratorBuiltin) compile to native loops; the verifier has
+  // checked that each has its arity's children.
   bool IsRange(const ir::Node& node) const {
-    return (node.a == static_cast<uint32_t>(ir::BuiltinId::Range) && node.kids.size() == 2) ||
-           (node.a == static_cast<uint32_t>(eval::ToId(eval::ExtraBuiltin::Range3)) &&
-            node.kids.size() == 3);
+    return node.a == static_cast<uint32_t>(ir::BuiltinId::Range) ||
+           node.a == static_cast<uint32_t>(ir::BuiltinId::Range3);
   }
 
   // The numbers from, from+by, ... while below upto (above it for a negative step; none for 0).

@@ -4,8 +4,8 @@
 // names become located diagnostics (WM110 function, WM111 variable, WM112 label).
 //
 // IR conventions this produces (the interpreter and native backends rely on them):
-// - Var, Break and CallParam immediates are (levels << 16) | index: walk `levels` lexical
-//   parents up from the current frame, then take slot / closure parameter `index`.
+// - Var, Break and CallParam immediates are ir::ScopedIndex(levels, index): walk `levels`
+//   lexical parents up from the current frame, then take slot / closure parameter `index`.
 // - Function::parent is the lexically enclosing function (-1 for prelude functions, which see no
 //   user variables; user `def`s at top level have parent 0, the main program).
 // - A value parameter `$p` is closure parameter i plus an explicit Bind of CallParam(i) to its
@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "compiler/lower/internal/prelude.h"
-#include "runtime/eval/builtins.h"
 #include "runtime/value/json.h"
 
 namespace wm::lower {
@@ -29,8 +28,8 @@ using ir::NodeId;
 using ir::Op;
 using jq::NodeKind;
 
-constexpr uint32_t kLevelShift = 16;
-constexpr uint32_t kMaxSlots = 0xFFFF;
+// Slots and closure parameters must fit the index part of a scoped immediate (ir::ScopedIndex).
+constexpr uint32_t kMaxSlots = ir::kMaxScopedIndex;
 constexpr int kMaxLowerDepth = 6000;  // AST nesting; the parser caps it at 4096 already
 
 struct FnCtx {
@@ -170,7 +169,6 @@ class Lowerer {
     }
     return -1;
   }
-  static uint32_t Encode(int levels, uint32_t index) { return (uint32_t(levels) << kLevelShift) | index; }
 
   // ---- the walk
 
@@ -253,7 +251,7 @@ class Lowerer {
         for (size_t i = s.labels.size(); i-- > 0;) {
           if (s.labels[i].name == n->text) {
             int levels = Levels(fn, s.labels[i].fn);
-            return Add(Op::Break, Encode(levels < 0 ? 0 : levels, s.labels[i].slot), {}, n);
+            return Add(Op::Break, ir::ScopedIndex(levels < 0 ? 0 : levels, s.labels[i].slot), {}, n);
           }
         }
         Report("WM112", n->token.begin, n->token.end - n->token.begin,
@@ -318,7 +316,7 @@ class Lowerer {
       pat.slot = NewSlot(fn);
       program_.patterns.push_back(pat);
       bindings.push_back({operand, static_cast<uint32_t>(program_.patterns.size() - 1)});
-      refs.push_back(Add(Op::Var, Encode(0, pat.slot), {}, term));
+      refs.push_back(Add(Op::Var, ir::ScopedIndex(0, pat.slot), {}, term));
     }
     NodeId here = Add(Op::Identity, 0, {}, term);
     NodeId guarded_op;
@@ -411,7 +409,7 @@ class Lowerer {
       if (s.vars[i].name != n->text) continue;
       int levels = Levels(fn, s.vars[i].fn);
       if (levels < 0) break;
-      return Add(Op::Var, Encode(levels, s.vars[i].slot), {}, n);
+      return Add(Op::Var, ir::ScopedIndex(levels, s.vars[i].slot), {}, n);
     }
     if (n->text == "__loc__") {
       uint32_t line = 1;
@@ -601,7 +599,7 @@ class Lowerer {
         pat.kind = ir::Pattern::Kind::Var;
         pat.slot = value_params[i].second;
         program_.patterns.push_back(pat);
-        NodeId arg = Add(Op::CallParam, Encode(0, value_params[i].first), {}, def);
+        NodeId arg = Add(Op::CallParam, ir::ScopedIndex(0, value_params[i].first), {}, def);
         body = Add(Op::Bind, 0, {arg, body}, def);
         program_.nodes[body].patterns = {static_cast<uint32_t>(program_.patterns.size() - 1)};
       }
@@ -641,7 +639,7 @@ class Lowerer {
       if (b.name != name || b.arity != arity) continue;
       if (b.is_param) {
         int levels = Levels(fn, b.owner);
-        return Add(Op::CallParam, Encode(levels < 0 ? 0 : levels, b.param_index), {}, n);
+        return Add(Op::CallParam, ir::ScopedIndex(levels < 0 ? 0 : levels, b.param_index), {}, n);
       }
       std::vector<NodeId> args;
       LowerArgs(n, s, fn, d, &args);
@@ -668,9 +666,7 @@ class Lowerer {
       return Add(Op::CallBuiltin, uint32_t(ir::BuiltinId::Range), {AddConst(Value::Number(0), n), args[0]}, n);
     }
     if (name == "recurse" && arity == 0) return Add(Op::RecurseAll, 0, {}, n);
-    if (name == "not" && arity == 0) return Add(Op::CallBuiltin, uint32_t(ir::BuiltinId::Not), {}, n);
     if (name == "builtins" && arity == 0) return AddConst(BuiltinsList(), n);
-    if (name == "abs" && arity == 0) return Add(Op::CallBuiltin, uint32_t(ir::BuiltinId::Abs), {}, n);
     if (name == "input_line_number" || name == "input" || name == "inputs" || name == "debug" ||
         name == "stderr" || name == "input_filename" || name == "halt" || name == "halt_error" ||
         name == "get_search_list" || name == "get_prog_origin" || name == "get_jq_origin" ||
@@ -688,11 +684,9 @@ class Lowerer {
       return Add(Op::Call, static_cast<uint32_t>(index), std::move(args), n);
     }
     // 4. native builtins
-    for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) {
-      if (name == b.name && arity == static_cast<size_t>(b.arity)) {
-        LowerArgs(n, s, fn, d, &args);
-        return Add(Op::CallBuiltin, static_cast<uint32_t>(b.id), std::move(args), n);
-      }
+    if (const ir::BuiltinInfo* builtin = ir::FindBuiltin(name, arity)) {
+      LowerArgs(n, s, fn, d, &args);
+      return Add(Op::CallBuiltin, static_cast<uint32_t>(builtin->id), std::move(args), n);
     }
     NotDefined(n, "");
     return Add(Op::Empty, 0, {}, n);
@@ -710,7 +704,7 @@ class Lowerer {
     for (const auto& [key, def] : internal::GetPrelude().definitions) {
       if (key[0] != '_') names.push_back(key);
     }
-    for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) {
+    for (const ir::BuiltinInfo& b : ir::AllBuiltins()) {
       if (b.name[0] != '_') names.push_back(std::string(b.name) + "/" + std::to_string(b.arity));
     }
     Array list;
@@ -748,7 +742,7 @@ class Lowerer {
     program_.patterns.push_back(pat);
     uint32_t pattern_index = static_cast<uint32_t>(program_.patterns.size() - 1);
     NodeId self = Add(Op::Identity, 0, {}, n);
-    NodeId value = Add(Op::Var, Encode(0, slot), {}, n);
+    NodeId value = Add(Op::Var, ir::ScopedIndex(0, slot), {}, n);
     NodeId update;
     if (op == "//=") {
       update = Add(Op::Alternative, 0, {self, value}, n);

@@ -3,16 +3,18 @@
 // `?` -> Try, `select`, `any`, `to_entries`, ...), and reports name errors as diagnostics.
 //
 // IR conventions of lowered programs (the interpreter and the native backends rely on them):
-// - Var, Break and CallParam immediates are (levels << 16) | index: walk `levels` lexical parents
-//   (Function::parent) up from the current frame, then use slot / closure parameter `index`.
+// - Var, Break and CallParam immediates are ir::ScopedIndex(levels, index): walk `levels` lexical
+//   parents (Function::parent) up from the current frame, then use slot / closure parameter `index`.
 // - User `def`s have the enclosing function as parent (0 at top level); prelude functions (jq's
 //   own jq-defined builtins, copied in only when called) have parent -1.
 // - `def f($a)` is closure parameter 0 plus `Bind(CallParam 0, $a)` at the top of the body;
 //   Function::value_param_slots stays empty.
-// - Generator builtins: range/1 is CallBuiltin Range {Const 0, n}; range/3 is
-//   eval::ExtraBuiltin::Range3 (runtime/eval/builtins.h); their first argument is the outermost
-//   loop. Other CallBuiltin nodes loop over their last argument outermost (jq's order).
-// - Builtins added after ir::BuiltinId was frozen use ids >= eval::kFirstExtraBuiltin.
+// - Native builtins are resolved by name and arity in the table of runtime/ir/builtins.def; every
+//   CallBuiltin has as many children as its builtin's arity (ir::Verify checks it).
+// - Generator builtins: range/1 is CallBuiltin Range {Const 0, n}; range/3 is Range3; their first
+//   argument is the outermost loop. Other CallBuiltin nodes loop over their last argument
+//   outermost (jq's order).
+// - The output passes ir::Verify (runtime/ir/verify.h).
 // Diagnostics: WM110 unknown function, WM111 unknown variable, WM112 unknown label,
 // WM113 modules (import/include) unsupported, WM114 program too large or too deep.
 #pragma once

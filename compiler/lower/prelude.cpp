@@ -1,6 +1,6 @@
 // The prelude: builtins that jq itself defines in jq, written here in jq and parsed once. Names
-// starting with '_' are internal. Native helpers (_sort_by_impl, _match_impl, ...) are listed in
-// runtime/eval/builtins.h; path(f), getpath, error, empty and range are lowered specially.
+// starting with '_' are internal. Native helpers (_sort_by_impl, _match_impl, ...) are rows of
+// runtime/ir/builtins.def; path(f), getpath, error, empty and range are lowered specially.
 #include "compiler/lower/internal/prelude.h"
 
 #include "compiler/jq/parser.h"

@@ -1,8 +1,8 @@
-// Native builtins: the name table used by the lowering (builtins.h) and ops::CallBuiltin, which
-// applies one builtin to its input and already-evaluated arguments. Regex, time and path builtins
-// live in builtins_regex.cpp, builtins_time.cpp and builtins_paths.cpp. Error texts follow jq 1.7.
-#include "runtime/eval/builtins.h"
-
+// Native builtins: ops::CallBuiltin applies one builtin of the IR's table (runtime/ir/
+// builtins.def) to its input and already-evaluated arguments. The dispatch array is expanded from
+// the same rows, one Builtin<Enum> function per row, so a row without an implementation does not
+// build. Regex, time and path builtins live in builtins_regex.cpp, builtins_time.cpp and
+// builtins_paths.cpp. Error texts follow jq 1.7.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -13,93 +13,15 @@
 #include "runtime/eval/internal/builtin_impl.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
+#include "runtime/ir/builtins.h"
 #include "runtime/value/json.h"
 
 extern char** environ;
 
-namespace wm::eval {
-namespace {
-
-using B = ir::BuiltinId;
-using E = ExtraBuiltin;
-
-const std::vector<NativeBuiltin>& Table() {
-  static const std::vector<NativeBuiltin> table = {
-      {"length", 0, B::Length}, {"utf8bytelength", 0, B::Utf8ByteLength}, {"not", 0, B::Not},
-      {"keys", 0, B::Keys}, {"keys_unsorted", 0, B::KeysUnsorted}, {"has", 1, B::Has},
-      {"contains", 1, B::Contains}, {"add", 0, B::Add}, {"type", 0, B::Type},
-      {"tostring", 0, B::ToString}, {"tonumber", 0, B::ToNumber}, {"tojson", 0, B::ToJson},
-      {"fromjson", 0, B::FromJson}, {"floor", 0, B::Floor}, {"sqrt", 0, B::Sqrt},
-      {"pow", 2, B::Pow}, {"log", 0, B::Log}, {"exp", 0, B::Exp}, {"log10", 0, B::Log10},
-      {"log2", 0, B::Log2}, {"fabs", 0, B::Fabs}, {"round", 0, B::Round}, {"ceil", 0, B::Ceil},
-      {"trunc", 0, B::Trunc}, {"sort", 0, B::Sort}, {"_sort_by_impl", 1, B::SortBy},
-      {"_group_by_impl", 1, B::GroupBy}, {"min", 0, B::Min}, {"max", 0, B::Max},
-      {"_min_by_impl", 1, B::MinBy}, {"_max_by_impl", 1, B::MaxBy}, {"unique", 0, B::Unique},
-      {"_unique_by_impl", 1, B::UniqueBy}, {"reverse", 0, B::Reverse},
-      {"explode", 0, B::Explode}, {"implode", 0, B::Implode}, {"split", 1, B::Split},
-      {"join", 1, B::Join}, {"ascii_downcase", 0, B::AsciiDowncase},
-      {"ascii_upcase", 0, B::AsciiUpcase}, {"ltrimstr", 1, B::LtrimStr},
-      {"rtrimstr", 1, B::RtrimStr}, {"startswith", 1, B::StartsWith},
-      {"endswith", 1, B::EndsWith}, {"_indices", 1, B::Indices}, {"infinite", 0, B::Infinite},
-      {"nan", 0, B::Nan}, {"isinfinite", 0, B::IsInfinite}, {"isnan", 0, B::IsNan},
-      {"isnormal", 0, B::IsNormal}, {"_getpath", 1, B::GetPath}, {"setpath", 2, B::SetPath},
-      {"delpaths", 1, B::DelPaths}, {"to_entries", 0, B::ToEntries},
-      {"_tostream", 0, B::Tostream}, {"_test_impl", 2, B::Test},
-      {"_match_impl", 2, B::Match}, {"env", 0, B::Env}, {"now", 0, B::Now},
-      {"mktime", 0, B::Mktime}, {"gmtime", 0, B::Gmtime}, {"localtime", 0, B::Localtime},
-      {"strftime", 1, B::Strftime}, {"strptime", 1, B::Strptime},
-      {"strflocaltime", 1, B::Strflocaltime}, {"significand", 0, B::Significand},
-      {"toarray", 0, B::ToArray}, {"_flatten", 1, B::Flatten}, {"range", 2, B::Range},
-      {"acos", 0, ToId(E::Acos)}, {"acosh", 0, ToId(E::Acosh)}, {"asin", 0, ToId(E::Asin)},
-      {"asinh", 0, ToId(E::Asinh)}, {"atan", 0, ToId(E::Atan)}, {"atanh", 0, ToId(E::Atanh)},
-      {"cbrt", 0, ToId(E::Cbrt)}, {"cos", 0, ToId(E::Cos)}, {"cosh", 0, ToId(E::Cosh)},
-      {"exp10", 0, ToId(E::Exp10)}, {"exp2", 0, ToId(E::Exp2)}, {"expm1", 0, ToId(E::Expm1)},
-      {"gamma", 0, ToId(E::Gamma)}, {"j0", 0, ToId(E::J0)}, {"j1", 0, ToId(E::J1)},
-      {"lgamma", 0, ToId(E::Lgamma)}, {"log1p", 0, ToId(E::Log1p)}, {"logb", 0, ToId(E::Logb)},
-      {"nearbyint", 0, ToId(E::Nearbyint)}, {"pow10", 0, ToId(E::Pow10)},
-      {"rint", 0, ToId(E::Rint)}, {"sin", 0, ToId(E::Sin)}, {"sinh", 0, ToId(E::Sinh)},
-      {"tan", 0, ToId(E::Tan)}, {"tanh", 0, ToId(E::Tanh)}, {"tgamma", 0, ToId(E::Tgamma)},
-      {"y0", 0, ToId(E::Y0)}, {"y1", 0, ToId(E::Y1)}, {"lgamma_r", 0, ToId(E::LgammaR)},
-      {"frexp", 0, ToId(E::Frexp)}, {"modf", 0, ToId(E::Modf)},
-      {"atan2", 2, ToId(E::Atan2)}, {"copysign", 2, ToId(E::Copysign)},
-      {"drem", 2, ToId(E::Drem)}, {"fdim", 2, ToId(E::Fdim)}, {"fmax", 2, ToId(E::Fmax)},
-      {"fmin", 2, ToId(E::Fmin)}, {"fmod", 2, ToId(E::Fmod)}, {"hypot", 2, ToId(E::Hypot)},
-      {"ldexp", 2, ToId(E::Ldexp)}, {"nextafter", 2, ToId(E::Nextafter)},
-      {"nexttoward", 2, ToId(E::Nexttoward)}, {"scalb", 2, ToId(E::Scalb)},
-      {"scalbln", 2, ToId(E::Scalbln)}, {"fma", 3, ToId(E::Fma)},
-      {"trim", 0, ToId(E::Trim)}, {"ltrim", 0, ToId(E::Ltrim)}, {"rtrim", 0, ToId(E::Rtrim)},
-      {"range", 3, ToId(E::Range3)},
-      {"erf", 0, ToId(E::Erf)}, {"erfc", 0, ToId(E::Erfc)}, {"jn", 2, ToId(E::Jn)},
-      {"yn", 2, ToId(E::Yn)}, {"remainder", 2, ToId(E::Remainder)},
-  };
-  return table;
-}
-
-}  // namespace
-
-const std::vector<NativeBuiltin>& NativeBuiltins() { return Table(); }
-
-const char* NativeBuiltinName(ir::BuiltinId id) {
-  for (const NativeBuiltin& b : Table()) {
-    if (b.id == id) return b.name;
-  }
-  if (id == B::Error) return "error";
-  if (id == B::FromEntries) return "from_entries";
-  if (id == B::Builtins) return "builtins";
-  if (id == B::Abs) return "abs";
-  return "?builtin";
-}
-
-bool IsGeneratorBuiltin(ir::BuiltinId id) { return id == B::Range || id == ToId(E::Range3); }
-
-}  // namespace wm::eval
-
 namespace wm::ops {
 namespace {
 
-using eval::ExtraBuiltin;
 using eval_internal::Describe;
-using B = ir::BuiltinId;
 
 bool Fail(Value* error, std::string message) {
   *error = Value::String(message);
@@ -448,384 +370,350 @@ Value EnvironmentObject() {
   return Value::MakeObject(std::move(members));
 }
 
-bool Math1(B id, double x, Value* out, Value* error) {
-  double r = 0;
-  switch (static_cast<uint16_t>(id)) {
-    case uint16_t(B::Floor): r = std::floor(x); break;
-    case uint16_t(B::Sqrt): r = std::sqrt(x); break;
-    case uint16_t(B::Log): r = std::log(x); break;
-    case uint16_t(B::Exp): r = std::exp(x); break;
-    case uint16_t(B::Log10): r = std::log10(x); break;
-    case uint16_t(B::Log2): r = std::log2(x); break;
-    case uint16_t(B::Fabs): r = std::fabs(x); break;
-    case uint16_t(B::Round): r = std::round(x); break;
-    case uint16_t(B::Ceil): r = std::ceil(x); break;
-    case uint16_t(B::Trunc): r = std::trunc(x); break;
-    case uint16_t(B::Significand): {
-      if (x == 0 || std::isinf(x) || std::isnan(x)) {
-        r = x;
-      } else {
-        int e;
-        r = std::frexp(x, &e) * 2;
-      }
-      break;
-    }
-    case uint16_t(ExtraBuiltin::Acos): r = std::acos(x); break;
-    case uint16_t(ExtraBuiltin::Acosh): r = std::acosh(x); break;
-    case uint16_t(ExtraBuiltin::Asin): r = std::asin(x); break;
-    case uint16_t(ExtraBuiltin::Asinh): r = std::asinh(x); break;
-    case uint16_t(ExtraBuiltin::Atan): r = std::atan(x); break;
-    case uint16_t(ExtraBuiltin::Atanh): r = std::atanh(x); break;
-    case uint16_t(ExtraBuiltin::Cbrt): r = std::cbrt(x); break;
-    case uint16_t(ExtraBuiltin::Cos): r = std::cos(x); break;
-    case uint16_t(ExtraBuiltin::Cosh): r = std::cosh(x); break;
-    case uint16_t(ExtraBuiltin::Exp10): r = std::pow(10.0, x); break;
-    case uint16_t(ExtraBuiltin::Pow10): r = std::pow(10.0, x); break;
-    case uint16_t(ExtraBuiltin::Exp2): r = std::exp2(x); break;
-    case uint16_t(ExtraBuiltin::Expm1): r = std::expm1(x); break;
-    case uint16_t(ExtraBuiltin::Gamma): r = std::lgamma(x); break;
-    case uint16_t(ExtraBuiltin::Lgamma): r = std::lgamma(x); break;
-    case uint16_t(ExtraBuiltin::Tgamma): r = std::tgamma(x); break;
-    case uint16_t(ExtraBuiltin::J0): r = ::j0(x); break;
-    case uint16_t(ExtraBuiltin::J1): r = ::j1(x); break;
-    case uint16_t(ExtraBuiltin::Y0): r = ::y0(x); break;
-    case uint16_t(ExtraBuiltin::Y1): r = ::y1(x); break;
-    case uint16_t(ExtraBuiltin::Log1p): r = std::log1p(x); break;
-    case uint16_t(ExtraBuiltin::Logb): r = std::logb(x); break;
-    case uint16_t(ExtraBuiltin::Nearbyint): r = std::nearbyint(x); break;
-    case uint16_t(ExtraBuiltin::Rint): r = std::rint(x); break;
-    case uint16_t(ExtraBuiltin::Sin): r = std::sin(x); break;
-    case uint16_t(ExtraBuiltin::Sinh): r = std::sinh(x); break;
-    case uint16_t(ExtraBuiltin::Tan): r = std::tan(x); break;
-    case uint16_t(ExtraBuiltin::Tanh): r = std::tanh(x); break;
-    case uint16_t(ExtraBuiltin::Erf): r = std::erf(x); break;
-    case uint16_t(ExtraBuiltin::Erfc): r = std::erfc(x); break;
-    case uint16_t(ExtraBuiltin::LgammaR): {
-      int sign = 0;
-      double v = ::lgamma_r(x, &sign);
-      *out = Value::MakeArray({Value::Number(v), Value::Number(sign)});
-      return true;
-    }
-    case uint16_t(ExtraBuiltin::Frexp): {
-      int e = 0;
-      double m = std::frexp(x, &e);
-      *out = Value::MakeArray({Value::Number(m), Value::Number(e)});
-      return true;
-    }
-    case uint16_t(ExtraBuiltin::Modf): {
-      double ip = 0;
-      double fp = std::modf(x, &ip);
-      *out = Value::MakeArray({Value::Number(fp), Value::Number(ip)});
-      return true;
-    }
-    default: return Fail(error, "unknown math builtin");
+
+double Significand(double x) {
+  if (x == 0 || std::isinf(x) || std::isnan(x)) return x;
+  int exponent;
+  return std::frexp(x, &exponent) * 2;
+}
+
+// ---- one function per row of runtime/ir/builtins.def. ops::CallBuiltin has checked the
+// argument count against the row's arity, so args[0 .. arity) are valid.
+
+#define WM_BUILTIN_IMPL(Enum)                                                                    \
+  bool Builtin##Enum([[maybe_unused]] const Value& input, [[maybe_unused]] const Value* args,    \
+                     [[maybe_unused]] Value* out, [[maybe_unused]] Value* error)
+
+// jq's libm builtins: a number input (one-argument) or number arguments (two-argument).
+#define WM_MATH1(Enum, expression)                \
+  WM_BUILTIN_IMPL(Enum) {                         \
+    double x;                                     \
+    if (!NumberArg(input, &x, error)) return false; \
+    *out = Value::Number(expression);             \
+    return true;                                  \
   }
-  *out = Value::Number(r);
+#define WM_MATH2(Enum, expression)                                                       \
+  WM_BUILTIN_IMPL(Enum) {                                                                \
+    double a, b;                                                                         \
+    if (!NumberArg(args[0], &a, error) || !NumberArg(args[1], &b, error)) return false; \
+    *out = Value::Number(expression);                                                    \
+    return true;                                                                         \
+  }
+WM_BUILTIN_IMPL(Length) { return Length(input, out, error); }
+WM_BUILTIN_IMPL(Utf8ByteLength) {
+  if (!input.IsString()) return Fail(error, Describe(input) + " only strings have UTF-8 byte length");
+  *out = Value::Number(double(input.AsString().size()));
   return true;
 }
-
-bool Math2(B id, double a, double b, Value* out, Value* error) {
-  double r = 0;
-  switch (static_cast<uint16_t>(id)) {
-    case uint16_t(B::Pow): r = std::pow(a, b); break;
-    case uint16_t(ExtraBuiltin::Atan2): r = std::atan2(a, b); break;
-    case uint16_t(ExtraBuiltin::Copysign): r = std::copysign(a, b); break;
-    case uint16_t(ExtraBuiltin::Drem): r = std::remainder(a, b); break;
-    case uint16_t(ExtraBuiltin::Remainder): r = std::remainder(a, b); break;
-    case uint16_t(ExtraBuiltin::Jn): r = ::jn(static_cast<int>(a), b); break;
-    case uint16_t(ExtraBuiltin::Yn): r = ::yn(static_cast<int>(a), b); break;
-    case uint16_t(ExtraBuiltin::Fdim): r = std::fdim(a, b); break;
-    case uint16_t(ExtraBuiltin::Fmax): r = std::fmax(a, b); break;
-    case uint16_t(ExtraBuiltin::Fmin): r = std::fmin(a, b); break;
-    case uint16_t(ExtraBuiltin::Fmod): r = std::fmod(a, b); break;
-    case uint16_t(ExtraBuiltin::Hypot): r = std::hypot(a, b); break;
-    case uint16_t(ExtraBuiltin::Ldexp): r = std::ldexp(a, static_cast<int>(b)); break;
-    case uint16_t(ExtraBuiltin::Nextafter): r = std::nextafter(a, b); break;
-    case uint16_t(ExtraBuiltin::Nexttoward): r = std::nexttoward(a, static_cast<long double>(b)); break;
-    case uint16_t(ExtraBuiltin::Scalb): r = a * std::exp2(b); break;
-    case uint16_t(ExtraBuiltin::Scalbln): r = std::scalbln(a, static_cast<long>(b)); break;
-    default: return Fail(error, "unknown math builtin");
-  }
-  *out = Value::Number(r);
+WM_BUILTIN_IMPL(Not) {
+  *out = Value::Bool(!input.Truthy());
   return true;
 }
-
-bool IsMath1(uint16_t id) {
-  switch (id) {
-    case uint16_t(B::Floor): case uint16_t(B::Sqrt): case uint16_t(B::Log): case uint16_t(B::Exp):
-    case uint16_t(B::Log10): case uint16_t(B::Log2): case uint16_t(B::Fabs):
-    case uint16_t(B::Round): case uint16_t(B::Ceil): case uint16_t(B::Trunc):
-    case uint16_t(B::Significand):
-      return true;
-    default:
-      return (id >= uint16_t(ExtraBuiltin::Acos) && id <= uint16_t(ExtraBuiltin::Modf)) ||
-             id == uint16_t(ExtraBuiltin::Erf) || id == uint16_t(ExtraBuiltin::Erfc);
+WM_BUILTIN_IMPL(Keys) { return Keys(input, true, out, error); }
+WM_BUILTIN_IMPL(KeysUnsorted) { return Keys(input, false, out, error); }
+WM_BUILTIN_IMPL(Has) {
+  const Value& k = args[0];
+  // jq answers false for any key on null (jv_has), before looking at the key's kind.
+  if (input.IsNull()) {
+    *out = Value::Bool(false);
+    return true;
   }
+  if (input.IsObject() && k.IsString()) {
+    *out = Value::Bool(input.Find(k.AsString()) != nullptr);
+    return true;
+  }
+  if (input.IsArray() && k.IsNumber()) {
+    double d = k.AsNumber();
+    *out = Value::Bool(d >= 0 && d < double(input.AsArray().size()));
+    return true;
+  }
+  return Fail(error, std::string("Cannot check whether ") + KindName(input.kind()) + " has a " +
+                         KindName(k.kind()) + " key");
 }
+WM_BUILTIN_IMPL(Contains) {
+  bool result = false;
+  if (!ContainsRec(input, args[0], 0, &result, error)) return false;
+  *out = Value::Bool(result);
+  return true;
+}
+WM_BUILTIN_IMPL(Add) {
+  Array items;
+  if (!IterateInto(input, &items, error)) return false;
+  Value acc = Value::Null();
+  for (const Value& item : items) {
+    Value next;
+    if (!Binary(ir::BinaryOp::Add, acc, item, &next, error)) return false;
+    acc = std::move(next);
+  }
+  *out = std::move(acc);
+  return true;
+}
+WM_BUILTIN_IMPL(Type) {
+  *out = Value::String(KindName(input.kind()));
+  return true;
+}
+WM_BUILTIN_IMPL(ToString) {
+  *out = input.IsString() ? input : Value::String(ToJson(input));
+  return true;
+}
+WM_BUILTIN_IMPL(ToNumber) { return ToNumber(input, out, error); }
+WM_BUILTIN_IMPL(ToJson) {
+  *out = Value::String(ToJson(input));
+  return true;
+}
+WM_BUILTIN_IMPL(FromJson) {
+  if (!input.IsString()) return Fail(error, Describe(input) + " only strings can be parsed");
+  return ParseWithContext(input, out, error);
+}
+WM_MATH1(Floor, std::floor(x))
+WM_MATH1(Sqrt, std::sqrt(x))
+WM_MATH2(Pow, std::pow(a, b))
+WM_MATH1(Log, std::log(x))
+WM_MATH1(Exp, std::exp(x))
+WM_MATH1(Log10, std::log10(x))
+WM_MATH1(Log2, std::log2(x))
+WM_MATH1(Fabs, std::fabs(x))
+WM_MATH1(Round, std::round(x))
+WM_MATH1(Ceil, std::ceil(x))
+WM_MATH1(Trunc, std::trunc(x))
+WM_BUILTIN_IMPL(Sort) {
+  if (!input.IsArray()) return Fail(error, Describe(input) + " cannot be sorted, as it is not an array");
+  return SortBy(input, input, out, error);
+}
+WM_BUILTIN_IMPL(SortBy) { return SortBy(input, args[0], out, error); }
+WM_BUILTIN_IMPL(GroupBy) { return GroupBy(input, args[0], false, out, error); }
+WM_BUILTIN_IMPL(Min) { return MinMaxBy(input, input, true, out, error); }
+WM_BUILTIN_IMPL(Max) { return MinMaxBy(input, input, false, out, error); }
+WM_BUILTIN_IMPL(MinBy) { return MinMaxBy(input, args[0], true, out, error); }
+WM_BUILTIN_IMPL(MaxBy) { return MinMaxBy(input, args[0], false, out, error); }
+WM_BUILTIN_IMPL(Unique) {
+  if (!input.IsArray()) return Fail(error, Describe(input) + " cannot be sorted, as it is not an array");
+  return GroupBy(input, input, true, out, error);
+}
+WM_BUILTIN_IMPL(UniqueBy) { return GroupBy(input, args[0], true, out, error); }
+WM_BUILTIN_IMPL(Reverse) {
+  if (input.IsNull() || (input.IsObject() && input.AsObject().empty())) {
+    *out = Value::EmptyArray();
+    return true;
+  }
+  if (input.IsString()) {
+    Value cps;
+    if (!Explode(input, &cps, error)) return false;
+    Array a = cps.AsArray();
+    std::reverse(a.begin(), a.end());
+    return Implode(Value::MakeArray(std::move(a)), out, error);
+  }
+  if (input.IsArray()) {
+    Array a = input.AsArray();
+    std::reverse(a.begin(), a.end());
+    *out = Value::MakeArray(std::move(a));
+    return true;
+  }
+  return Fail(error, std::string("Cannot index ") + KindName(input.kind()) + " with number");
+}
+WM_BUILTIN_IMPL(Explode) { return Explode(input, out, error); }
+WM_BUILTIN_IMPL(Implode) { return Implode(input, out, error); }
+WM_BUILTIN_IMPL(Split) {
+  if (!input.IsString() || !args[0].IsString()) return Fail(error, "split input and separator must be strings");
+  return Binary(ir::BinaryOp::Div, input, args[0], out, error);
+}
+WM_BUILTIN_IMPL(Join) { return Join(input, args[0], out, error); }
+WM_BUILTIN_IMPL(AsciiDowncase) { return AsciiCase(input, false, out, error); }
+WM_BUILTIN_IMPL(AsciiUpcase) { return AsciiCase(input, true, out, error); }
+WM_BUILTIN_IMPL(LtrimStr) {
+  *out = input;
+  if (!input.IsString() || !args[0].IsString()) return true;
+  std::string_view s = input.AsString(), prefix = args[0].AsString();
+  if (s.substr(0, prefix.size()) == prefix) *out = Value::String(s.substr(prefix.size()));
+  return true;
+}
+WM_BUILTIN_IMPL(RtrimStr) {
+  *out = input;
+  if (!input.IsString() || !args[0].IsString()) return true;
+  std::string_view s = input.AsString(), suffix = args[0].AsString();
+  if (s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
+    *out = Value::String(s.substr(0, s.size() - suffix.size()));
+  }
+  return true;
+}
+WM_BUILTIN_IMPL(StartsWith) {
+  if (!input.IsString() || !args[0].IsString()) return Fail(error, "startswith() requires string inputs");
+  std::string_view s = input.AsString(), prefix = args[0].AsString();
+  *out = Value::Bool(s.substr(0, prefix.size()) == prefix);
+  return true;
+}
+WM_BUILTIN_IMPL(EndsWith) {
+  if (!input.IsString() || !args[0].IsString()) return Fail(error, "endswith() requires string inputs");
+  std::string_view s = input.AsString(), suffix = args[0].AsString();
+  *out = Value::Bool(s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix);
+  return true;
+}
+WM_BUILTIN_IMPL(Indices) { return Indices(input, args[0], out, error); }
+WM_BUILTIN_IMPL(Infinite) {
+  *out = Value::Number(INFINITY);
+  return true;
+}
+WM_BUILTIN_IMPL(Nan) {
+  *out = Value::Number(NAN);
+  return true;
+}
+// jq's number classifiers answer false for a non-number rather than raising a type error.
+WM_BUILTIN_IMPL(IsInfinite) {
+  *out = Value::Bool(input.IsNumber() && std::isinf(input.AsNumber()));
+  return true;
+}
+WM_BUILTIN_IMPL(IsNan) {
+  *out = Value::Bool(input.IsNumber() && std::isnan(input.AsNumber()));
+  return true;
+}
+WM_BUILTIN_IMPL(IsNormal) {
+  *out = Value::Bool(input.IsNumber() && std::isnormal(input.AsNumber()));
+  return true;
+}
+WM_BUILTIN_IMPL(GetPath) { return eval_internal::PathGet(input, args[0], out, error); }
+WM_BUILTIN_IMPL(SetPath) { return eval_internal::PathSet(input, args[0], args[1], out, error); }
+WM_BUILTIN_IMPL(DelPaths) { return eval_internal::PathDelete(input, args[0], out, error); }
+WM_BUILTIN_IMPL(ToEntries) { return ToEntries(input, out, error); }
+WM_BUILTIN_IMPL(Tostream) { return eval_internal::ToStreamEvents(input, out, error); }
+WM_BUILTIN_IMPL(Test) { return eval_internal::RegexMatch(input, args[0], args[1], true, out, error); }
+WM_BUILTIN_IMPL(Match) { return eval_internal::RegexMatch(input, args[0], args[1], false, out, error); }
+WM_BUILTIN_IMPL(Env) {
+  static const Value env = EnvironmentObject();
+  *out = env;
+  return true;
+}
+WM_BUILTIN_IMPL(Now) {
+  *out = Value::Number(eval_internal::TimeNow());
+  return true;
+}
+WM_BUILTIN_IMPL(Mktime) { return eval_internal::TimeMktime(input, out, error); }
+WM_BUILTIN_IMPL(Gmtime) { return eval_internal::TimeGmtime(input, false, out, error); }
+WM_BUILTIN_IMPL(Localtime) { return eval_internal::TimeGmtime(input, true, out, error); }
+WM_BUILTIN_IMPL(Strftime) { return eval_internal::TimeStrftime(input, args[0], false, out, error); }
+WM_BUILTIN_IMPL(Strptime) { return eval_internal::TimeStrptime(input, args[0], out, error); }
+WM_BUILTIN_IMPL(Strflocaltime) { return eval_internal::TimeStrftime(input, args[0], true, out, error); }
+WM_MATH1(Significand, Significand(x))
+WM_BUILTIN_IMPL(Abs) {
+  *out = input.IsNumber() && input.AsNumber() < 0 ? Value::Number(-input.AsNumber()) : input;
+  return true;
+}
+WM_BUILTIN_IMPL(ToArray) {
+  *out = input.IsArray() ? input : Value::MakeArray({input});
+  return true;
+}
+WM_BUILTIN_IMPL(Flatten) { return Flatten(input, args[0], out, error); }
+// Generators: the interpreter and the native backends loop over them themselves.
+WM_BUILTIN_IMPL(Range) { return Fail(error, "range/2 is a generator and cannot be called for one value"); }
+WM_BUILTIN_IMPL(Error) {
+  *error = args[0];
+  return false;
+}
+WM_MATH1(Acos, std::acos(x))
+WM_MATH1(Acosh, std::acosh(x))
+WM_MATH1(Asin, std::asin(x))
+WM_MATH1(Asinh, std::asinh(x))
+WM_MATH1(Atan, std::atan(x))
+WM_MATH1(Atanh, std::atanh(x))
+WM_MATH1(Cbrt, std::cbrt(x))
+WM_MATH1(Cos, std::cos(x))
+WM_MATH1(Cosh, std::cosh(x))
+WM_MATH1(Exp10, std::pow(10.0, x))
+WM_MATH1(Exp2, std::exp2(x))
+WM_MATH1(Expm1, std::expm1(x))
+WM_MATH1(Gamma, std::lgamma(x))
+WM_MATH1(J0, ::j0(x))
+WM_MATH1(J1, ::j1(x))
+WM_MATH1(Lgamma, std::lgamma(x))
+WM_MATH1(Log1p, std::log1p(x))
+WM_MATH1(Logb, std::logb(x))
+WM_MATH1(Nearbyint, std::nearbyint(x))
+WM_MATH1(Pow10, std::pow(10.0, x))
+WM_MATH1(Rint, std::rint(x))
+WM_MATH1(Sin, std::sin(x))
+WM_MATH1(Sinh, std::sinh(x))
+WM_MATH1(Tan, std::tan(x))
+WM_MATH1(Tanh, std::tanh(x))
+WM_MATH1(Tgamma, std::tgamma(x))
+WM_MATH1(Y0, ::y0(x))
+WM_MATH1(Y1, ::y1(x))
+// Math builtins answering a pair as an array.
+WM_BUILTIN_IMPL(LgammaR) {
+  double x;
+  if (!NumberArg(input, &x, error)) return false;
+  int sign = 0;
+  double value = ::lgamma_r(x, &sign);
+  *out = Value::MakeArray({Value::Number(value), Value::Number(sign)});
+  return true;
+}
+WM_BUILTIN_IMPL(Frexp) {
+  double x;
+  if (!NumberArg(input, &x, error)) return false;
+  int exponent = 0;
+  double mantissa = std::frexp(x, &exponent);
+  *out = Value::MakeArray({Value::Number(mantissa), Value::Number(exponent)});
+  return true;
+}
+WM_BUILTIN_IMPL(Modf) {
+  double x;
+  if (!NumberArg(input, &x, error)) return false;
+  double integral = 0;
+  double fraction = std::modf(x, &integral);
+  *out = Value::MakeArray({Value::Number(fraction), Value::Number(integral)});
+  return true;
+}
+WM_MATH1(Erf, std::erf(x))
+WM_MATH1(Erfc, std::erfc(x))
+WM_MATH2(Atan2, std::atan2(a, b))
+WM_MATH2(Copysign, std::copysign(a, b))
+WM_MATH2(Drem, std::remainder(a, b))
+WM_MATH2(Fdim, std::fdim(a, b))
+WM_MATH2(Fmax, std::fmax(a, b))
+WM_MATH2(Fmin, std::fmin(a, b))
+WM_MATH2(Fmod, std::fmod(a, b))
+WM_MATH2(Hypot, std::hypot(a, b))
+WM_MATH2(Ldexp, std::ldexp(a, static_cast<int>(b)))
+WM_MATH2(Nextafter, std::nextafter(a, b))
+WM_MATH2(Nexttoward, std::nexttoward(a, static_cast<long double>(b)))
+WM_MATH2(Scalb, a * std::exp2(b))
+WM_MATH2(Scalbln, std::scalbln(a, static_cast<long>(b)))
+WM_MATH2(Jn, ::jn(static_cast<int>(a), b))
+WM_MATH2(Yn, ::yn(static_cast<int>(a), b))
+WM_MATH2(Remainder, std::remainder(a, b))
+WM_BUILTIN_IMPL(Fma) {
+  double a, b, c;
+  if (!NumberArg(args[0], &a, error) || !NumberArg(args[1], &b, error) || !NumberArg(args[2], &c, error)) {
+    return false;
+  }
+  *out = Value::Number(std::fma(a, b, c));
+  return true;
+}
+WM_BUILTIN_IMPL(Trim) { return Trim(input, true, true, out, error); }
+WM_BUILTIN_IMPL(Ltrim) { return Trim(input, true, false, out, error); }
+WM_BUILTIN_IMPL(Rtrim) { return Trim(input, false, true, out, error); }
+WM_BUILTIN_IMPL(Range3) { return Fail(error, "range/3 is a generator and cannot be called for one value"); }
 
-bool IsMath2(uint16_t id) {
-  return id == uint16_t(B::Pow) ||
-         (id >= uint16_t(ExtraBuiltin::Atan2) && id <= uint16_t(ExtraBuiltin::Scalbln)) ||
-         (id >= uint16_t(ExtraBuiltin::Jn) && id <= uint16_t(ExtraBuiltin::Remainder));
-}
+#undef WM_MATH2
+#undef WM_MATH1
+#undef WM_BUILTIN_IMPL
 
-bool WrongArity(B id, Value* error) {
-  return Fail(error, std::string(eval::NativeBuiltinName(id)) + ": wrong number of arguments");
-}
+using BuiltinFn = bool (*)(const Value& input, const Value* args, Value* out, Value* error);
+
+// Indexed by ir::BuiltinId.
+constexpr BuiltinFn kDispatch[] = {
+#define WM_BUILTIN(Enum, Name, Arity, Kind, Signature) &Builtin##Enum,
+#include "runtime/ir/builtins.def"
+};
+static_assert(std::size(kDispatch) == ir::kBuiltinCount);
 
 }  // namespace
 
 bool CallBuiltin(ir::BuiltinId id, const Value& input, const Value* args, size_t nargs, Value* out,
                  Value* error) {
-  const uint16_t raw = static_cast<uint16_t>(id);
-  auto need = [&](size_t n) { return nargs == n; };
-  if (IsMath1(raw)) {
-    // jq's math builtins ignore arguments they do not take; ours have none.
-    double x;
-    if (!NumberArg(input, &x, error)) return false;
-    return Math1(id, x, out, error);
+  if (!ir::IsKnownBuiltin(id)) return Fail(error, "unknown builtin " + std::to_string(static_cast<uint16_t>(id)));
+  if (nargs != static_cast<size_t>(ir::BuiltinArity(id))) {
+    return Fail(error, std::string(ir::BuiltinName(id)) + ": wrong number of arguments");
   }
-  if (IsMath2(raw)) {
-    if (!need(2)) return WrongArity(id, error);
-    double a, b;
-    if (!NumberArg(args[0], &a, error) || !NumberArg(args[1], &b, error)) return false;
-    return Math2(id, a, b, out, error);
-  }
-  switch (raw) {
-    case uint16_t(ExtraBuiltin::Fma): {
-      if (!need(3)) return WrongArity(id, error);
-      double a, b, c;
-      if (!NumberArg(args[0], &a, error) || !NumberArg(args[1], &b, error) ||
-          !NumberArg(args[2], &c, error)) {
-        return false;
-      }
-      *out = Value::Number(std::fma(a, b, c));
-      return true;
-    }
-    case uint16_t(ExtraBuiltin::Trim): return Trim(input, true, true, out, error);
-    case uint16_t(ExtraBuiltin::Ltrim): return Trim(input, true, false, out, error);
-    case uint16_t(ExtraBuiltin::Rtrim): return Trim(input, false, true, out, error);
-    case uint16_t(ExtraBuiltin::Range3):
-      return Fail(error, "range/3 is a generator and cannot be called for one value");
-    default: break;
-  }
-  if (raw >= uint16_t(B::Count)) return Fail(error, "unknown builtin " + std::to_string(raw));
-  switch (id) {
-    case B::Length: return Length(input, out, error);
-    case B::Utf8ByteLength:
-      if (!input.IsString()) return Fail(error, Describe(input) + " only strings have UTF-8 byte length");
-      *out = Value::Number(double(input.AsString().size()));
-      return true;
-    case B::Not: *out = Value::Bool(!input.Truthy()); return true;
-    case B::Keys: return Keys(input, true, out, error);
-    case B::KeysUnsorted: return Keys(input, false, out, error);
-    case B::Has: {
-      if (!need(1)) return WrongArity(id, error);
-      const Value& k = args[0];
-      // jq answers false for any key on null (jv_has), before looking at the key's kind.
-      if (input.IsNull()) {
-        *out = Value::Bool(false);
-        return true;
-      }
-      if (input.IsObject() && k.IsString()) {
-        *out = Value::Bool(input.Find(k.AsString()) != nullptr);
-        return true;
-      }
-      if (input.IsArray() && k.IsNumber()) {
-        double d = k.AsNumber();
-        *out = Value::Bool(d >= 0 && d < double(input.AsArray().size()));
-        return true;
-      }
-      return Fail(error, std::string("Cannot check whether ") + KindName(input.kind()) + " has a " +
-                             KindName(k.kind()) + " key");
-    }
-    case B::Contains: {
-      if (!need(1)) return WrongArity(id, error);
-      bool result = false;
-      if (!ContainsRec(input, args[0], 0, &result, error)) return false;
-      *out = Value::Bool(result);
-      return true;
-    }
-    case B::Add: {
-      Array items;
-      if (!IterateInto(input, &items, error)) return false;
-      Value acc = Value::Null();
-      for (const Value& item : items) {
-        Value next;
-        if (!Binary(ir::BinaryOp::Add, acc, item, &next, error)) return false;
-        acc = std::move(next);
-      }
-      *out = std::move(acc);
-      return true;
-    }
-    case B::Type: *out = Value::String(KindName(input.kind())); return true;
-    case B::ToString:
-      *out = input.IsString() ? input : Value::String(ToJson(input));
-      return true;
-    case B::ToNumber: return ToNumber(input, out, error);
-    case B::ToJson: *out = Value::String(ToJson(input)); return true;
-    case B::FromJson:
-      if (!input.IsString()) return Fail(error, Describe(input) + " only strings can be parsed");
-      return ParseWithContext(input, out, error);
-    case B::Sort:
-      if (!input.IsArray()) return Fail(error, Describe(input) + " cannot be sorted, as it is not an array");
-      return SortBy(input, input, out, error);
-    case B::SortBy:
-      if (!need(1)) return WrongArity(id, error);
-      return SortBy(input, args[0], out, error);
-    case B::GroupBy:
-      if (!need(1)) return WrongArity(id, error);
-      return GroupBy(input, args[0], false, out, error);
-    case B::Unique:
-      if (!input.IsArray()) return Fail(error, Describe(input) + " cannot be sorted, as it is not an array");
-      return GroupBy(input, input, true, out, error);
-    case B::UniqueBy:
-      if (!need(1)) return WrongArity(id, error);
-      return GroupBy(input, args[0], true, out, error);
-    case B::Min: return MinMaxBy(input, input, true, out, error);
-    case B::Max: return MinMaxBy(input, input, false, out, error);
-    case B::MinBy:
-      if (!need(1)) return WrongArity(id, error);
-      return MinMaxBy(input, args[0], true, out, error);
-    case B::MaxBy:
-      if (!need(1)) return WrongArity(id, error);
-      return MinMaxBy(input, args[0], false, out, error);
-    case B::Reverse:
-      if (input.IsNull()) {
-        *out = Value::EmptyArray();
-        return true;
-      }
-      if (input.IsString()) {
-        Value cps;
-        if (!Explode(input, &cps, error)) return false;
-        Array a = cps.AsArray();
-        std::reverse(a.begin(), a.end());
-        return Implode(Value::MakeArray(std::move(a)), out, error);
-      }
-      if (input.IsArray()) {
-        Array a = input.AsArray();
-        std::reverse(a.begin(), a.end());
-        *out = Value::MakeArray(std::move(a));
-        return true;
-      }
-      if (input.IsObject() && input.AsObject().empty()) {
-        *out = Value::EmptyArray();
-        return true;
-      }
-      return Fail(error, std::string("Cannot index ") + KindName(input.kind()) + " with number");
-    case B::Explode: return Explode(input, out, error);
-    case B::Implode: return Implode(input, out, error);
-    case B::Split:
-      if (!need(1)) return WrongArity(id, error);
-      if (!input.IsString() || !args[0].IsString()) {
-        return Fail(error, "split input and separator must be strings");
-      }
-      return Binary(ir::BinaryOp::Div, input, args[0], out, error);
-    case B::Join:
-      if (!need(1)) return WrongArity(id, error);
-      return Join(input, args[0], out, error);
-    case B::AsciiDowncase: return AsciiCase(input, false, out, error);
-    case B::AsciiUpcase: return AsciiCase(input, true, out, error);
-    case B::LtrimStr:
-    case B::RtrimStr: {
-      if (!need(1)) return WrongArity(id, error);
-      *out = input;
-      if (!input.IsString() || !args[0].IsString()) return true;
-      std::string_view s = input.AsString(), p = args[0].AsString();
-      if (id == B::LtrimStr && s.substr(0, p.size()) == p) *out = Value::String(s.substr(p.size()));
-      if (id == B::RtrimStr && s.size() >= p.size() && s.substr(s.size() - p.size()) == p) {
-        *out = Value::String(s.substr(0, s.size() - p.size()));
-      }
-      return true;
-    }
-    case B::StartsWith:
-    case B::EndsWith: {
-      if (!need(1)) return WrongArity(id, error);
-      if (!input.IsString() || !args[0].IsString()) {
-        return Fail(error, id == B::StartsWith ? "startswith() requires string inputs"
-                                               : "endswith() requires string inputs");
-      }
-      std::string_view s = input.AsString(), p = args[0].AsString();
-      bool r = s.size() >= p.size() &&
-               (id == B::StartsWith ? s.substr(0, p.size()) == p : s.substr(s.size() - p.size()) == p);
-      *out = Value::Bool(r);
-      return true;
-    }
-    case B::Indices:
-      if (!need(1)) return WrongArity(id, error);
-      return Indices(input, args[0], out, error);
-    case B::Infinite: *out = Value::Number(INFINITY); return true;
-    case B::Nan: *out = Value::Number(NAN); return true;
-    case B::IsInfinite:
-    case B::IsNan:
-    case B::IsNormal: {
-      // jq answers false for a non-number rather than raising a type error.
-      if (!input.IsNumber()) {
-        *out = Value::Bool(false);
-        return true;
-      }
-      double x = input.AsNumber();
-      *out = Value::Bool(id == B::IsInfinite ? std::isinf(x) : id == B::IsNan ? std::isnan(x) : std::isnormal(x));
-      return true;
-    }
-    case B::GetPath:
-      if (!need(1)) return WrongArity(id, error);
-      return eval_internal::PathGet(input, args[0], out, error);
-    case B::SetPath:
-      if (!need(2)) return WrongArity(id, error);
-      return eval_internal::PathSet(input, args[0], args[1], out, error);
-    case B::DelPaths:
-      if (!need(1)) return WrongArity(id, error);
-      return eval_internal::PathDelete(input, args[0], out, error);
-    case B::ToEntries: return ToEntries(input, out, error);
-    case B::FromEntries:
-      return Fail(error, "from_entries is defined in the jq prelude");
-    case B::Tostream: return eval_internal::ToStreamEvents(input, out, error);
-    case B::Test:
-    case B::Match:
-      if (nargs < 1 || nargs > 2) return WrongArity(id, error);
-      return eval_internal::RegexMatch(input, args[0], nargs == 2 ? args[1] : Value::Null(),
-                                       id == B::Test, out, error);
-    case B::Env: {
-      static const Value env = EnvironmentObject();
-      *out = env;
-      return true;
-    }
-    case B::Builtins: {
-      Array names;
-      for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) {
-        if (b.name[0] != '_') names.push_back(Value::String(std::string(b.name) + "/" + std::to_string(b.arity)));
-      }
-      *out = Value::MakeArray(std::move(names));
-      return true;
-    }
-    case B::Now: *out = Value::Number(eval_internal::TimeNow()); return true;
-    case B::Mktime: return eval_internal::TimeMktime(input, out, error);
-    case B::Gmtime: return eval_internal::TimeGmtime(input, false, out, error);
-    case B::Localtime: return eval_internal::TimeGmtime(input, true, out, error);
-    case B::Strftime:
-    case B::Strflocaltime:
-      if (!need(1)) return WrongArity(id, error);
-      return eval_internal::TimeStrftime(input, args[0], id == B::Strflocaltime, out, error);
-    case B::Strptime:
-      if (!need(1)) return WrongArity(id, error);
-      return eval_internal::TimeStrptime(input, args[0], out, error);
-    case B::Abs:
-      *out = input.IsNumber() && input.AsNumber() < 0 ? Value::Number(-input.AsNumber()) : input;
-      return true;
-    case B::ToArray:
-      *out = input.IsArray() ? input : Value::MakeArray({input});
-      return true;
-    case B::Flatten:
-      return Flatten(input, need(1) ? args[0] : Value::Number(1e9), out, error);
-    case B::Range:
-      return Fail(error, "range/2 is a generator and cannot be called for one value");
-    case B::Error:
-      *error = nargs >= 1 ? args[0] : input;
-      return false;
-    default:
-      return Fail(error, "unknown builtin " + std::to_string(raw));
-  }
+  return kDispatch[static_cast<size_t>(id)](input, args, out, error);
 }
 
 }  // namespace wm::ops

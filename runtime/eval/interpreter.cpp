@@ -5,7 +5,7 @@
 // each value, the path it was reached by, for path(f), assignments and del/paths.
 //
 // IR conventions (produced by compiler/lower, see lower.h): Var, Break and CallParam immediates
-// are (levels << 16) | index, where levels counts lexical parents to walk up from the current
+// are ir::ScopedIndex(levels, index), where levels counts lexical parents to walk up from the current
 // frame; a function's frame links to the frame of its lexical parent (Function::parent). Value
 // parameters are bound explicitly in the callee body, so value_param_slots is not used here.
 //
@@ -24,11 +24,11 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/eval/builtins.h"
 #include "runtime/eval/eval.h"
 #include "runtime/eval/internal/tail_calls.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
+#include "runtime/ir/verify.h"
 #include "runtime/value/json.h"
 
 namespace wm {
@@ -86,9 +86,6 @@ struct Frame {
   std::vector<Slot> slots;
   std::vector<Closure> params;
 };
-
-constexpr uint32_t kLevelShift = 16;
-constexpr uint32_t kIndexMask = 0xFFFF;
 
 // Bytes of stack kept free below the deepest evaluation frame, for the continuation chain of the
 // node in progress and for library calls (oniguruma, strftime, ...).
@@ -246,7 +243,7 @@ class Evaluation {
   }
 
   Frame* Up(Frame* frame, uint32_t immediate) const {
-    for (uint32_t levels = immediate >> kLevelShift; levels > 0 && frame != nullptr; --levels) frame = frame->parent;
+    for (uint32_t levels = ir::ScopeLevels(immediate); levels > 0 && frame != nullptr; --levels) frame = frame->parent;
     return frame;
   }
 
@@ -392,13 +389,16 @@ class Evaluation {
 
   // IR read from a bundle is checked as it runs: a slot or parameter outside its frame is an
   // evaluation error, never an out-of-bounds access.
+  // `immediate` is a scoped slot (Var, Break): ir::ScopedIndex(levels, slot).
   Slot* SlotAt(Frame* frame, uint32_t immediate) {
-    Frame* f = Up(frame, immediate);
-    if (f == nullptr || (immediate & kIndexMask) >= f->slots.size()) {
+    return LocalSlot(Up(frame, immediate), ir::ScopeIndex(immediate));
+  }
+  Slot* LocalSlot(Frame* frame, uint32_t slot) {
+    if (frame == nullptr || slot >= frame->slots.size()) {
       SetError(Value::String("invalid program: variable slot out of range"));
       return nullptr;
     }
-    return &f->slots[immediate & kIndexMask];
+    return &frame->slots[slot];
   }
 
   // In path mode a variable is a path only where jq can tell it is one: a `foreach` item bound
@@ -419,7 +419,7 @@ class Evaluation {
 
   WM_NOINLINE Flow EvalLabel(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     uint64_t label = ++label_counter_;
-    Slot* slot = SlotAt(frame, n.a & kIndexMask);
+    Slot* slot = LocalSlot(frame, n.a);
     if (slot == nullptr) return Flow::kError;
     slot->value = Value::Number(static_cast<double>(label));
     Flow f = Eval(n.kids[0], frame, input, path, k);
@@ -438,10 +438,10 @@ class Evaluation {
   // Closure calls are not counted against max_depth: unbounded recursion needs Op::Call.
   WM_NOINLINE Flow EvalCallParam(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     Frame* f = Up(frame, n.a);
-    if (f == nullptr || (n.a & kIndexMask) >= f->params.size()) {
+    if (f == nullptr || ir::ScopeIndex(n.a) >= f->params.size()) {
       return SetError(Value::String("invalid program: closure parameter out of range"));
     }
-    const Closure& c = f->params[n.a & kIndexMask];
+    const Closure& c = f->params[ir::ScopeIndex(n.a)];
     return Eval(c.body, c.env, input, path, k);
   }
 
@@ -669,8 +669,8 @@ class Evaluation {
     const ir::Pattern& pat = program_.patterns[pattern_index];
     switch (pat.kind) {
       case ir::Pattern::Kind::Var: {
-        if ((pat.slot & kIndexMask) >= frame->slots.size()) return SetError(Value::String("invalid program: pattern slot out of range"));
-        Slot& slot = frame->slots[pat.slot & kIndexMask];
+        if (pat.slot >= frame->slots.size()) return SetError(Value::String("invalid program: pattern slot out of range"));
+        Slot& slot = frame->slots[pat.slot];
         slot.value = v;
         slot.path = (vp && vp->IsArray()) ? *vp : Value();
         return k();
@@ -706,8 +706,8 @@ class Evaluation {
       if (!ops::Index(v, key, &member, &err)) return OpFailed(err);
       Value mp;
       if (vp && vp->IsArray()) mp = Extend(*vp, key);
-      if (entry.bind_slot >= 0 && (uint32_t(entry.bind_slot) & kIndexMask) < frame->slots.size()) {
-        Slot& slot = frame->slots[uint32_t(entry.bind_slot) & kIndexMask];
+      if (entry.bind_slot >= 0 && uint32_t(entry.bind_slot) < frame->slots.size()) {
+        Slot& slot = frame->slots[uint32_t(entry.bind_slot)];
         slot.value = member;
         slot.path = mp;
       }
@@ -723,15 +723,15 @@ class Evaluation {
     const ir::Pattern& pat = program_.patterns[pattern_index];
     switch (pat.kind) {
       case ir::Pattern::Kind::Var:
-        if ((pat.slot & kIndexMask) < frame->slots.size()) frame->slots[pat.slot & kIndexMask] = Slot{};
+        if (pat.slot < frame->slots.size()) frame->slots[pat.slot] = Slot{};
         break;
       case ir::Pattern::Kind::Array:
         for (uint32_t e : pat.elements) ClearPatternSlots(e, frame, depth + 1);
         break;
       case ir::Pattern::Kind::Object:
         for (const auto& e : pat.entries) {
-          if (e.bind_slot >= 0 && (uint32_t(e.bind_slot) & kIndexMask) < frame->slots.size()) {
-            frame->slots[uint32_t(e.bind_slot) & kIndexMask] = Slot{};
+          if (e.bind_slot >= 0 && uint32_t(e.bind_slot) < frame->slots.size()) {
+            frame->slots[uint32_t(e.bind_slot)] = Slot{};
           }
           if (e.value_pattern >= 0) ClearPatternSlots(uint32_t(e.value_pattern), frame, depth + 1);
         }
@@ -950,8 +950,8 @@ class Evaluation {
     const ir::Node& n = N(id);
     if (n.op == Op::CallParam) {
       Frame* owner = Up(frame, n.a);
-      if (owner == nullptr || (n.a & kIndexMask) >= owner->params.size()) return false;
-      const Closure& closure = owner->params[n.a & kIndexMask];
+      if (owner == nullptr || ir::ScopeIndex(n.a) >= owner->params.size()) return false;
+      const Closure& closure = owner->params[ir::ScopeIndex(n.a)];
       return AtMostOneWithin(closure.body, closure.env, budget);
     }
     if (n.op == Op::Call) {
@@ -998,7 +998,7 @@ class Evaluation {
         const ir::Node& a = N(arg);
         if (a.op == Op::CallParam) {
           Frame* owner = Up(current, a.a);
-          if (owner != nullptr && (a.a & kIndexMask) < owner->params.size()) closure = owner->params[a.a & kIndexMask];
+          if (owner != nullptr && ir::ScopeIndex(a.a) < owner->params.size()) closure = owner->params[ir::ScopeIndex(a.a)];
         }
         refers_to_current = refers_to_current || closure.env == current;
         next->params.push_back(closure);
@@ -1025,7 +1025,7 @@ class Evaluation {
   WM_NOINLINE Flow EvalBuiltin(const ir::Node& n, Frame* frame, const Value& input, const Value* path, Cont k) {
     auto id = static_cast<ir::BuiltinId>(n.a);
     std::vector<Value> args(n.kids.size());
-    if (eval::IsGeneratorBuiltin(id)) {
+    if (ir::IsGeneratorBuiltin(id)) {
       // range: the first argument is the outermost loop ($from, then $upto, then $by).
       return EvalArgsForward(n, 0, frame, input, &args, [&]() { return RunRange(args, path, k); });
     }
@@ -1094,79 +1094,16 @@ class Evaluation {
   PendingTailCall* pending_ = nullptr;
 };
 
-// Structural checks of a program (it may come from a bundle file): every child, constant,
-// pattern and function reference is in range. Returns an empty string when the program is sound.
-std::string ValidateProgram(const ir::Program& p) {
-  auto node_ok = [&](NodeId id) { return id < p.nodes.size(); };
-  if (p.functions.empty()) return "no entry function";
-  for (const ir::Function& f : p.functions) {
-    if (!node_ok(f.body)) return "function " + f.name + " has no body";
-    if (f.parent >= static_cast<int32_t>(p.functions.size())) return "function parent out of range";
-  }
-  for (const ir::Node& n : p.nodes) {
-    for (size_t i = 0; i < n.kids.size(); ++i) {
-      NodeId kid = n.kids[i];
-      bool optional = (n.op == Op::Slice && i > 0) || (n.op == Op::Try && i == 1) ||
-                      (n.op == Op::Foreach && i == 3) || n.op == Op::Error;
-      if (kid == ir::kNoNode ? !optional : !node_ok(kid)) return std::string("bad child of ") + ir::OpName(n.op);
-    }
-    for (uint32_t pat : n.patterns) {
-      if (pat >= p.patterns.size()) return "pattern out of range";
-    }
-    switch (n.op) {
-      case Op::Const:
-      case Op::Loc:
-        if (n.a >= p.consts.size()) return "constant out of range";
-        break;
-      case Op::Call:
-        if (n.a >= p.functions.size()) return "call to a function out of range";
-        break;
-      case Op::Index: case Op::Pipe: case Op::Comma: case Op::Binary: case Op::And: case Op::Or:
-      case Op::Alternative: case Op::Bind:
-        if (n.kids.size() != 2) return std::string("wrong arity for ") + ir::OpName(n.op);
-        break;
-      case Op::Slice: case Op::If: case Op::Reduce:
-        if (n.kids.size() != 3) return std::string("wrong arity for ") + ir::OpName(n.op);
-        break;
-      case Op::Foreach:
-        if (n.kids.size() != 4 && n.kids.size() != 3) return "wrong arity for Foreach";
-        break;
-      case Op::Iterate: case Op::Neg: case Op::Collect: case Op::Label: case Op::PathOf: case Op::GetPathGen:
-        if (n.kids.size() != 1) return std::string("wrong arity for ") + ir::OpName(n.op);
-        break;
-      case Op::Try:
-        if (n.kids.empty() || n.kids.size() > 2) return "wrong arity for Try";
-        break;
-      case Op::Object:
-        if (n.kids.size() % 2 != 0) return "odd Object children";
-        break;
-      default:
-        break;
-    }
-    if ((n.op == Op::Bind || n.op == Op::Reduce || n.op == Op::Foreach) && n.patterns.empty()) {
-      return std::string(ir::OpName(n.op)) + " without a pattern";
-    }
-    if (n.op == Op::CallBuiltin && eval::IsGeneratorBuiltin(static_cast<ir::BuiltinId>(n.a)) && n.kids.size() < 2) {
-      return "range with too few arguments";
-    }
-  }
-  for (const ir::Pattern& pat : p.patterns) {
-    for (uint32_t e : pat.elements) {
-      if (e >= p.patterns.size()) return "sub-pattern out of range";
-    }
-    for (const auto& e : pat.entries) {
-      if (!node_ok(e.key)) return "pattern key out of range";
-      if (e.value_pattern >= static_cast<int32_t>(p.patterns.size())) return "sub-pattern out of range";
-    }
-  }
-  return "";
-}
-
 class Interpreter final : public Filter {
  public:
   explicit Interpreter(std::shared_ptr<const ir::Program> program)
       : Filter("interp"), program_(std::move(program)) {
-    invalid_ = program_ == nullptr ? "no program" : ValidateProgram(*program_);
+    // The program may come from a bundle file: run it only once the verifier vouches for it.
+    if (program_ == nullptr) {
+      invalid_ = "no program";
+    } else if (std::string why; !ir::Verify(*program_, &why)) {
+      invalid_ = why;
+    }
     if (invalid_.empty()) tail_ = std::make_unique<eval_internal::TailCallAnalysis>(*program_);
   }
 

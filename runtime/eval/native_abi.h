@@ -12,8 +12,9 @@ extern "C" {
 #endif
 
 // Bumped whenever WmAbi, WmCtx, WmValue or the entry-point signature change. AOT objects export
-// it as `wm_abi_version` (uint32) and the loader refuses a mismatch.
-#define WM_NATIVE_ABI_VERSION 2u
+// it as `wm_abi_version` (uint32) and the loader refuses a mismatch. Also bumped when the meaning
+// of an argument changes: 3 = call_builtin's ids follow runtime/ir/builtins.def (renumbered).
+#define WM_NATIVE_ABI_VERSION 3u
 #define WM_NATIVE_ABI_VERSION_SYMBOL "wm_abi_version"
 
 // Layout-identical to wm::Value: kind tag (wm::Kind numbering) at offset 0, payload at offset 8.

@@ -1,54 +1,38 @@
-// Names, arities and the human-readable dump of the resolver IR (ir.h). The dump is what
+// Op names (from ops.def) and the human-readable dump of the resolver IR (ir.h). The dump is what
 // `wmc --emit=ir` prints and what golden tests compare: one node per line, children indented
 // under their parent, constants as compact JSON; it never depends on pointer values or hashing.
 #include "runtime/ir/ir.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "runtime/eval/builtins.h"
 #include "runtime/value/json.h"
 
 namespace wm::ir {
 
-const char* OpName(Op op) {
-  switch (op) {
-    case Op::Identity: return "Identity";
-    case Op::RecurseAll: return "RecurseAll";
-    case Op::Empty: return "Empty";
-    case Op::Const: return "Const";
-    case Op::Index: return "Index";
-    case Op::Slice: return "Slice";
-    case Op::Iterate: return "Iterate";
-    case Op::Pipe: return "Pipe";
-    case Op::Comma: return "Comma";
-    case Op::Neg: return "Neg";
-    case Op::Binary: return "Binary";
-    case Op::And: return "And";
-    case Op::Or: return "Or";
-    case Op::Alternative: return "Alternative";
-    case Op::If: return "If";
-    case Op::Try: return "Try";
-    case Op::Collect: return "Collect";
-    case Op::Object: return "Object";
-    case Op::Format: return "Format";
-    case Op::StringInterp: return "StringInterp";
-    case Op::Var: return "Var";
-    case Op::Bind: return "Bind";
-    case Op::Reduce: return "Reduce";
-    case Op::Foreach: return "Foreach";
-    case Op::Label: return "Label";
-    case Op::Break: return "Break";
-    case Op::Call: return "Call";
-    case Op::CallParam: return "CallParam";
-    case Op::CallBuiltin: return "CallBuiltin";
-    case Op::PathOf: return "PathOf";
-    case Op::GetPathGen: return "GetPathGen";
-    case Op::Error: return "Error";
-    case Op::Loc: return "Loc";
-  }
-  return "?op";
+namespace {
+
+constexpr OpInfo kOps[] = {
+#define WM_IR_OP(Name, Kids, MinKids, MaxKids, OptionalKids, Immediate, Patterns, Labels)          \
+  {#Name, KidRule::k##Kids, MinKids, MaxKids, OptionalKids, ImmediateKind::k##Immediate,         \
+   PatternRule::k##Patterns, Labels},
+#include "runtime/ir/ops.def"
+};
+static_assert(std::size(kOps) == kOpCount);
+
+// Accepts no children, so a verifier reading it for a corrupt op number rejects the node.
+constexpr OpInfo kUnknownOp = {"?op", KidRule::kFixed, 0, 0, 0, ImmediateKind::kNone,
+                               PatternRule::kNone, ""};
+
+}  // namespace
+
+const OpInfo& OpInfoOf(Op op) {
+  size_t index = static_cast<size_t>(op);
+  return index < kOpCount ? kOps[index] : kUnknownOp;
 }
+
+const char* OpName(Op op) { return OpInfoOf(op).name; }
 
 const char* BinaryOpName(BinaryOp op) {
   switch (op) {
@@ -69,84 +53,16 @@ const char* BinaryOpName(BinaryOp op) {
 
 namespace {
 
-struct BuiltinInfo {
-  const char* name;
-  int arity;
-};
-
-// Indexed by BuiltinId. Where jq has several arities for one name, the id takes the widest form
-// the lowering needs and the narrower ones are lowered onto it:
-//   test/match(re; flags)   test(re), match(re) pass null flags
-//   split(s)                the plain string split; split(re; flags) is a prelude function
-//   range(from; upto)       range(n) = range(0; n); range(from; upto; by) is a prelude function
-//   flatten(depth)          flatten = flatten(1e9)
-//   error(message)          error/0 is Op::Error with no message kid
-constexpr BuiltinInfo kBuiltins[] = {
-    {"length", 0},        {"utf8bytelength", 0}, {"not", 0},           {"keys", 0},
-    {"keys_unsorted", 0}, {"has", 1},            {"contains", 1},      {"add", 0},
-    {"type", 0},          {"tostring", 0},       {"tonumber", 0},      {"tojson", 0},
-    {"fromjson", 0},      {"floor", 0},          {"sqrt", 0},          {"pow", 2},
-    {"log", 0},           {"exp", 0},            {"log10", 0},         {"log2", 0},
-    {"fabs", 0},          {"round", 0},          {"ceil", 0},          {"trunc", 0},
-    {"sort", 0},          {"sort_by", 1},        {"group_by", 1},      {"min", 0},
-    {"max", 0},           {"min_by", 1},         {"max_by", 1},        {"unique", 0},
-    {"unique_by", 1},     {"reverse", 0},        {"explode", 0},       {"implode", 0},
-    {"split", 1},         {"join", 1},           {"ascii_downcase", 0}, {"ascii_upcase", 0},
-    {"ltrimstr", 1},      {"rtrimstr", 1},       {"startswith", 1},    {"endswith", 1},
-    {"indices", 1},       {"infinite", 0},       {"nan", 0},           {"isinfinite", 0},
-    {"isnan", 0},         {"isnormal", 0},       {"getpath", 1},       {"setpath", 2},
-    {"delpaths", 1},      {"to_entries", 0},     {"from_entries", 0},  {"tostream", 0},
-    {"test", 2},          {"match", 2},          {"env", 0},           {"builtins", 0},
-    {"now", 0},           {"mktime", 0},         {"gmtime", 0},        {"localtime", 0},
-    {"strftime", 1},      {"strptime", 1},       {"strflocaltime", 1}, {"significand", 0},
-    {"abs", 0},           {"toarray", 0},        {"flatten", 1},       {"range", 2},
-    {"error", 1},
-};
-static_assert(std::size(kBuiltins) == static_cast<size_t>(BuiltinId::Count),
-              "kBuiltins must have one entry per BuiltinId, in enum order");
-
-// Ids from eval::kFirstExtraBuiltin on are the interpreter's extension range (runtime/eval/
-// builtins.h: acos, atan2, trim, range/3, ...); their names and arities come from its table.
-const eval::NativeBuiltin* ExtensionBuiltin(BuiltinId id) {
-  if (static_cast<uint16_t>(id) < eval::kFirstExtraBuiltin) return nullptr;
-  for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) {
-    if (b.id == id) return &b;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-const char* BuiltinName(BuiltinId id) {
-  size_t i = static_cast<size_t>(id);
-  if (i < std::size(kBuiltins)) return kBuiltins[i].name;
-  const eval::NativeBuiltin* extension = ExtensionBuiltin(id);
-  return extension != nullptr ? extension->name : "?builtin";
-}
-
-int BuiltinArity(BuiltinId id) {
-  size_t i = static_cast<size_t>(id);
-  if (i < std::size(kBuiltins)) return kBuiltins[i].arity;
-  const eval::NativeBuiltin* extension = ExtensionBuiltin(id);
-  return extension != nullptr ? extension->arity : -1;
-}
-
-bool IsKnownBuiltin(BuiltinId id) { return BuiltinArity(id) >= 0; }
-
-namespace {
-
 // Role labels of an op's children, in `kids` order (empty: unlabeled, e.g. Pipe, Comma, Call).
-std::vector<const char*> KidLabels(Op op) {
-  switch (op) {
-    case Op::Index: return {"target", "key"};
-    case Op::Slice: return {"target", "from", "to"};
-    case Op::If: return {"cond", "then", "else"};
-    case Op::Try: return {"body", "catch"};
-    case Op::Bind: return {"source", "body"};
-    case Op::Reduce: return {"source", "init", "update"};
-    case Op::Foreach: return {"source", "init", "update", "extract"};
-    default: return {};
+std::vector<std::string> KidLabels(Op op) {
+  std::vector<std::string> labels;
+  std::string_view text = OpInfoOf(op).kid_labels;
+  while (!text.empty()) {
+    size_t space = text.find(' ');
+    labels.emplace_back(text.substr(0, space));
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
   }
+  return labels;
 }
 
 class Dumper {
@@ -213,7 +129,7 @@ class Dumper {
         if (p >= program_.patterns.size()) continue;
         CollectPatternKeys(p, item.depth + 1, &children);
       }
-      std::vector<const char*> labels = KidLabels(node.op);
+      std::vector<std::string> labels = KidLabels(node.op);
       for (size_t k = 0; k < node.kids.size(); ++k) {
         std::string kid_label = k < labels.size() ? labels[k] : "";
         if (node.op == Op::Object) kid_label = (k % 2 == 0) ? "key" : "value";
@@ -232,7 +148,7 @@ class Dumper {
         break;
       case Op::Binary:
         out_ += " ";
-        out_ += node.a <= static_cast<uint32_t>(BinaryOp::Ge) ? BinaryOpName(static_cast<BinaryOp>(node.a))
+        out_ += node.a < kBinaryOpCount ? BinaryOpName(static_cast<BinaryOp>(node.a))
                                                               : "<invalid binop>";
         break;
       case Op::Label: out_ += " slot=" + std::to_string(node.a); break;
@@ -245,8 +161,7 @@ class Dumper {
       case Op::CallParam: out_ += " param=" + Scoped(node.a); break;
       case Op::CallBuiltin:
         out_ += " ";
-        out_ += node.a <= UINT16_MAX && IsKnownBuiltin(static_cast<BuiltinId>(node.a))
-                    ? BuiltinName(static_cast<BuiltinId>(node.a))
+        out_ += node.a < kBuiltinCount ? BuiltinName(static_cast<BuiltinId>(node.a))
                     : "<invalid builtin>";
         out_ += "/" + std::to_string(node.kids.size());
         break;

@@ -10,8 +10,9 @@
 
 namespace wm::ir {
 
-// Bumped whenever the encoding changes; DeserializeProgram rejects other versions.
-inline constexpr uint32_t kIrBinaryVersion = 1;
+// Bumped whenever the encoding or the numbering of ops.def / builtins.def changes;
+// DeserializeProgram rejects other versions. 2: builtin ids renumbered into one contiguous range.
+inline constexpr uint32_t kIrBinaryVersion = 2;
 
 std::string SerializeProgram(const Program& program);
 

@@ -45,7 +45,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/eval/builtins.h"
+#include "runtime/ir/builtins.h"
 #include "runtime/value/json.h"
 #include "tests/diff/wm_engines.h"
 
@@ -412,7 +412,7 @@ std::set<std::string> PublicBuiltins(std::string* error) {
     return all;
   }
   for (const Value& entry : list.AsArray()) all.insert(std::string(entry.AsString()));
-  for (const eval::NativeBuiltin& b : eval::NativeBuiltins()) {
+  for (const ir::BuiltinInfo& b : ir::AllBuiltins()) {
     all.insert(std::string(b.name) + "/" + std::to_string(b.arity));
   }
   std::set<std::string> public_builtins;

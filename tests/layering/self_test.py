@@ -17,7 +17,10 @@ EXPECTED = os.path.join(HERE, "fixtures.expected")
 
 def main():
     checker = os.path.join(HERE, "check_includes.py")
-    run = subprocess.run([sys.executable, checker, "--root", os.path.join(HERE, "fixtures")],
+    # One exception the fixture tree does not need: the checker must call it stale.
+    stale = "runtime/ir/ir.cpp:runtime/eval/builtins.h"
+    run = subprocess.run([sys.executable, checker, "--root", os.path.join(HERE, "fixtures"),
+                          "--exception", stale],
                          capture_output=True, text=True)
     if "--update" in sys.argv[1:]:
         with open(EXPECTED, "w") as f:

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/eval/builtins.h"
 #include "runtime/ir/ir.h"
 
 namespace wm::eval_internal {
@@ -69,7 +68,7 @@ bool TailCallAnalysis::ForEachCountedChild(const ir::Node& n, Visit&& visit) {
     case Op::Reduce:
       return visit(n.kids[1]);
     case Op::CallBuiltin:
-      if (eval::IsGeneratorBuiltin(static_cast<ir::BuiltinId>(n.a))) return false;
+      if (ir::IsGeneratorBuiltin(static_cast<ir::BuiltinId>(n.a))) return false;
       break;
     default:
       break;

@@ -331,7 +331,7 @@ std::vector<Case> BuildCases() {
     Builder b;
     NodeId two = b.Node(Op::Collect, {b.Builtin(ir::BuiltinId::Range, {b.Comma(b.Json("0"), b.Json("1")),
                                                                        b.Comma(b.Json("3"), b.Json("4"))})});
-    NodeId three = b.Node(Op::Collect, {b.Node(Op::CallBuiltin, {b.Path({"a"}), b.Json("0"), b.Json("-2")}, 256 + 48)});
+    NodeId three = b.Node(Op::Collect, {b.Node(Op::CallBuiltin, {b.Path({"a"}), b.Json("0"), b.Json("-2")}, static_cast<uint32_t>(ir::BuiltinId::Range3))});
     NodeId bad = b.Builtin(ir::BuiltinId::Range, {b.Str("a"), b.Json("2")});
     add("range", b.Finish(b.Comma(two, b.Comma(three, bad))),
         {{R"({"a":5})", "[0,1,2,0,1,2,3,1,2,1,2,3] [5,3,1] !Range bounds must be numeric"}});
