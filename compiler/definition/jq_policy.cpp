@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "base/did_you_mean.h"
 #include "compiler/definition/loader.h"
 #include "compiler/source/file.h"
 
@@ -34,7 +35,7 @@ std::string UnknownItem(const std::string& item) {
   std::vector<std::string> names = AllowableItems();
   std::vector<std::string_view> candidates(names.begin(), names.end());
   std::string message = "unknown policy item '" + item + "'";
-  std::string suggestion = ClosestMatch(item, candidates);
+  std::string suggestion = base::ClosestMatch(item, candidates);
   if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
   return message;
 }
@@ -97,7 +98,7 @@ bool ApplyPolicyFile(const std::string& file, const std::string& text, JqRuleOpt
     } else {
       std::string message = key == "target" ? "'target' must be gojq or jq"
                                             : "unknown field '" + key + "' in the policy file";
-      std::string suggestion = ClosestMatch(key, {"allow", "target"});
+      std::string suggestion = base::ClosestMatch(key, {"allow", "target"});
       if (key != "target" && !suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
       sink.Report(Problem(At(file, entry.first.Mark()), static_cast<uint32_t>(key.size()), message));
       ok = false;
