@@ -243,7 +243,8 @@ Expected<std::string> EmitDefinitions(const CompiledDefinitions& compiled, Stage
       continue;
     }
     if ((stage == Stage::kAst || stage == Stage::kResolved) && f.field->ast) {
-      out += stage == Stage::kAst ? jq::DumpAst(*f.field->ast) : internal::DumpResolved(*f.field->ast);
+      const jq::Node& ast = *f.field->ast;
+      out += stage == Stage::kAst ? jq::DumpAst(ast) : internal::DumpResolved(ast);
       continue;
     }
     if (!f.program)

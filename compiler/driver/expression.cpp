@@ -1,6 +1,7 @@
 // The single-expression pipeline (see expression.h): front end (parse, policy, lowering), then
-// one engine, or a stage dump (the resolver's bindings and the type checker's result included). The native engines go through compiler/codegen; AOT code is loaded through
-// runtime/bundle's NativeModule, exactly as a bundle's native section is.
+// one engine, or a stage dump (the resolver's bindings and the type checker's result included).
+// The native engines go through compiler/codegen; AOT code is loaded through runtime/bundle's
+// NativeModule, exactly as a bundle's native section is.
 #include "compiler/driver/expression.h"
 
 #include "compiler/check/typecheck.h"

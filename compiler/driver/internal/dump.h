@@ -1,5 +1,6 @@
 // Stage dumps shared by expressions and definitions: a parsed AST with its name resolution, and
-// one lowered program printed at a stage after the front end (IR, LLVM IR, assembly). Included only by compiler/driver/*.cpp.
+// one lowered program printed at a stage after the front end (IR, LLVM IR, assembly). Included
+// only by compiler/driver/*.cpp.
 #pragma once
 
 #include <memory>
