@@ -14,11 +14,6 @@ int EmitDefinitionStage(const EmitRequest& request) {
                  request.stage.c_str(), driver::StageNames().c_str());
     return 2;
   }
-  if (!driver::StageAvailable(*stage)) {
-    std::fprintf(stderr, "%s: --emit=%s is not yet available\n", request.command,
-                 request.stage.c_str());
-    return 2;
-  }
   driver::DefinitionOptions options = request.options;
   options.goal = driver::Goal::kCheck;
   driver::Expected<driver::CompiledDefinitions> compiled =

@@ -1,6 +1,7 @@
 // The definition pipeline (see definitions.h). Stages in order, one function each: ReadInputs
 // (expand, read, load: Stage::kAst), CheckAndLower per definition (structural rules, safety
-// policy, lowering = name resolution: Stage::kResolved / kIr, type checking: Stage::kChecked),
+// policy, lowering = name resolution: Stage::kResolved / kIr, type checking: Stage::kChecked, whose
+// dump re-runs the checker per field on the registry kept in CompiledDefinitions::schemas),
 // the rules across definitions, and BuildBundle (catalog from the already-lowered IR, native
 // code, bundle bytes: Stage::kLlvm / kAsm). The diagnostics of one definition are reported in
 // that stage order, which decides the order of findings at the same position.
@@ -97,6 +98,32 @@ void BuildBundle(const DefinitionOptions& options, CompiledDefinitions& out) {
   out.bundle = std::move(built);
 }
 
+// The type checker's view of every field, by definition and field path (`--emit=checked`).
+using CheckedFields =
+    std::map<std::pair<const definition::Definition*, std::string>, check::CheckedField>;
+
+CheckedFields CheckAllFields(const CompiledDefinitions& compiled) {
+  CheckedFields out;
+  for (const definition::Definition* def : compiled.Definitions()) {
+    for (check::CheckedField& f : check::CheckDefinitionFields(*def, *compiled.schemas)) {
+      std::string path = f.path;
+      out.emplace(std::make_pair(def, std::move(path)), std::move(f));
+    }
+  }
+  return out;
+}
+
+// One field's `--emit=checked` line; "=> unchecked" when the checker did not see it (type
+// checking off, or the field is not in `checked`).
+std::string DumpCheckedField(const CompiledField& field, const CheckedFields& checked) {
+  auto it = checked.find({field.definition, field.path});
+  if (it != checked.end()) return check::DumpCheckedFields({it->second});
+  check::CheckedField unchecked;
+  unchecked.path = field.path;
+  unchecked.expression = field.field->text;
+  return check::DumpCheckedFields({unchecked});
+}
+
 }  // namespace
 
 bool ExpandDefinitionPaths(const std::vector<std::string>& paths, std::vector<std::string>* files,
@@ -139,7 +166,7 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
   std::string error;
   if (!ExpandDefinitionPaths(paths, &files, &error))
     return Failure::WithMessage(Stage::kAst, error);
-  std::unique_ptr<schema::SchemaRegistry> schemas;
+  std::shared_ptr<const schema::SchemaRegistry> schemas;
   if (options.goal != Goal::kLoad && options.type_check) {
     schema::RegistryOptions registry_options;
     registry_options.schema_dirs = options.schema_dirs;
@@ -148,6 +175,7 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
     if (!schemas) return Failure::WithMessage(Stage::kAst, error);
   }
   CompiledDefinitions out;
+  out.schemas = schemas;
   // An invalid policy is reported like a definition error (WM008), and nothing is checked.
   definition::JqRuleOptions rules;
   std::string policy_text;
@@ -202,15 +230,21 @@ std::vector<Diagnostic> CompiledDefinitions::SortedFindings() const {
 
 Expected<std::string> EmitDefinitions(const CompiledDefinitions& compiled, Stage stage,
                                       const DefinitionOptions& options) {
-  if (!StageAvailable(stage)) return internal::StageNotAvailable(stage);
+  CheckedFields checked;
+  if (stage == Stage::kChecked && compiled.schemas) checked = CheckAllFields(compiled);
   std::string out;
   for (size_t i = 0; i < compiled.fields.size(); ++i) {
     const CompiledField& f = compiled.fields[i];
     const Location& at = f.field->location;
     out += "// ----- " + f.definition->name.value + " " + f.path + " (" + at.file + ":" +
            std::to_string(at.line) + ":" + std::to_string(at.column) + ")\n";
-    if (stage == Stage::kAst && f.field->ast) {
-      out += jq::DumpAst(*f.field->ast);
+    if (stage == Stage::kChecked) {
+      out += DumpCheckedField(f, checked);
+      continue;
+    }
+    if ((stage == Stage::kAst || stage == Stage::kResolved) && f.field->ast) {
+      const jq::Node& ast = *f.field->ast;
+      out += stage == Stage::kAst ? jq::DumpAst(ast) : internal::DumpResolved(ast);
       continue;
     }
     if (!f.program)

@@ -22,6 +22,10 @@
 #include "compiler/source/render.h"
 #include "runtime/ir/ir.h"
 
+namespace wm::schema {
+class SchemaRegistry;
+}
+
 namespace wm::driver {
 
 // How far CompileDefinitions goes.
@@ -70,6 +74,9 @@ struct CompiledDefinitions {
   std::vector<CompiledField> fields;   // every jq field: files, definitions, then model order
   std::optional<BundleOutput> bundle;  // Goal::kBundle, no errors and at least one definition
   std::string bundle_error;            // native code generation failed (no bundle then)
+  // The schemas the fields were type checked against (for `--emit=checked`); null when type
+  // checking was off (`--no-schema-check`) or the goal was kLoad.
+  std::shared_ptr<const schema::SchemaRegistry> schemas;
 
   CompiledDefinitions() = default;
   CompiledDefinitions(CompiledDefinitions&&) = default;  // fields point into files: move only
@@ -93,9 +100,11 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
                                                  const DefinitionOptions& options = {});
 
 // `wmc check|compile --emit=STAGE`: every jq field of every definition, in `fields` order, each
-// headed by "// ----- <definition> <field path> (<file>:<line>:<col>)". For llvm and asm a field
-// the native backends do not support says so under its header (it runs on the interpreter).
-// Stages that are not available yet fail with a message.
+// headed by "// ----- <definition> <field path> (<file>:<line>:<col>)". resolved prints the AST
+// with each call's and $variable's binding; checked prints check::DumpCheckedFields' line
+// (`PATH: EXPR => TYPE, CARDINALITY[, iterates COLLECTION]`, `=> unchecked` without `schemas` or
+// when the input kind has no schema). For llvm and asm a field the native backends do not
+// support says so under its header (it runs on the interpreter).
 Expected<std::string> EmitDefinitions(const CompiledDefinitions& compiled, Stage stage,
                                       const DefinitionOptions& options = {});
 

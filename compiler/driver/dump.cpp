@@ -1,16 +1,13 @@
-// Stage dumps of a lowered program (see internal/dump.h): the IR printer of runtime/ir, and the
-// LLVM IR and assembly printers of compiler/codegen.
+// Stage dumps (see internal/dump.h): the resolver's annotated AST, the IR printer of runtime/ir,
+// and the LLVM IR and assembly printers of compiler/codegen.
 #include "compiler/driver/internal/dump.h"
 
 #include "compiler/codegen/codegen.h"
+#include "compiler/jq/resolve.h"
 
 namespace wm::driver::internal {
 
-Failure StageNotAvailable(Stage stage) {
-  return Failure::WithMessage(stage, "--emit=" + std::string(StageName(stage)) +
-                                         " is not yet available (name resolution and typed "
-                                         "dumps are not separate stages yet)");
-}
+std::string DumpResolved(const jq::Node& ast) { return jq::Dump(ast, jq::Resolve(ast)); }
 
 Expected<std::string> DumpProgram(const std::shared_ptr<const ir::Program>& program, Stage stage,
                                   const std::string& symbol, int opt_level) {

@@ -1,13 +1,16 @@
 // The single-expression pipeline (see expression.h): front end (parse, policy, lowering), then
-// one engine. The native engines go through compiler/codegen; AOT code is loaded through
-// runtime/bundle's NativeModule, exactly as a bundle's native section is.
+// one engine, or a stage dump (the resolver's bindings and the type checker's result included).
+// The native engines go through compiler/codegen; AOT code is loaded through runtime/bundle's
+// NativeModule, exactly as a bundle's native section is.
 #include "compiler/driver/expression.h"
 
+#include "compiler/check/typecheck.h"
 #include "compiler/codegen/codegen.h"
 #include "compiler/driver/internal/dump.h"
 #include "compiler/jq/parser.h"
 #include "compiler/jq/policy.h"
 #include "compiler/lower/lower.h"
+#include "compiler/schema/registry.h"
 #include "runtime/bundle/native_module.h"
 
 namespace wm::driver {
@@ -36,6 +39,23 @@ Expected<LoweredExpression> ParseExpression(std::string_view text, const Express
       return Failure::WithDiagnostics(Stage::kAst, std::move(findings));
   }
   out.diagnostics = std::move(findings);
+  return out;
+}
+
+// `--emit=checked` of one expression: the type checker's result against an input of no schema
+// ("unknown"), as `<expr>: TEXT => TYPE, CARDINALITY`, then its findings as `// ` lines.
+std::string DumpCheckedExpression(const LoweredExpression& lowered,
+                                  const ExpressionOptions& options) {
+  SourceMap map = SourceMap::ForText(options.source_name, lowered.text);
+  std::unique_ptr<schema::SchemaRegistry> no_schemas = schema::SchemaRegistry::FromMemory({});
+  std::vector<Diagnostic> findings;
+  check::CheckedField checked;
+  checked.path = options.source_name;
+  checked.expression = lowered.text;
+  checked.checked = true;
+  checked.result = check::CheckExpression(*lowered.ast, map, nullptr, "", *no_schemas, &findings);
+  std::string out = check::DumpCheckedFields({checked});
+  for (const Diagnostic& d : findings) out += "// " + d.rule + ": " + d.message + "\n";
   return out;
 }
 
@@ -128,15 +148,18 @@ Expected<Executable> CompileExpression(std::string_view text, const ExpressionOp
 
 Expected<std::string> EmitExpression(std::string_view text, Stage stage,
                                      const ExpressionOptions& options) {
-  if (!StageAvailable(stage)) return internal::StageNotAvailable(stage);
   if (stage == Stage::kAst) {
     SourceMap map = SourceMap::ForText(options.source_name, text);
     Expected<LoweredExpression> parsed = ParseExpression(text, options, map);
     if (!parsed.ok()) return parsed.failure();
     return jq::DumpAst(*parsed->ast);
   }
+  // Every later stage lowers first, so an unknown name is an error here too (the resolver alone
+  // would show it as a builtin).
   Expected<LoweredExpression> lowered = LowerExpression(text, options);
   if (!lowered.ok()) return lowered.failure();
+  if (stage == Stage::kResolved) return internal::DumpResolved(*lowered->ast);
+  if (stage == Stage::kChecked) return DumpCheckedExpression(*lowered, options);
   return internal::DumpProgram(lowered->program, stage, "wm_expression", options.opt_level);
 }
 

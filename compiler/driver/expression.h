@@ -80,8 +80,11 @@ Expected<std::vector<std::unique_ptr<Filter>>> BuildAotBatch(
 Expected<Executable> CompileExpression(std::string_view text,
                                        const ExpressionOptions& options = {});
 
-// `wmc eval --emit=STAGE`: the AST dump, the IR dump, or the LLVM IR / assembly of entry point
-// `wm_expression`. Stages that are not available yet fail with a message.
+// `wmc eval --emit=STAGE`: the AST dump; the AST annotated with each call's and $variable's
+// binding (resolved); the type checker's result type and cardinality against an input with no
+// schema, i.e. unknown (checked: `<expr>: TEXT => TYPE, CARDINALITY`, then `// RULE: message`
+// per finding); the IR dump; or the LLVM IR / assembly of entry point `wm_expression`. Every
+// stage after ast lowers first, so unknown names fail at Stage::kIr.
 Expected<std::string> EmitExpression(std::string_view text, Stage stage,
                                      const ExpressionOptions& options = {});
 

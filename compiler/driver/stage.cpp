@@ -50,8 +50,6 @@ std::string StageNames() {
   return out;
 }
 
-bool StageAvailable(Stage stage) { return stage != Stage::kResolved && stage != Stage::kChecked; }
-
 std::string_view EngineName(Engine engine) { return NameOf(kEngines, engine); }
 std::optional<Engine> EngineFromName(std::string_view name) { return KeyOf(kEngines, name); }
 

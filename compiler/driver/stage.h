@@ -18,8 +18,8 @@ namespace wm::driver {
 // Compilation stages in pipeline order; each is a `--emit=` value.
 enum class Stage : uint8_t {
   kAst,       // jq AST with source ranges (after parse and the safety policy)
-  kResolved,  // names resolved (not separate from lowering yet)
-  kChecked,   // with the type checker's types (not available yet)
+  kResolved,  // the AST with each call and $variable annotated by its binding (jq/resolve.h)
+  kChecked,   // the type checker's result type and cardinality of each expression
   kIr,        // resolver IR, what the interpreter runs
   kLlvm,      // optimised LLVM IR of the native backends
   kAsm,       // native assembly of the AOT object
@@ -30,8 +30,6 @@ std::string_view StageName(Stage stage);
 std::optional<Stage> StageFromName(std::string_view name);
 // The names of every stage, comma separated (for usage messages).
 std::string StageNames();
-// False for the stages the pipeline cannot dump yet (kResolved, kChecked).
-bool StageAvailable(Stage stage);
 
 enum class Engine : uint8_t {
   kInterp,  // the reference interpreter (runs every program)

@@ -183,7 +183,55 @@ TEST_F(DriverDefinitions, EmitHeadsEveryFieldWithItsPlace) {
   Expected<std::string> assembly = EmitDefinitions(*compiled, Stage::kAsm);
   ASSERT_TRUE(assembly.ok()) << assembly.failure().message;
   EXPECT_NE(assembly->find("wm_field_3:"), std::string::npos);
-  EXPECT_FALSE(EmitDefinitions(*compiled, Stage::kChecked).ok());
+  // Without a schema registry (type checking off) every field is dumped, as unchecked.
+  Expected<std::string> checked = EmitDefinitions(*compiled, Stage::kChecked);
+  ASSERT_TRUE(checked.ok()) << checked.failure().message;
+  EXPECT_NE(checked->find("\nspec.structureDefinition.childComponents[0].scaleDefinition."
+                          "replicasPath: .spec.replicas => unchecked\n"),
+            std::string::npos)
+      << *checked;
+}
+
+constexpr const char* kJobSetDefinition = R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata:
+  name: typed
+spec:
+  structureDefinition:
+    rootComponent:
+      name: jobset
+      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
+      statusDefinition:
+        phaseDefinition: {path: 'def keys: .; .status | keys | .terminalState'}
+    childComponents:
+    - name: replicatedjob
+      kind: {group: batch, version: v1, kind: Job}
+      ownerRef: jobset
+      instanceIdPath: .spec.replicatedJobs[].name
+)";
+
+TEST_F(DriverDefinitions, EmitResolvedShowsWhatEachCallBindsTo) {
+  std::string file = Write("typed.yaml", kJobSetDefinition);
+  Expected<CompiledDefinitions> compiled = CompileDefinitions({file}, NoSchemas());
+  ASSERT_TRUE(compiled.ok());
+  Expected<std::string> resolved = EmitDefinitions(*compiled, Stage::kResolved);
+  ASSERT_TRUE(resolved.ok()) << resolved.failure().message;
+  // The local def shadows the builtin keys/0.
+  EXPECT_NE(resolved->find("keys -> def keys/0"), std::string::npos) << *resolved;
+  EXPECT_EQ(resolved->find("builtin keys/0"), std::string::npos) << *resolved;
+  EXPECT_EQ(resolved->find("// ----- typed spec.structureDefinition.rootComponent."), 0u);
+}
+
+TEST_F(DriverDefinitions, EmitCheckedTypesEveryFieldAgainstItsSchema) {
+  std::string file = Write("typed.yaml", kJobSetDefinition);
+  Expected<CompiledDefinitions> compiled = CompileDefinitions({file});
+  ASSERT_TRUE(compiled.ok()) << compiled.failure().message;
+  ASSERT_NE(compiled->schemas, nullptr);
+  Expected<std::string> checked = EmitDefinitions(*compiled, Stage::kChecked);
+  ASSERT_TRUE(checked.ok()) << checked.failure().message;
+  EXPECT_NE(checked->find("instanceIdPath: .spec.replicatedJobs[].name => string, many"),
+            std::string::npos)
+      << *checked;
 }
 
 }  // namespace
