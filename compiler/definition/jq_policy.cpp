@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/did_you_mean.h"
+#include "base/yaml/yaml_json.h"
 #include "compiler/definition/loader.h"
 #include "compiler/source/file.h"
 
@@ -76,6 +77,20 @@ bool ApplyAllowList(const std::string& file, const YAML::Node& list, JqRuleOptio
 }
 
 bool ApplyPolicyFile(const std::string& file, const std::string& text, JqRuleOptions* out, DiagnosticSink& sink) {
+  // The shared conversion first: its typing rule and its size, depth and alias budgets decide
+  // what a readable policy file is, as for every other YAML input. The walk below then reads the
+  // same text again only for the positions of its findings.
+  std::vector<std::string> documents;
+  base::yaml::Error invalid;
+  if (!base::yaml::TextToJson(text, base::yaml::TextOptions{}, &documents, &invalid)) {
+    sink.Report(Problem(Location{file, invalid.line, invalid.column}, 1,
+                        "the policy file is not valid YAML or JSON: " + invalid.message));
+    return false;
+  }
+  if (documents.size() > 1) {
+    sink.Report(Problem(Location{file, 1, 1}, 1, "a policy file holds one document"));
+    return false;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);
