@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "compiler/driver/expression.h"
-#include "compiler/source/file.h"
+#include "base/file.h"
 #include "compiler/source/render.h"
 #include "runtime/eval/eval.h"
 #include "runtime/value/json.h"
@@ -222,7 +222,7 @@ int RunEval(const EvalOptions& opts) {
   }
   for (size_t i = 0; inputs_ok && i < opts.files.size(); ++i) {
     std::string text, error;
-    if (!ReadWholeFile(opts.files[i], &text, &error)) {
+    if (!base::ReadWholeFile(opts.files[i], &text, &error)) {
       std::fflush(stdout);
       std::fprintf(stderr, "wmc eval: %s\n", error.c_str());
       return kExitUsage;

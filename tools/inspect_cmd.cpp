@@ -30,13 +30,9 @@ std::string Number(double d) {
   return s;
 }
 
-std::string KindText(const catalog::GroupVersionKind& k) {
-  return k.ApiVersion() + " " + k.kind;
-}
-
 // The component's own line ("name  (kind)  gpus N") without indentation or tree glyphs.
 std::string ComponentLine(const workload::ResolvedComponent& c) {
-  std::string line = c.definition->name + "  (" + KindText(c.definition->kind) + ")";
+  std::string line = c.definition->name + "  (" + c.definition->kind.ToString() + ")";
   if (c.definition->HasPods()) line += "  gpus " + Number(c.gpus);
   return line;
 }
@@ -107,7 +103,7 @@ Value RenderJson(const workload::ResolvedWorkload& w) {
     Array component_problems;
     for (const auto& p : c.problems) component_problems.push_back(S(p));
     std::vector<Member> cm = {{S("name"), S(c.definition->name)},
-                              {S("kind"), S(KindText(c.definition->kind))},
+                              {S("kind"), S(c.definition->kind.ToString())},
                               {S("owner"), c.definition->owner.empty() ? Value::Null() : S(c.definition->owner)},
                               {S("gpus"), Value::Number(c.gpus)},
                               {S("instances"), Value::MakeArray(std::move(instances))}};

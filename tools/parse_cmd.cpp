@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "compiler/jq/parser.h"
-#include "compiler/source/file.h"
+#include "base/file.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
 
@@ -33,7 +33,7 @@ int RunParse(const ParseCommandOptions& options) {
   std::string text = options.expression;
   if (!options.file.empty()) {
     std::string error;
-    if (!ReadWholeFile(options.file, &text, &error)) {
+    if (!base::ReadWholeFile(options.file, &text, &error)) {
       std::fprintf(stderr, "wmc parse: %s\n", error.c_str());
       return 2;
     }

@@ -61,7 +61,7 @@ class CatalogBuilder {
     out.name = d.name.value;
     out.source_file = d.file;
     for (const definition::Component* c : d.Components()) out.components.push_back(BuildComponent(d, *c));
-    for (const auto& k : d.additional_child_kinds) out.additional_child_kinds.push_back(Kind(k));
+    for (const auto& k : d.additional_child_kinds) out.additional_child_kinds.push_back(k.Value());
     BuildGangGroups(d, &out);
     return out;
   }
@@ -69,16 +69,12 @@ class CatalogBuilder {
   bool ok() const { return ok_; }
 
  private:
-  static catalog::GroupVersionKind Kind(const definition::GroupVersionKind& k) {
-    return {k.group.value, k.version.value, k.kind.value};
-  }
-
   catalog::Component BuildComponent(const definition::Definition& d, const definition::Component& c) {
     const std::string& def = d.name.value;
     const std::string& name = c.name.value;
     catalog::Component out;
     out.name = name;
-    if (c.kind) out.kind = Kind(*c.kind);
+    if (c.kind) out.kind = c.kind->Value();
     if (c.owner_ref) out.owner = c.owner_ref->value;
     out.instance_id = Optional(def, name, JqRole::kInstanceId, c.instance_id_path);
     if (c.spec) {

@@ -103,17 +103,15 @@ void AbstractEvaluator::Report(Severity sev, const char* rule, const Node& at, s
   // Point at the operator / name token when the parser recorded one, else the construct.
   jq::Range r = at.token.end > at.token.begin ? at.token : at.range;
   if (!reported_.insert({r.begin, r.end, rule}).second) return;
-  Diagnostic d;
-  d.severity = sev;
-  d.rule = rule;
-  d.location = map_.Map(r.begin);
+  Location begin = map_.Map(r.begin);
   Location end = map_.Map(r.end > r.begin ? r.end - 1 : r.begin);
-  d.length = (end.line == d.location.line && end.column >= d.location.column)
-                 ? end.column - d.location.column + 1
-                 : 1;
-  d.message = std::move(message);
-  d.notes = std::move(notes);
-  out_->push_back(std::move(d));
+  uint32_t length = (end.line == begin.line && end.column >= begin.column)
+                        ? end.column - begin.column + 1
+                        : 1;
+  out_->push_back(MakeDiagnostic(rule, std::move(begin), std::move(message))
+                      .WithSeverity(sev)
+                      .Length(length)
+                      .Notes(std::move(notes)));
 }
 
 std::string AbstractEvaluator::Where(const AType& t) const {

@@ -145,16 +145,14 @@ void RoleRules::Check(const std::vector<FieldResult>& results) {
 
 Diagnostic RoleRules::At(const definition::JqField& f, Severity sev, const char* rule,
                          std::string message, std::vector<std::string> notes) const {
-  Diagnostic d;
-  d.severity = sev;
-  d.rule = rule;
-  d.location = f.map.empty() ? f.location : f.map.Map(0);
-  d.length = static_cast<uint32_t>(std::max<size_t>(1, f.text.size()));
-  Location end = f.map.empty() ? d.location : f.map.Map(f.text.empty() ? 0 : f.text.size() - 1);
-  if (end.line != d.location.line) d.length = 1;
-  d.message = std::move(message);
-  d.notes = std::move(notes);
-  return d;
+  Location begin = f.map.empty() ? f.location : f.map.Map(0);
+  uint32_t length = static_cast<uint32_t>(std::max<size_t>(1, f.text.size()));
+  Location end = f.map.empty() ? begin : f.map.Map(f.text.empty() ? 0 : f.text.size() - 1);
+  if (end.line != begin.line) length = 1;
+  return MakeDiagnostic(rule, std::move(begin), std::move(message))
+      .WithSeverity(sev)
+      .Length(length)
+      .Notes(std::move(notes));
 }
 
 const std::string& RoleRules::InputName(definition::JqRole role) const {
@@ -308,15 +306,13 @@ void RoleRules::CheckPhaseValues(const FieldResult& fr) {
       if (!matcher.by_phase) continue;
       const definition::Text& phase = *matcher.by_phase;
       if (std::find(t.enums.begin(), t.enums.end(), JsonString(phase.value)) != t.enums.end()) continue;
-      Diagnostic d;
-      d.severity = Severity::Error;
-      d.rule = kPhaseNotInEnum;
-      d.location = phase.location;
-      d.length = static_cast<uint32_t>(std::max<size_t>(1, phase.value.size()));
-      d.message = "byPhase '" + phase.value + "' can never match: " + PathOf(t) + " of " +
-                  workload_name_ + " is one of " + values;
+      DiagnosticBuilder d = MakeDiagnostic(kPhaseNotInEnum, phase.location,
+                                           "byPhase '" + phase.value + "' can never match: " +
+                                               PathOf(t) + " of " + workload_name_ +
+                                               " is one of " + values);
+      std::move(d).Length(static_cast<uint32_t>(std::max<size_t>(1, phase.value.size())));
       std::string hint = ClosestEnumValue(phase.value, t.enums);
-      if (!hint.empty()) d.notes.push_back("did you mean '" + hint + "'?");
+      if (!hint.empty()) std::move(d).Note("did you mean '" + hint + "'?");
       out_.push_back(std::move(d));
     }
   }
@@ -440,14 +436,12 @@ void RoleRules::CheckSuspendValue(const definition::SuspendAction& action,
   uint8_t kind = KindOfJson(value);
   const AType& t = target->result.type;
   if (kind == kNull || (t.kinds & kind)) return;
-  Diagnostic d;
-  d.severity = Severity::Error;
-  d.rule = kSuspendValue;
-  d.location = action.value->location;
-  d.length = static_cast<uint32_t>(std::max<size_t>(1, action.value->json.size()));
-  d.message = "value " + action.value->json + " is " + schema::TypeNames(kind & ~kInt) + " but " +
-              PathOf(t) + " of " + workload_name_ + " is " + Describe(t);
-  if (action.value->from_string) d.notes.push_back("a YAML string is taken as the JSON text it holds");
+  DiagnosticBuilder d = MakeDiagnostic(
+      kSuspendValue, action.value->location,
+      "value " + action.value->json + " is " + schema::TypeNames(kind & ~kInt) + " but " +
+          PathOf(t) + " of " + workload_name_ + " is " + Describe(t));
+  std::move(d).Length(static_cast<uint32_t>(std::max<size_t>(1, action.value->json.size())));
+  if (action.value->from_string) std::move(d).Note("a YAML string is taken as the JSON text it holds");
   out_.push_back(std::move(d));
 }
 

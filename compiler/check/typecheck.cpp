@@ -31,20 +31,16 @@ struct DefinitionInputs {
 // WM200: the root kind has no schema; other versions of the same kind usually mean a typo.
 Diagnostic MissingSchemaNote(const definition::GroupVersionKind& k, const schema::Gvk& gvk,
                              const schema::SchemaRegistry& schemas) {
-  Diagnostic d;
-  d.severity = Severity::Note;
-  d.rule = kNoSchema;
-  d.location = k.location;
-  d.message = "no schema for " + gvk.ToString() + "; its jq paths are not type-checked";
+  DiagnosticBuilder d = MakeDiagnostic(
+      kNoSchema, k.location, "no schema for " + gvk.ToString() + "; its jq paths are not type-checked");
   std::string versions;
   for (const schema::Gvk& known : schemas.KnownKinds()) {
     if (known.group == gvk.group && known.kind == gvk.kind && known.version != gvk.version) {
       versions += (versions.empty() ? "" : ", ") + known.version;
     }
   }
-  if (!versions.empty()) d.notes.push_back("schemas exist for " + gvk.kind + " versions: " + versions);
-  d.notes.push_back("import its CRD with `wmc schema import`, or pass --crd FILE / --schemas DIR");
-  return d;
+  if (!versions.empty()) std::move(d).Note("schemas exist for " + gvk.kind + " versions: " + versions);
+  return std::move(d).Note("import its CRD with `wmc schema import`, or pass --crd FILE / --schemas DIR");
 }
 
 DefinitionInputs FindInputs(const definition::Definition& def, const schema::SchemaRegistry& schemas,
@@ -84,12 +80,7 @@ void ReportLoadErrors(const definition::Definition& def, const schema::SchemaReg
                       size_t before, std::vector<Diagnostic>* out) {
   std::vector<std::string> load_errors = schemas.load_errors();
   for (size_t i = before; i < load_errors.size(); ++i) {
-    Diagnostic d;
-    d.severity = Severity::Warning;
-    d.rule = kSchemaLoad;
-    d.location.file = def.file;
-    d.message = load_errors[i];
-    out->push_back(std::move(d));
+    out->push_back(MakeDiagnostic(kSchemaLoad, Location{def.file}, load_errors[i]));
   }
 }
 

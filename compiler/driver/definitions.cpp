@@ -21,7 +21,7 @@
 #include "compiler/jq/parser.h"
 #include "compiler/lower/lower.h"
 #include "compiler/schema/registry.h"
-#include "compiler/source/file.h"
+#include "base/file.h"
 #include "runtime/bundle/bundle.h"
 
 namespace wm::driver {
@@ -184,7 +184,7 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
   if (!policy_ok) return out;
   for (const std::string& file : files) {
     std::string text;
-    if (!ReadWholeFile(file, &text, &error)) return Failure::WithMessage(Stage::kAst, error);
+    if (!base::ReadWholeFile(file, &text, &error)) return Failure::WithMessage(Stage::kAst, error);
     // Into place first: CompiledField points at the definitions, which must not move after.
     out.files.push_back({file, {}});
     LoadedFile& loaded = out.files.back();

@@ -9,7 +9,7 @@ namespace {
 Value Str(std::string_view s) { return Value::String(s); }
 Value Int(int64_t i) { return Value::Number(static_cast<double>(i)); }
 
-Value KindToJson(const GroupVersionKind& k) {
+Value KindToJson(const base::GroupVersionKind& k) {
   return Value::MakeObject({{Str("group"), Str(k.group)},
                             {Str("version"), Str(k.version)},
                             {Str("kind"), Str(k.kind)}});
@@ -137,8 +137,8 @@ class Reader {
     }
     return v;
   }
-  GroupVersionKind Kind(const Value& obj) {
-    GroupVersionKind k;
+  base::GroupVersionKind Kind(const Value& obj) {
+    base::GroupVersionKind k;
     if (const Value* v = ObjectField(obj, "kind")) {
       k.group = String(*v, "group");
       k.version = String(*v, "version");

@@ -15,20 +15,12 @@
 #include <string_view>
 #include <vector>
 
+#include "base/gvk.h"
 #include "runtime/value/value.h"
 
 namespace wm::catalog {
 
 inline constexpr int32_t kNoResolver = -1;
-
-struct GroupVersionKind {
-  std::string group;  // "" for the core group
-  std::string version;
-  std::string kind;
-  // "jobset.x-k8s.io/v1alpha2" or "v1" for core: the apiVersion field of objects of this kind.
-  std::string ApiVersion() const { return group.empty() ? version : group + "/" + version; }
-  bool empty() const { return kind.empty(); }
-};
 
 // One matcher of a status mapping: all of its present parts must hold.
 struct StatusMatcher {
@@ -58,7 +50,7 @@ struct StatusDefinition {
 
 struct Component {
   std::string name;
-  GroupVersionKind kind;
+  base::GroupVersionKind kind;
   std::string owner;  // empty for the root
   int32_t instance_id = kNoResolver;
   // Pod shape: at most one of these groups is set.
@@ -96,7 +88,7 @@ struct Definition {
   std::string name;            // metadata.name
   std::string source_file;     // the YAML file it was compiled from
   std::vector<Component> components;  // [0] is the root
-  std::vector<GroupVersionKind> additional_child_kinds;
+  std::vector<base::GroupVersionKind> additional_child_kinds;
   std::vector<GangGroup> gang_groups;
 
   const Component& root() const { return components.front(); }

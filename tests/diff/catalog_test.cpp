@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <regex>
 #include <set>
 
+#include "base/yaml/yaml_json.h"
 #include "tests/diff/diff_harness.h"
 
 namespace wm::diff {
@@ -61,80 +61,6 @@ void CollectExpressions(const YAML::Node& root, std::set<std::string>* out) {
       for (const auto& entry : item.node) stack.push_back({entry, item.depth + 1});
     }
   }
-}
-
-// YAML (1.2 core schema for plain scalars) -> compact JSON text, iteratively bounded by depth.
-bool YamlToJson(const YAML::Node& node, int depth, std::string* out) {
-  if (depth > 128) return false;
-  static const std::regex kNumber(R"(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)");
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      *out += "null";
-      return true;
-    case YAML::NodeType::Scalar: {
-      const std::string& s = node.Scalar();
-      bool plain = node.Tag() == "?";
-      if (plain && (s == "null" || s == "~" || s == "Null" || s == "NULL")) {
-        *out += "null";
-      } else if (plain && (s == "true" || s == "True" || s == "TRUE")) {
-        *out += "true";
-      } else if (plain && (s == "false" || s == "False" || s == "FALSE")) {
-        *out += "false";
-      } else if (plain && std::regex_match(s, kNumber)) {
-        *out += s;
-      } else {
-        *out += '"';
-        for (unsigned char c : s) {
-          switch (c) {
-            case '"': *out += "\\\""; break;
-            case '\\': *out += "\\\\"; break;
-            case '\n': *out += "\\n"; break;
-            case '\t': *out += "\\t"; break;
-            case '\r': *out += "\\r"; break;
-            default:
-              if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                *out += buf;
-              } else {
-                *out += static_cast<char>(c);
-              }
-          }
-        }
-        *out += '"';
-      }
-      return true;
-    }
-    case YAML::NodeType::Sequence: {
-      *out += '[';
-      bool first = true;
-      for (const auto& e : node) {
-        if (!first) *out += ',';
-        first = false;
-        if (!YamlToJson(e, depth + 1, out)) return false;
-      }
-      *out += ']';
-      return true;
-    }
-    case YAML::NodeType::Map: {
-      *out += '{';
-      bool first = true;
-      for (const auto& kv : node) {
-        if (!first) *out += ',';
-        first = false;
-        std::string key;
-        YAML::Node key_node = YAML::Node(kv.first.Scalar());
-        key_node.SetTag("!");  // keys are always strings
-        if (!YamlToJson(key_node, depth + 1, &key)) return false;
-        *out += key + ':';
-        if (!YamlToJson(kv.second, depth + 1, out)) return false;
-      }
-      *out += '}';
-      return true;
-    }
-  }
-  return false;
 }
 
 std::vector<fs::path> YamlFiles(const fs::path& dir) {
@@ -267,8 +193,9 @@ TEST(CatalogDiff, EveryCatalogExpressionAgreesWithLibjq) {
     try {
       for (const YAML::Node& doc : YAML::LoadAllFromFile(file.string())) {
         std::string json;
+        base::yaml::Error error;
         if (!doc.IsMap()) continue;
-        ASSERT_TRUE(YamlToJson(doc, 0, &json)) << file;
+        ASSERT_TRUE(base::yaml::NodeToJson(doc, {}, &json, &error)) << error.Located(file.string());
         inputs.push_back(json);
       }
     } catch (const YAML::Exception& e) {

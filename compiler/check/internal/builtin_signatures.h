@@ -1,11 +1,14 @@
 // What each jq builtin does to types, as a table keyed by the builtin's jq name and arity: the
 // input it accepts (anything else is WM213), and the effect that computes its outputs, which the
 // abstract evaluator applies (abstract_eval_builtins.cpp). Builtins absent from the table yield
-// unknown values. The table is data only, so it can later be derived from the IR builtin table.
+// unknown values. For native IR builtins the kinds are derived from runtime/ir/builtins.def.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
+
+#include "runtime/ir/builtins.h"
 
 namespace wm::check::internal {
 
@@ -47,5 +50,10 @@ struct BuiltinSignature {
 
 // The signature of the builtin `name`/`arity`, or null when the checker knows nothing of it.
 const BuiltinSignature* FindBuiltinSignature(std::string_view name, size_t arity);
+// The checker's kind bits for an IR type set (`number` is both integer and number here).
+uint8_t KindsOfIrTypes(ir::TypeSet types);
+
+// Every row, for tests that compare the table with the IR builtin table.
+std::span<const BuiltinSignature> AllBuiltinSignatures();
 
 }  // namespace wm::check::internal

@@ -19,7 +19,7 @@
 
 #include "compiler/codegen/codegen.h"
 #include "compiler/codegen/internal/emit.h"
-#include "compiler/source/file.h"
+#include "base/file.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
@@ -103,7 +103,7 @@ bool Link(const std::string& object, const std::string& shared, const std::strin
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
   std::string output;
   std::string unread;
-  ReadWholeFile(log, &output, &unread);
+  base::ReadWholeFile(log, &output, &unread);
   *error = "linking the shared object failed: " + output;
   return false;
 }
@@ -194,7 +194,7 @@ AotResult Compile(const std::vector<AotUnit>& units, const CodegenOptions& optio
   }
   if (!Link(object_path, shared_path, log_path, &result.error)) return result;
   std::string unread_object;
-  if (!ReadWholeFile(shared_path, &result.shared_object, &unread_object) || result.shared_object.empty()) {
+  if (!base::ReadWholeFile(shared_path, &result.shared_object, &unread_object) || result.shared_object.empty()) {
     result.shared_object.clear();
     result.error = "cannot read the linked shared object";
   }

@@ -8,7 +8,7 @@
 namespace wm::catalog {
 namespace {
 
-Definition OneComponent(std::string name, GroupVersionKind kind) {
+Definition OneComponent(std::string name, base::GroupVersionKind kind) {
   Definition d;
   d.name = std::move(name);
   Component root;
