@@ -8,9 +8,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/did_you_mean.h"
+#include "base/file.h"
 #include "base/yaml/yaml_json.h"
 #include "compiler/definition/loader.h"
-#include "compiler/source/file.h"
 
 namespace wm::definition {
 
@@ -142,7 +142,7 @@ bool ResolveJqRules(const JqPolicyFlags& flags, JqRuleOptions* out, DiagnosticSi
   bool ok = true;
   if (!flags.policy_file.empty()) {
     std::string error;
-    if (!ReadWholeFile(flags.policy_file, file_text, &error)) {
+    if (!base::ReadWholeFile(flags.policy_file, file_text, &error)) {
       sink.Report(Problem(Location{flags.policy_file, 0, 0}, 1, error));
       return false;
     }
