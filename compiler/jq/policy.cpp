@@ -71,13 +71,6 @@ class PolicyWalker : public internal::ScopedWalker {
     }
   }
 
-  std::vector<Diagnostic> Take() {
-    std::stable_sort(found_.begin(), found_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<Diagnostic> out;
-    for (auto& [offset, d] : found_) out.push_back(std::move(d));
-    return out;
-  }
-
  protected:
   void Visit(const Node& node) override {
     switch (node.kind) {
@@ -124,7 +117,7 @@ class PolicyWalker : public internal::ScopedWalker {
                  : what + " is not allowed by the safety policy: " + reason;
     std::string note = upstream ? "or list it in a --policy file: allow: [" + item.name + "]"
                                 : "allow it with --allow " + item.name + " (" + item.rule + ")";
-    found_.emplace_back(at.begin, MakeDiagnostic(item.rule, source_map_.Map(at.begin), message)
+    Found(at.begin, MakeDiagnostic(item.rule, source_map_.Map(at.begin), message)
                                       .WithSeverity(Severity::Error)
                                       .Length(at.end > at.begin ? at.end - at.begin : 1)
                                       .Note(note));
@@ -137,7 +130,6 @@ class PolicyWalker : public internal::ScopedWalker {
   const PolicyItem* assignment_ = nullptr;
   const PolicyItem* import_ = nullptr;
   const PolicyItem* include_ = nullptr;
-  std::vector<std::pair<uint32_t, Diagnostic>> found_;
 };
 
 }  // namespace
@@ -145,7 +137,7 @@ class PolicyWalker : public internal::ScopedWalker {
 std::vector<Diagnostic> CheckPolicy(const Node& ast, const Policy& policy, const SourceMap& source_map) {
   PolicyWalker walker(policy, source_map);
   walker.Walk(&ast);
-  return walker.Take();
+  return walker.TakeInSourceOrder();
 }
 
 }  // namespace wm::jq

@@ -133,13 +133,6 @@ class PortabilityWalker : public internal::ScopedWalker {
   PortabilityWalker(std::string_view text, const SourceMap& map, const PortabilityOptions& options)
       : text_(text), map_(map), options_(options) {}
 
-  std::vector<Diagnostic> Take() {
-    std::stable_sort(found_.begin(), found_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<Diagnostic> out;
-    for (auto& [offset, d] : found_) out.push_back(std::move(d));
-    return out;
-  }
-
  protected:
   void Visit(const Node& node) override {
     switch (node.kind) {
@@ -374,7 +367,7 @@ class PortabilityWalker : public internal::ScopedWalker {
     if (info && options_.allowed.count(info->name) > 0) return;
     std::string allow_name(info ? info->name : rule);
     notes.push_back("portability to gojq (--target=gojq); silence it with --allow " + allow_name);
-    found_.emplace_back(at.begin, MakeDiagnostic(std::string(rule), map_.Map(at.begin), std::move(message))
+    Found(at.begin, MakeDiagnostic(std::string(rule), map_.Map(at.begin), std::move(message))
                                       .Length(at.end > at.begin ? at.end - at.begin : 1)
                                       .Notes(std::move(notes))
                                       .Fixit(std::move(fixit)));
@@ -383,7 +376,6 @@ class PortabilityWalker : public internal::ScopedWalker {
   std::string_view text_;
   const SourceMap& map_;
   const PortabilityOptions& options_;
-  std::vector<std::pair<uint32_t, Diagnostic>> found_;
 };
 
 // True when `n` can yield several outputs for one input, judged from its syntax: iteration,
@@ -513,7 +505,7 @@ std::vector<Diagnostic> CheckPortability(const Node& ast, std::string_view text,
   if (options.target == Engine::kJq) return {};
   PortabilityWalker walker(text, source_map, options);
   walker.Walk(&ast);
-  return walker.Take();
+  return walker.TakeInSourceOrder();
 }
 
 std::vector<Diagnostic> CheckStreamAlternatives(const Node& ast, std::string_view text,

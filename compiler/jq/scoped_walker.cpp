@@ -93,4 +93,14 @@ void ScopedWalker::BindPatternVariables(const Node* pattern, int depth) {
   for (const auto& kid : pattern->kids) BindPatternVariables(kid.get(), depth + 1);
 }
 
+std::vector<Diagnostic> ScopedWalker::TakeInSourceOrder() {
+  std::stable_sort(found_.begin(), found_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Diagnostic> out;
+  out.reserve(found_.size());
+  for (auto& [offset, d] : found_) out.push_back(std::move(d));
+  found_.clear();
+  return out;
+}
+
 }  // namespace wm::jq::internal
