@@ -90,18 +90,7 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--werror", options->werror, "treat warnings as errors (exit 1)");
   cmd->add_option("--max-errors", options->max_errors,
                   "stop reporting after N errors (0 = no limit)");
-  cmd->add_option("--schemas", options->check.schema_dirs,
-                  "directory of compact schemas searched before the built-in ones")
-      ->allow_extra_args(false);
-  cmd->add_option("--crd", options->check.crd_files, "CustomResourceDefinition file of a user kind")
-      ->allow_extra_args(false);
-  cmd->add_option("--allow", options->check.jq_policy.allow,
-                  "allow a policy item or portability rule (name or id; repeatable)")
-      ->allow_extra_args(false);
-  cmd->add_option("--policy", options->check.jq_policy.policy_file,
-                  "policy file (YAML/JSON): allow: [items], target: gojq|jq");
-  cmd->add_option("--target", options->check.jq_policy.target,
-                  "engine whose portability is checked: gojq (default) or jq");
+  AddDefinitionInputOptions(cmd, &options->check);
   cmd->add_flag("--no-schema-check", [options](int64_t) { options->check.type_check = false; },
                 "skip type checking against CRD schemas");
   cmd->add_option("--emit", options->emit,

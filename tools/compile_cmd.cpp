@@ -79,18 +79,7 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--emit", options->emit,
                   "Print every jq field at a stage instead of writing a bundle: " +
                       driver::StageNames());
-  cmd->add_option("--schemas", options->driver.schema_dirs,
-                  "Directory of compact schemas searched before the built-in ones")
-      ->allow_extra_args(false);
-  cmd->add_option("--crd", options->driver.crd_files, "CustomResourceDefinition file of a user kind")
-      ->allow_extra_args(false);
-  cmd->add_option("--allow", options->driver.jq_policy.allow,
-                  "Allow a policy item or portability rule (name or id; repeatable)")
-      ->allow_extra_args(false);
-  cmd->add_option("--policy", options->driver.jq_policy.policy_file,
-                  "Policy file (YAML/JSON): allow: [items], target: gojq|jq");
-  cmd->add_option("--target", options->driver.jq_policy.target,
-                  "Engine whose portability is checked: gojq (default) or jq");
+  AddDefinitionInputOptions(cmd, &options->driver);
   cmd->callback([options, exit_code] { *exit_code = RunCompile(*options); });
 }
 

@@ -1,6 +1,8 @@
 // `wmc check|compile --emit=STAGE` (see emit_output.h).
 #include "tools/emit_output.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 
 #include "compiler/bundle/builder.h"
@@ -46,6 +48,21 @@ int EmitDefinitionStage(const EmitRequest& request) {
     return 2;
   }
   return 0;
+}
+
+void AddDefinitionInputOptions(CLI::App* cmd, driver::DefinitionOptions* options) {
+  cmd->add_option("--schemas", options->schema_dirs,
+                  "directory of compact schemas searched before the built-in ones")
+      ->allow_extra_args(false);
+  cmd->add_option("--crd", options->crd_files, "CustomResourceDefinition file of a user kind")
+      ->allow_extra_args(false);
+  cmd->add_option("--allow", options->jq_policy.allow,
+                  "allow a policy item or portability rule (name or id; repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--policy", options->jq_policy.policy_file,
+                  "policy file (YAML/JSON): allow: [items], target: gojq|jq");
+  cmd->add_option("--target", options->jq_policy.target,
+                  "engine whose portability is checked: gojq (default) or jq");
 }
 
 }  // namespace wm::tools

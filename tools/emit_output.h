@@ -2,6 +2,7 @@
 // driver's checks, refuses to dump definitions with errors, and prints every jq field's dump at
 // the stage to stdout or to an output file. Exit 0 dumped, 1 findings with errors, 2 usage, I/O
 // or backend failure.
+// Also declares the input options both commands share (schemas, CRDs, the jq policy flags).
 #pragma once
 
 #include <string>
@@ -9,6 +10,10 @@
 
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
+
+namespace CLI {
+class App;
+}
 
 namespace wm::tools {
 
@@ -22,5 +27,10 @@ struct EmitRequest {
 };
 
 int EmitDefinitionStage(const EmitRequest& request);
+
+// `--schemas DIR`, `--crd FILE`, `--allow ITEM`, `--policy FILE` and `--target=gojq|jq`, filling
+// `options` (which must outlive the command's callback): what `wmc check` and `wmc compile` read
+// definitions with.
+void AddDefinitionInputOptions(CLI::App* cmd, driver::DefinitionOptions* options);
 
 }  // namespace wm::tools
