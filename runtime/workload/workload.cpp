@@ -7,39 +7,12 @@
 #include <cstdlib>
 
 #include "runtime/value/json.h"
+#include "runtime/workload/run.h"
 
 namespace wm::workload {
 namespace {
 
 constexpr std::string_view kGpuResource = "nvidia.com/gpu";
-
-// All outputs of one resolver, or an error message.
-struct Outputs {
-  std::vector<Value> values;
-  std::string error;
-  bool ok() const { return error.empty(); }
-};
-
-Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const RunOptions& run) {
-  Outputs result;
-  EvalError error;
-  EvalStatus status = bundle.resolver(id).Run(
-      input,
-      [&](const Value& v) {
-        result.values.push_back(v);
-        return true;
-      },
-      &error, run);
-  if (status == EvalStatus::kError) {
-    result.error = bundle.resolver_info(id).role + " `" + bundle.resolver_info(id).source +
-                   "`: " + error.Message();
-  }
-  return result;
-}
-
-std::string StringOf(const Value& v) {
-  return v.IsString() ? std::string(v.AsString()) : ToJson(v);
-}
 
 std::optional<int64_t> IntegerOf(const Value& v) {
   if (v.IsNumber() && std::isfinite(v.AsNumber())) return static_cast<int64_t>(v.AsNumber());
