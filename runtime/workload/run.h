@@ -12,6 +12,33 @@
 
 namespace wm::workload {
 
+// What went wrong, as a code a C or Go caller can branch on; the message carries upstream's wording
+// (UPSTREAM.md section 4) so that a consumer switching from the Go library sees the same text.
+enum class ErrorCode : int {
+  kNone = 0,
+  kInvalidInput = 1,       // not a Kubernetes object, malformed JSON, bad argument
+  kNoDefinition = 2,       // no definition for the kind; or upstream's DefinitionNotFoundError
+                           // ("component X does not have pod spec definition")
+  kNotFound = 3,           // unknown component, instance id or pod group
+  kEvaluation = 4,         // a resolver failed (jq error), or its results have the wrong shape
+  kMismatch = 5,           // zip count mismatch, array length mismatch
+  kLimit = 6,              // result cap, step budget, memory or time limit
+};
+
+struct Error {
+  ErrorCode code = ErrorCode::kNone;
+  std::string message;
+  explicit operator bool() const { return code != ErrorCode::kNone; }
+};
+
+// A value or the error that prevented it (the workload layer's return type; no exceptions).
+template <class T>
+struct Result {
+  T value{};
+  Error error;
+  bool ok() const { return !error; }
+};
+
 // All outputs of one resolver run, or the error that stopped it.
 struct Outputs {
   std::vector<Value> values;
