@@ -32,6 +32,11 @@ struct GroupVersionKind {
   friend auto operator<=>(const GroupVersionKind&, const GroupVersionKind&) = default;
 };
 
+// Why `gvk` is not a well-formed Kubernetes group/version/kind, or "" when it is: the group must be
+// empty or a DNS subdomain, the version a DNS label, the kind an identifier. Callers that turn a
+// GVK into a file path check this first, so `../x` or `/etc` can never name a file.
+std::string MalformedGvkReason(const GroupVersionKind& gvk);
+
 // The name the schemas directory and the API reference use for the core ("") group.
 inline constexpr std::string_view kCoreGroupName = "core";
 

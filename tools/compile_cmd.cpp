@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/bundle/builder.h"
+#include "base/file.h"
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
@@ -56,7 +56,7 @@ int RunCompile(const CompileOptions& o) {
     return 2;
   }
   std::string error;
-  if (!bundle::WriteFileAtomically(o.output, run->bundle->bytes, &error)) {
+  if (!base::WriteFileAtomically(o.output, run->bundle->bytes, &error, {FilesReadBy(o.inputs, o.driver)})) {
     std::fprintf(stderr, "wmc compile: %s\n", error.c_str());
     return 2;
   }

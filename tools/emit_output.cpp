@@ -4,8 +4,9 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 
-#include "compiler/bundle/builder.h"
+#include "base/file.h"
 
 namespace wm::tools {
 
@@ -43,11 +44,29 @@ int EmitDefinitionStage(const EmitRequest& request) {
     return 0;
   }
   std::string error;
-  if (!bundle::WriteFileAtomically(request.output, *dump, &error)) {
+  if (!base::WriteFileAtomically(request.output, *dump, &error, {FilesReadBy(request.inputs, request.options)})) {
     std::fprintf(stderr, "%s: %s\n", request.command, error.c_str());
     return 2;
   }
   return 0;
+}
+
+std::vector<std::string> FilesReadBy(const std::vector<std::string>& inputs,
+                                     const driver::DefinitionOptions& options) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files(options.crd_files.begin(), options.crd_files.end());
+  if (!options.jq_policy.policy_file.empty()) files.push_back(options.jq_policy.policy_file);
+  for (const std::string& input : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) {
+      files.push_back(input);
+      continue;
+    }
+    for (fs::recursive_directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    }
+  }
+  return files;
 }
 
 void AddDefinitionInputOptions(CLI::App* cmd, driver::DefinitionOptions* options) {

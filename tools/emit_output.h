@@ -33,4 +33,9 @@ int EmitDefinitionStage(const EmitRequest& request);
 // definitions with.
 void AddDefinitionInputOptions(CLI::App* cmd, driver::DefinitionOptions* options);
 
+// Every file a run over `inputs` with `options` reads (definitions, also inside directories, CRDs,
+// the policy file): what an output file must never be written over.
+std::vector<std::string> FilesReadBy(const std::vector<std::string>& inputs,
+                                     const driver::DefinitionOptions& options);
+
 }  // namespace wm::tools

@@ -262,11 +262,15 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--arg", opts->args, "Bind $NAME to the string VALUE")
       ->expected(2)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->type_name("NAME VALUE");
+      ->type_name("NAME VALUE")
+      // A value such as `[1,2]` is one value: without this CLI11 would split it as a list.
+      ->allow_extra_args(false);
   cmd->add_option("--argjson", opts->json_args, "Bind $NAME to the JSON value")
       ->expected(2)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->type_name("NAME JSON");
+      ->type_name("NAME JSON")
+      // A value such as `[1,2]` is one value: without this CLI11 would split it as a list.
+      ->allow_extra_args(false);
   cmd->add_option("expression", opts->expression, "The jq expression")->required();
   cmd->add_option("files", opts->files, "JSON input files (default: stdin)");
   cmd->callback([opts, exit_code] { *exit_code = RunEval(*opts); });

@@ -51,7 +51,14 @@ bool ReadObject(const std::string& path, Value* out, std::string* error) {
   if (path == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else {
-    if (!base::ReadWholeFile(path, &text, error)) return false;
+    base::ReadFileOptions read_options;
+    // JSON and YAML text never holds a NUL byte: binary data (or /dev/zero) is refused at once.
+    read_options.check_head = [](std::string_view head) -> std::string {
+      size_t nul = head.find('\0');
+      if (nul == std::string_view::npos) return "";
+      return "binary data (a NUL byte at offset " + std::to_string(nul) + "), not JSON or YAML";
+    };
+    if (!base::ReadWholeFile(path, &text, error, read_options)) return false;
   }
   if (LooksLikeJson(text)) {
     JsonError json_error;

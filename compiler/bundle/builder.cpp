@@ -272,42 +272,4 @@ std::string SerializeBundle(const BundleContents& contents) {
   return out;
 }
 
-bool WriteFileAtomically(const std::string& path, std::string_view bytes, std::string* error) {
-  std::string temp = path + ".tmp.XXXXXX";
-  int fd = mkstemp(temp.data());
-  if (fd < 0) {
-    *error = path + ": cannot create temporary file: " + std::strerror(errno);
-    return false;
-  }
-  auto fail = [&](const char* what) {
-    *error = path + ": " + what + ": " + std::strerror(errno);
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return false;
-  };
-  size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot write");
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0) return fail("cannot set permissions");
-  if (::fsync(fd) != 0) return fail("cannot flush");
-  if (::close(fd) != 0) {
-    fd = -1;
-    *error = path + ": cannot close: " + std::strerror(errno);
-    ::unlink(temp.c_str());
-    return false;
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    *error = path + ": cannot replace: " + std::strerror(errno);
-    ::unlink(temp.c_str());
-    return false;
-  }
-  return true;
-}
-
 }  // namespace wm::bundle

@@ -49,8 +49,4 @@ struct BundleContents {
 // The bundle file's bytes (format: runtime/bundle/format.h).
 std::string SerializeBundle(const BundleContents& contents);
 
-// Writes bytes to `path` atomically. On failure returns false with *error and leaves any
-// existing file at `path` untouched.
-bool WriteFileAtomically(const std::string& path, std::string_view bytes, std::string* error);
-
 }  // namespace wm::bundle

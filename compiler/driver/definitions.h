@@ -63,7 +63,7 @@ struct CompiledField {
 
 struct BundleOutput {
   bundle::Catalog catalog;
-  std::string bytes;            // the bundle file, ready for bundle::WriteFileAtomically
+  std::string bytes;            // the bundle file, ready for base::WriteFileAtomically
   size_t native_resolvers = 0;  // resolvers with AOT code in the bundle
 };
 

@@ -45,6 +45,10 @@ Policy Policy::Default() {
   wmc("WM136", "halt_error", PolicyMatch::kCall, "resolvers must not stop the tool");
   wmc("WM137", "import", PolicyMatch::kImport, "definitions must be self-contained");
   wmc("WM138", "include", PolicyMatch::kInclude, "definitions must be self-contained");
+  wmc("WM139", "now", PolicyMatch::kCall, "results must not depend on the clock");
+  wmc("WM140", "localtime", PolicyMatch::kCall, "results must not depend on the time zone of the tool");
+  wmc("WM141", "strflocaltime", PolicyMatch::kCall,
+      "results must not depend on the time zone of the tool");
   return p;
 }
 

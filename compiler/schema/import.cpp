@@ -5,6 +5,9 @@
 // errors.
 #include "compiler/schema/import.h"
 
+#include "base/file.h"
+#include "base/gvk.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -449,21 +452,7 @@ struct Writer {
   bool WriteFile(const fs::path& path, const std::string& text) {
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
-    fs::path tmp = path;
-    tmp += ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out || !(out << text) || !(out << '\n')) {
-        *error = "cannot write '" + tmp.string() + "'";
-        return false;
-      }
-    }
-    fs::rename(tmp, path, ec);
-    if (ec) {
-      *error = "cannot rename '" + tmp.string() + "': " + ec.message();
-      return false;
-    }
-    return true;
+    return base::WriteFileAtomically(path.string(), text + "\n", error);
   }
 
   // Rebuilds `node` with its large subtrees replaced by references; bottom-up so a shared
@@ -512,6 +501,14 @@ bool WriteSchemas(const ImportResult& result, const WriteOptions& options,
     }
     if (!index.contains("kinds") || !index["kinds"].is_object()) index["kinds"] = json::object();
     if (!index.contains("types") || !index["types"].is_object()) index["types"] = json::object();
+    for (const ImportedSchema& s : result.schemas) {
+      // The GVK becomes a path under the output directory: `../x` or `/etc` must not escape it.
+      if (std::string why = base::MalformedGvkReason({s.group, s.version, s.kind}); !why.empty()) {
+        *error = s.source + ": refusing to write the schema of " + s.group + "/" + s.version +
+                 " " + s.kind + ": " + why;
+        return false;
+      }
+    }
     for (const ImportedSchema& s : result.schemas) {
       SchemaPtr shared = w.Share(s.schema, true, 0);
       if (!shared) return false;

@@ -117,7 +117,11 @@ const Schema* SchemaRegistry::Load(const std::string& rel) const {
   return nullptr;
 }
 
-const Schema* SchemaRegistry::Lookup(const Gvk& gvk) const { return Load(RelativePath(gvk)); }
+const Schema* SchemaRegistry::Lookup(const Gvk& gvk) const {
+  // A definition's kind names a file here: a malformed one (`../../x`) has no schema.
+  if (!base::MalformedGvkReason(gvk).empty()) return nullptr;
+  return Load(RelativePath(gvk));
+}
 
 const Schema* SchemaRegistry::LookupPath(std::string_view relative_path) const {
   return Load(std::string(relative_path));

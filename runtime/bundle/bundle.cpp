@@ -50,7 +50,13 @@ Bundle::~Bundle() {
 std::shared_ptr<Bundle> Bundle::Open(const std::string& path, std::string* error,
                                      const BundleLoadOptions& options) {
   std::string bytes;
-  base::ReadFileResult read = base::ReadFile(path, &bytes);
+  base::ReadFileOptions read_options;
+  // The magic first: a device or a wrong file is refused after 4 KiB, not after reading 1 GiB.
+  read_options.check_head = [](std::string_view head) -> std::string {
+    if (head.substr(0, sizeof(bundle::kMagic)) == std::string_view(bundle::kMagic, sizeof(bundle::kMagic))) return "";
+    return "not a wmc bundle (bad magic)";
+  };
+  base::ReadFileResult read = base::ReadFile(path, &bytes, read_options);
   if (read.status == base::ReadFileStatus::kCannotOpen) {
     *error = path + ": cannot open bundle: " + std::strerror(read.error_number);
     return nullptr;

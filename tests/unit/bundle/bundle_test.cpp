@@ -115,26 +115,6 @@ TEST(Bundle, ExplainsWhatIsWrong) {
   EXPECT_NE(error.find("truncated"), std::string::npos) << error;
 }
 
-TEST(Bundle, AtomicWriteKeepsExistingFileOnFailure) {
-  namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("wm_bundle_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path target = dir / "out.wmb";
-  std::string error;
-  ASSERT_TRUE(bundle::WriteFileAtomically(target.string(), "first", &error)) << error;
-  ASSERT_TRUE(bundle::WriteFileAtomically(target.string(), "second", &error)) << error;
-  std::ifstream in(target);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(ss.str(), "second");
-  // A destination inside a missing directory fails and creates nothing.
-  EXPECT_FALSE(bundle::WriteFileAtomically((dir / "missing" / "x.wmb").string(), "x", &error));
-  EXPECT_FALSE(error.empty());
-  size_t entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
-  EXPECT_EQ(entries, 1u);  // no stray temp files
-  fs::remove_all(dir);
-}
 
 }  // namespace
 }  // namespace wm
