@@ -430,8 +430,10 @@ class Checker {
     for (const Component& child : def_.children) {
       if (child.owner_ref) owners.insert(child.owner_ref->value);
     }
+    // A child that names the kind of object it stands for (a CronJob's Jobs, a Deployment's
+    // ReplicaSets) is part of the workload's tree even without pods, as upstream models it.
     for (const Component& child : def_.children) {
-      if (!child.HasPodDefinition() && !owners.count(child.name.value)) {
+      if (!child.HasPodDefinition() && !owners.count(child.name.value) && !child.kind) {
         Report("WM070", child.name.location,
                "child " + Label(child) + " has no pod definition and no child components",
                {"it contributes no pods; add a specDefinition or remove it"});

@@ -349,6 +349,11 @@ TEST(Rules, WM070_ChildWithoutPods) {
                               "    - name: leaf\n      ownerRef: group\n"
                               "      specDefinition: {podSpecPath: .x}\n"));
   EXPECT_TRUE(mid.With("WM070").empty());
+  // So is a pod-less child naming the kind of the objects it stands for (upstream's
+  // Deployment -> replicaset).
+  Checked typed = Check(Def("", "    - name: replicaset\n      ownerRef: top\n"
+                                "      kind: {group: apps, version: v1, kind: ReplicaSet}\n"));
+  EXPECT_TRUE(typed.With("WM070").empty());
 }
 
 TEST(Rules, WM071_IndistinguishableSiblings) {
