@@ -430,8 +430,10 @@ class Checker {
     for (const Component& child : def_.children) {
       if (child.owner_ref) owners.insert(child.owner_ref->value);
     }
+    // A child that names the kind of object it stands for (a CronJob's Jobs, a Deployment's
+    // ReplicaSets) is part of the workload's tree even without pods, as upstream models it.
     for (const Component& child : def_.children) {
-      if (!child.HasPodDefinition() && !owners.count(child.name.value)) {
+      if (!child.HasPodDefinition() && !owners.count(child.name.value) && !child.kind) {
         Report("WM070", child.name.location,
                "child " + Label(child) + " has no pod definition and no child components",
                {"it contributes no pods; add a specDefinition or remove it"});
@@ -603,10 +605,26 @@ class Checker {
   void GangRules() {
     if (!def_.instructions.gang_scheduling) return;
     const GangScheduling& gang = *def_.instructions.gang_scheduling;
-    if (gang.pod_group && gang.pod_groups) {
-      Report("WM053", gang.location,
-             "gangScheduling sets both podGroup and the deprecated podGroups; podGroup is used",
-             {"remove podGroups"});
+    // Both forms side by side are the transition the upstream API asks for (its library reads
+    // podGroups, the KAI scheduler podGroup first), so they are flagged only when they would
+    // gang different pods.
+    if (gang.pod_group && gang.pod_groups && !cycle_found_) {
+      std::vector<std::string> legacy_names;
+      for (const PodGroupDefinition& group : *gang.pod_groups) {
+        for (const PodGroupMember& member : group.members) {
+          if (member.component_name) legacy_names.push_back(member.component_name->value);
+        }
+      }
+      std::vector<std::string> current_names;
+      for (const SubGroup& sub : gang.pod_group->sub_groups) {
+        if (sub.component_name) current_names.push_back(sub.component_name->value);
+      }
+      if (GangedPodComponents(legacy_names) != GangedPodComponents(current_names)) {
+        Report("WM053", gang.location,
+               "gangScheduling sets both podGroup and the deprecated podGroups and they gang "
+               "different components; podGroup is used",
+               {"name the same components (or their ancestors) in both, or remove podGroups"});
+      }
     }
     if (gang.pod_group) {
       const PodGroup& group = *gang.pod_group;
@@ -644,6 +662,26 @@ class Checker {
         }
       }
     }
+  }
+
+  // The pod-bearing components whose pods a gang naming these components takes in: each named
+  // component and every descendant of it (upstream's members also cover descendants).
+  std::set<std::string> GangedPodComponents(const std::vector<std::string>& names) const {
+    std::set<std::string> named(names.begin(), names.end());
+    std::set<std::string> ganged;
+    for (const Component* component : def_.Components()) {
+      if (!component->HasPodDefinition()) continue;
+      std::set<std::string> visited;
+      for (const Component* walk = component; walk;) {
+        if (named.count(walk->name.value)) {
+          ganged.insert(component->name.value);
+          break;
+        }
+        if (walk->is_root || !walk->owner_ref || !visited.insert(walk->name.value).second) break;
+        walk = def_.FindComponent(walk->owner_ref->value);
+      }
+    }
+    return ganged;
   }
 
   const Definition& def_;

@@ -73,9 +73,13 @@ double FragmentedGpus(const Bundle& bundle, const catalog::Component& c, size_t 
     if (o.values.size() == 1) return o.values[0];
     return std::nullopt;
   };
+  // As upstream's describe counts a fragmented pod: the containers plus the single container,
+  // and the CR-level resources only when those request no GPU.
+  double gpus = 0;
+  if (auto containers = take("containersPath")) gpus += SumContainers(&*containers);
+  if (auto container = take("containerPath")) gpus += ContainerGpus(*container);
+  if (gpus > 0) return gpus;
   if (auto resources = take("resourcesPath")) return ResourceGpus(*resources);
-  if (auto containers = take("containersPath")) return SumContainers(&*containers);
-  if (auto container = take("containerPath")) return ContainerGpus(*container);
   return 0;
 }
 

@@ -293,6 +293,35 @@ TEST(Rules, GangScheduling) {
   EXPECT_EQ(c.With("WM054").size(), 1u);
 }
 
+// Both gang forms may stand side by side when they gang the same pods: a legacy member naming
+// an ancestor covers the pod-bearing components below it.
+TEST(Rules, AgreeingGangFormsAreClean) {
+  std::string gang =
+      "  optimizationInstructions:\n"
+      "    gangScheduling:\n"
+      "      podGroup:\n"
+      "        name: all\n"
+      "        subGroups: [{componentName: worker}]\n"
+      "      podGroups:\n"
+      "      - {name: all, members: [{componentName: top}]}\n";
+  Checked agreeing = Check(Def("", "", gang));
+  EXPECT_TRUE(agreeing.With("WM053").empty());
+
+  std::string helper = "    - name: helper\n"
+                       "      ownerRef: top\n"
+                       "      specDefinition: {podTemplateSpecPath: .spec.helper}\n";
+  std::string partial =
+      "  optimizationInstructions:\n"
+      "    gangScheduling:\n"
+      "      podGroup:\n"
+      "        name: all\n"
+      "        subGroups: [{componentName: worker}]\n"
+      "      podGroups:\n"
+      "      - {name: all, members: [{componentName: top}]}\n";
+  Checked differing = Check(Def("", helper, partial));
+  EXPECT_EQ(differing.With("WM053").size(), 1u);
+}
+
 TEST(Rules, AdditionalChildKinds) {
   std::string kinds = "    additionalChildKinds:\n"
                       "    - {group: example.com, version: v1, kind: Top}\n"
@@ -320,6 +349,11 @@ TEST(Rules, WM070_ChildWithoutPods) {
                               "    - name: leaf\n      ownerRef: group\n"
                               "      specDefinition: {podSpecPath: .x}\n"));
   EXPECT_TRUE(mid.With("WM070").empty());
+  // So is a pod-less child naming the kind of the objects it stands for (upstream's
+  // Deployment -> replicaset).
+  Checked typed = Check(Def("", "    - name: replicaset\n      ownerRef: top\n"
+                                "      kind: {group: apps, version: v1, kind: ReplicaSet}\n"));
+  EXPECT_TRUE(typed.With("WM070").empty());
 }
 
 TEST(Rules, WM071_IndistinguishableSiblings) {
