@@ -22,42 +22,6 @@ std::string ResolverLabel(const Bundle& bundle, int32_t id) {
   return bundle.resolver_info(id).role + " `" + bundle.resolver_info(id).source + "`: ";
 }
 
-// The instance ids of `component` as upstream's Component.GetInstanceIds gives them: [""] (the
-// anonymous single instance) without an instanceIdPath. The only place writes learn instance ids,
-// so that switching to accessor.h's InstanceIds(component) is a one-line change.
-Result<std::vector<std::string>> InstanceIdsOf(const Bundle& bundle, const Value& object,
-                                               const catalog::Component& component,
-                                               const RunOptions& run) {
-  Result<std::vector<std::string>> out;
-  if (component.instance_id < 0) {
-    out.value = {""};
-    return out;
-  }
-  const std::string prefix = "failed to extract instance ids for component " + component.name + ": ";
-  Outputs ids = RunResolver(bundle, component.instance_id, object, run);
-  if (!ids.ok()) {
-    out.error = MakeError(ids.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, prefix + ids.error);
-    return out;
-  }
-  bool any_empty = false;
-  for (size_t i = 0; i < ids.values.size(); ++i) {
-    if (!ids.values[i].IsString()) {
-      out.error = MakeError(ErrorCode::kEvaluation, prefix + "failed to convert object at index " +
-                                                        std::to_string(i) + " to type string");
-      return out;
-    }
-    out.value.emplace_back(ids.values[i].AsString());
-    any_empty = any_empty || out.value.back().empty();
-  }
-  if (any_empty) {
-    std::string joined;
-    for (size_t i = 0; i < out.value.size(); ++i) joined += (i ? "," : "") + out.value[i];
-    out.error = MakeError(ErrorCode::kEvaluation,
-                          prefix + "instance id path contained empty string values [" + joined + "]");
-  }
-  return out;
-}
-
 // Every path `program` yields on `object`.
 Result<std::vector<Value>> PathsOf(const Bundle& bundle, const Value& object, int32_t program,
                                    const RunOptions& run) {
@@ -105,7 +69,7 @@ Result<std::vector<Value>> Unzip(const Bundle& bundle, const Value& object,
                                  const std::string& plural, const WriteOptions& options) {
   Result<std::vector<Value>> out;
   const std::string prefix = "failed to unzip given " + plural + " and instance ids: ";
-  auto ids = InstanceIdsOf(bundle, object, component, options.run);
+  auto ids = InstanceIdsForWrites(bundle, object, component, options);
   if (!ids.ok()) {
     out.error = Wrap(prefix + "failed to get instance ids: ", ids.error);
     return out;
@@ -240,6 +204,39 @@ Result<Value> ApplyActions(const Bundle& bundle, const Value& object,
 }
 
 }  // namespace
+
+Result<std::vector<std::string>> InstanceIdsForWrites(const Bundle& bundle, const Value& object,
+                                                      const catalog::Component& component,
+                                                      const WriteOptions& options) {
+  Result<std::vector<std::string>> out;
+  if (component.instance_id < 0) {
+    out.value = {""};
+    return out;
+  }
+  const std::string prefix = "failed to extract instance ids for component " + component.name + ": ";
+  Outputs ids = RunResolver(bundle, component.instance_id, object, options.run);
+  if (!ids.ok()) {
+    out.error = MakeError(ids.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, prefix + ids.error);
+    return out;
+  }
+  bool any_empty = false;
+  for (size_t i = 0; i < ids.values.size(); ++i) {
+    if (!ids.values[i].IsString()) {
+      out.error = MakeError(ErrorCode::kEvaluation, prefix + "failed to convert object at index " +
+                                                        std::to_string(i) + " to type string");
+      return out;
+    }
+    out.value.emplace_back(ids.values[i].AsString());
+    any_empty = any_empty || out.value.back().empty();
+  }
+  if (any_empty) {
+    std::string joined;
+    for (size_t i = 0; i < out.value.size(); ++i) joined += (i ? "," : "") + out.value[i];
+    out.error = MakeError(ErrorCode::kEvaluation,
+                          prefix + "instance id path contained empty string values [" + joined + "]");
+  }
+  return out;
+}
 
 Result<Value> Assign(const Bundle& bundle, const Value& object, int32_t path_program,
                      const Value& value, const WriteOptions& options) {
