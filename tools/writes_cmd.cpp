@@ -251,7 +251,8 @@ void AddWriteCommands(CLI::App& app, int* exit_code) {
   update->add_option("--set", options->sets,
                      "FIELD=JSON (podTemplateSpec, podSpec, metadata, or a fragmented field such "
                      "as image, labels, containers); repeatable, applied in order")
-      ->required();
+      ->required()
+      ->allow_extra_args(false);  // one FIELD=JSON per --set: the workload may follow it
   update->callback([options, exit_code, update] {
     options->has_instance = update->count("--instance") > 0;
     *exit_code = RunUpdate(*options);
