@@ -17,5 +17,6 @@ void AddCompileCommand(CLI::App& app, int* exit_code);  // compile_cmd.cpp
 void AddInspectCommand(CLI::App& app, int* exit_code);  // inspect_cmd.cpp
 void AddBundleCommand(CLI::App& app, int* exit_code);   // bundle_cmd.cpp (`wmc bundle info`)
 void AddSchemaCommand(CLI::App& app, int* exit_code);   // schema_cmd.cpp (`wmc schema import`)
+void AddWriteCommands(CLI::App& app, int* exit_code);   // writes_cmd.cpp (suspend, resume, update)
 
 }  // namespace wm::tools

@@ -22,6 +22,40 @@ namespace {
 using definition::JqField;
 using definition::JqRole;
 
+// The fragmented pod spec's fields with their roles.
+std::vector<std::pair<JqRole, const std::optional<JqField>*>> FragmentedFields(
+    const definition::FragmentedPodSpecDefinition& f) {
+  return {
+      {JqRole::kSchedulerName, &f.scheduler_name_path},
+      {JqRole::kLabels, &f.labels_path},
+      {JqRole::kAnnotations, &f.annotations_path},
+      {JqRole::kResources, &f.resources_path},
+      {JqRole::kResourceClaims, &f.resource_claims_path},
+      {JqRole::kPodAffinity, &f.pod_affinity_path},
+      {JqRole::kNodeAffinity, &f.node_affinity_path},
+      {JqRole::kContainers, &f.containers_path},
+      {JqRole::kContainer, &f.container_path},
+      {JqRole::kPriorityClassName, &f.priority_class_name_path},
+      {JqRole::kImage, &f.image_path},
+  };
+}
+
+// `path(<program>)`: a copy of the program whose entry body is wrapped in PathOf, so that it
+// yields the paths of what the field selects (upstream's Assign evaluates `(<path>) = $v`, which
+// is setpath over these paths). The native backends refuse PathOf, so the driver leaves such a
+// resolver to the interpreter.
+std::shared_ptr<ir::Program> PathProgram(const ir::Program& program) {
+  auto out = std::make_shared<ir::Program>(program);
+  ir::Node path;
+  path.op = ir::Op::PathOf;
+  path.kids = {out->functions.at(0).body};
+  path.source_begin = 0;
+  path.source_end = static_cast<uint32_t>(out->source.size());
+  out->nodes.push_back(std::move(path));
+  out->functions[0].body = static_cast<ir::NodeId>(out->nodes.size() - 1);
+  return out;
+}
+
 class CatalogBuilder {
  public:
   CatalogBuilder(const FieldPrograms& programs, Catalog* catalog)
@@ -31,24 +65,22 @@ class CatalogBuilder {
   // has no program (the front end reported why).
   int32_t Intern(const std::string& definition, const std::string& component, JqRole role,
                  const JqField& field) {
+    return Add(definition, component, std::string(definition::RoleName(role)), field,
+               ResolverShape::kValue);
+  }
+
+  // The resolver index of `path(<field>)`, the write target of a writable field (role
+  // "<role>-path"; suspend and resume action paths are named so already).
+  int32_t InternPath(const std::string& definition, const std::string& component, JqRole role,
+                     const JqField& field) {
     std::string role_name(definition::RoleName(role));
-    auto key = std::make_pair(role_name, field.text);
-    if (auto it = interned_.find(key); it != interned_.end()) return it->second;
-    auto lowered = programs_.find(&field);
-    if (lowered == programs_.end() || lowered->second == nullptr) {
-      ok_ = false;
-      return -1;
-    }
-    Resolver r;
-    r.info.definition = definition;
-    r.info.component = component;
-    r.info.role = role_name;
-    r.info.source = field.text;
-    r.program = lowered->second;
-    int32_t id = static_cast<int32_t>(catalog_->resolvers.size());
-    catalog_->resolvers.push_back(std::move(r));
-    interned_.emplace(std::move(key), id);
-    return id;
+    if (!role_name.ends_with("-path")) role_name += "-path";
+    return Add(definition, component, role_name, field, ResolverShape::kPath);
+  }
+
+  int32_t OptionalPath(const std::string& def, const std::string& comp, JqRole role,
+                       const std::optional<JqField>& field) {
+    return field ? InternPath(def, comp, role, *field) : catalog::kNoResolver;
   }
 
   int32_t Optional(const std::string& def, const std::string& comp, JqRole role,
@@ -69,6 +101,73 @@ class CatalogBuilder {
   bool ok() const { return ok_; }
 
  private:
+  enum class ResolverShape : uint8_t {
+    kValue,  // the field's own program: its outputs
+    kPath,   // path(<field>): the paths of its outputs, for writes
+  };
+
+  int32_t Add(const std::string& definition, const std::string& component, std::string role_name,
+              const JqField& field, ResolverShape shape) {
+    auto key = std::make_pair(role_name, field.text);
+    if (auto it = interned_.find(key); it != interned_.end()) return it->second;
+    auto lowered = programs_.find(&field);
+    if (lowered == programs_.end() || lowered->second == nullptr) {
+      ok_ = false;
+      return -1;
+    }
+    Resolver r;
+    r.info.definition = definition;
+    r.info.component = component;
+    r.info.role = std::move(role_name);
+    r.info.source = field.text;
+    r.program = shape == ResolverShape::kPath ? PathProgram(*lowered->second) : lowered->second;
+    int32_t id = static_cast<int32_t>(catalog_->resolvers.size());
+    catalog_->resolvers.push_back(std::move(r));
+    interned_.emplace(std::move(key), id);
+    return id;
+  }
+
+  // ---- writes: the path programs of the pod shape fields and the suspend/resume actions
+  void BuildWrites(const std::string& def, const definition::Component& c, catalog::Component* out) {
+    const std::string& name = c.name.value;
+    if (c.spec) {
+      out->write_paths.pod_template_spec =
+          OptionalPath(def, name, JqRole::kPodTemplateSpec, c.spec->pod_template_spec_path);
+      out->write_paths.pod_spec = OptionalPath(def, name, JqRole::kPodSpec, c.spec->pod_spec_path);
+      out->write_paths.pod_metadata = OptionalPath(def, name, JqRole::kMetadata, c.spec->metadata_path);
+      if (c.spec->fragmented) {
+        for (const auto& [role, field] : FragmentedFields(*c.spec->fragmented)) {
+          if (*field) {
+            out->write_paths.fragmented[std::string(definition::FieldName(role))] =
+                InternPath(def, name, role, **field);
+          }
+        }
+      }
+    }
+    if (c.suspend) {
+      catalog::SuspendDefinition suspend;
+      suspend.suspend_actions = Actions(def, name, JqRole::kSuspendPath, c.suspend->suspend_actions);
+      suspend.resume_actions = Actions(def, name, JqRole::kResumePath, c.suspend->resume_actions);
+      out->suspend = std::move(suspend);
+    }
+  }
+
+  // The actions with their value parsed (the rules have refused values that are not JSON, WM041).
+  std::vector<catalog::SuspendAction> Actions(const std::string& def, const std::string& comp,
+                                              JqRole role,
+                                              const std::vector<definition::SuspendAction>& actions) {
+    std::vector<catalog::SuspendAction> out;
+    for (const definition::SuspendAction& a : actions) {
+      catalog::SuspendAction action;
+      action.path = OptionalPath(def, comp, role, a.path);
+      JsonError error;
+      if (!a.path || !a.value || !ParseJson(a.value->json, &action.value, &error)) ok_ = false;
+      out.push_back(std::move(action));
+    }
+    return out;
+  }
+  // ---- end of writes
+
   catalog::Component BuildComponent(const definition::Definition& d, const definition::Component& c) {
     const std::string& def = d.name.value;
     const std::string& name = c.name.value;
@@ -82,20 +181,7 @@ class CatalogBuilder {
       out.pod_spec = Optional(def, name, JqRole::kPodSpec, c.spec->pod_spec_path);
       out.pod_metadata = Optional(def, name, JqRole::kMetadata, c.spec->metadata_path);
       if (const auto& f = c.spec->fragmented) {
-        const std::pair<JqRole, const std::optional<JqField>*> fields[] = {
-            {JqRole::kSchedulerName, &f->scheduler_name_path},
-            {JqRole::kLabels, &f->labels_path},
-            {JqRole::kAnnotations, &f->annotations_path},
-            {JqRole::kResources, &f->resources_path},
-            {JqRole::kResourceClaims, &f->resource_claims_path},
-            {JqRole::kPodAffinity, &f->pod_affinity_path},
-            {JqRole::kNodeAffinity, &f->node_affinity_path},
-            {JqRole::kContainers, &f->containers_path},
-            {JqRole::kContainer, &f->container_path},
-            {JqRole::kPriorityClassName, &f->priority_class_name_path},
-            {JqRole::kImage, &f->image_path},
-        };
-        for (const auto& [role, field] : fields) {
+        for (const auto& [role, field] : FragmentedFields(*f)) {
           if (*field) out.fragmented[std::string(definition::FieldName(role))] = Intern(def, name, role, **field);
         }
       }
@@ -106,6 +192,7 @@ class CatalogBuilder {
       out.max_replicas = Optional(def, name, JqRole::kMaxReplicas, c.scale->max_replicas_path);
     }
     if (c.status) BuildStatus(def, name, *c.status, &out.status);
+    BuildWrites(def, c, &out);
     if (const auto& ps = c.pod_selector) {
       if (const auto& t = ps->component_type_selector) {
         out.type_selector_key = Optional(def, name, JqRole::kTypeSelectorKey, t->key_path);

@@ -24,7 +24,7 @@
 namespace wm::bundle {
 
 inline constexpr char kMagic[8] = {'W', 'M', 'B', 'U', 'N', 'D', 'L', 'E'};
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;  // 2: write path programs and suspendDefinition
 inline constexpr size_t kHeaderSize = 48;
 inline constexpr size_t kSectionEntrySize = 24;
 inline constexpr uint32_t kMaxSections = 16;

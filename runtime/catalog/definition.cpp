@@ -55,6 +55,35 @@ Value StatusToJson(const StatusDefinition& s) {
   return Value::MakeObject(std::move(m));
 }
 
+// ---- writes: "writePaths" {podTemplateSpec, podSpec, podMetadata, fragmented{}} and "suspend"
+// {suspendActions: [{path, value}], resumeActions: [...]}; both omitted when empty.
+Value ActionsToJson(const std::vector<SuspendAction>& actions) {
+  Array out;
+  for (const SuspendAction& a : actions) {
+    out.push_back(Value::MakeObject({{Str("path"), Int(a.path)}, {Str("value"), a.value}}));
+  }
+  return Value::MakeArray(std::move(out));
+}
+
+void PutWrites(const Component& c, std::vector<Member>* m) {
+  std::vector<Member> w;
+  PutResolver(&w, "podTemplateSpec", c.write_paths.pod_template_spec);
+  PutResolver(&w, "podSpec", c.write_paths.pod_spec);
+  PutResolver(&w, "podMetadata", c.write_paths.pod_metadata);
+  if (!c.write_paths.fragmented.empty()) {
+    std::vector<Member> f;
+    for (const auto& [field, id] : c.write_paths.fragmented) f.push_back({Str(field), Int(id)});
+    w.push_back({Str("fragmented"), Value::MakeObject(std::move(f))});
+  }
+  if (!w.empty()) m->push_back({Str("writePaths"), Value::MakeObject(std::move(w))});
+  if (c.suspend) {
+    m->push_back({Str("suspend"),
+                  Value::MakeObject({{Str("suspendActions"), ActionsToJson(c.suspend->suspend_actions)},
+                                     {Str("resumeActions"), ActionsToJson(c.suspend->resume_actions)}})});
+  }
+}
+// ---- end of writes
+
 Value ComponentToJson(const Component& c) {
   std::vector<Member> m;
   m.push_back({Str("name"), Str(c.name)});
@@ -82,6 +111,7 @@ Value ComponentToJson(const Component& c) {
     m.push_back({Str("typeSelectorLabels"), Value::MakeObject(std::move(l))});
   }
   PutResolver(&m, "replicaSelectorKey", c.replica_selector_key);
+  PutWrites(c, &m);
   return Value::MakeObject(std::move(m));
 }
 
@@ -178,6 +208,41 @@ class Reader {
       }
     }
   }
+  // ---- writes (see PutWrites)
+  void Writes(const Value& obj, Component* c) {
+    if (const Value* w = ObjectField(obj, "writePaths")) {
+      c->write_paths.pod_template_spec = Resolver(*w, "podTemplateSpec");
+      c->write_paths.pod_spec = Resolver(*w, "podSpec");
+      c->write_paths.pod_metadata = Resolver(*w, "podMetadata");
+      if (const Value* f = ObjectField(*w, "fragmented")) {
+        for (const auto& [k, v] : f->AsObject()) {
+          c->write_paths.fragmented[std::string(k.AsString())] = ResolverValue(v, "writePaths.fragmented");
+        }
+      }
+    }
+    if (const Value* s = ObjectField(obj, "suspend")) {
+      SuspendDefinition suspend;
+      suspend.suspend_actions = Actions(*s, "suspendActions");
+      suspend.resume_actions = Actions(*s, "resumeActions");
+      c->suspend = std::move(suspend);
+    }
+  }
+  std::vector<SuspendAction> Actions(const Value& obj, std::string_view key) {
+    std::vector<SuspendAction> actions;
+    const Array* items = ArrayField(obj, key);
+    if (!items) return actions;
+    for (const Value& item : *items) {
+      const Value* value = item.IsObject() ? item.Find("value") : nullptr;
+      if (!value || !item.Find("path")) {
+        Fail("manifest " + std::string(key) + " entry needs a path and a value");
+        return actions;
+      }
+      actions.push_back({Resolver(item, "path"), *value});
+    }
+    return actions;
+  }
+  // ---- end of writes
+
   std::vector<int32_t> Ids(const Value& obj, std::string_view key) {
     std::vector<int32_t> ids;
     if (const Array* a = ArrayField(obj, key)) {
@@ -263,6 +328,7 @@ bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::str
       }
     }
     c.replica_selector_key = r.Resolver(cv, "replicaSelectorKey");
+    r.Writes(cv, &c);
     out->components.push_back(std::move(c));
   }
   if (const Array* extra = r.ArrayField(json, "additionalChildKinds")) {

@@ -48,6 +48,31 @@ struct StatusDefinition {
   bool empty() const { return phase_path < 0 && conditions_path < 0 && mappings.empty(); }
 };
 
+// ---- writes (upstream Accessor updates and suspend/resume; runtime/workload/writes.h)
+// A write target is a compiled `path(<expr>)` program: the bundle builder wraps each writable
+// field's IR in PathOf at build time (the runtime cannot compile jq), so a write runs the path
+// program for the paths and applies setpath to each. Path programs run on the interpreter (the
+// native backends do not compile path expressions).
+struct WritePaths {
+  int32_t pod_template_spec = kNoResolver;
+  int32_t pod_spec = kNoResolver;
+  int32_t pod_metadata = kNoResolver;
+  std::map<std::string, int32_t> fragmented;  // "containersPath" -> path program, ...
+};
+
+// One suspend or resume action: assign `value` (the definition's JSON text, parsed at build
+// time) to every path the `path` program yields.
+struct SuspendAction {
+  int32_t path = kNoResolver;
+  Value value;
+};
+
+struct SuspendDefinition {
+  std::vector<SuspendAction> suspend_actions;  // applied in order
+  std::vector<SuspendAction> resume_actions;
+};
+// ---- end of writes
+
 struct Component {
   std::string name;
   base::GroupVersionKind kind;
@@ -68,6 +93,9 @@ struct Component {
   std::string type_selector_value;
   std::map<std::string, std::string> type_selector_labels;
   int32_t replica_selector_key = kNoResolver;
+  // Writes (see WritePaths): path programs, and the framework-native suspend when defined.
+  WritePaths write_paths;
+  std::optional<SuspendDefinition> suspend;
 
   bool HasPods() const {
     return pod_template_spec >= 0 || pod_spec >= 0 || !fragmented.empty();

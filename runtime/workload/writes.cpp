@@ -1,0 +1,356 @@
+// Writes (see writes.h). A write runs a path program once on the original object, then applies
+// setpath for each path in order on the updated copy: jq's `(p) = $v` is exactly
+// `reduce path(p) as $p (.; setpath($p; $v))`, and upstream's AssignZip is the same reduce with
+// the i-th value. setpath is the interpreter's own builtin (ops::CallBuiltin), not a second copy.
+#include "runtime/workload/writes.h"
+
+#include "runtime/eval/ops.h"
+
+namespace wm::workload {
+namespace {
+
+Error MakeError(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
+
+// Prefixes an error with upstream's wrapping text, keeping its code.
+Error Wrap(const std::string& prefix, Error error) {
+  error.message = prefix + error.message;
+  return error;
+}
+
+// "<role> `<jq source>`: " as RunResolver words resolver errors, for errors of setpath.
+std::string ResolverLabel(const Bundle& bundle, int32_t id) {
+  return bundle.resolver_info(id).role + " `" + bundle.resolver_info(id).source + "`: ";
+}
+
+// Every path `program` yields on `object`.
+Result<std::vector<Value>> PathsOf(const Bundle& bundle, const Value& object, int32_t program,
+                                   const RunOptions& run) {
+  Result<std::vector<Value>> out;
+  if (program < 0 || static_cast<size_t>(program) >= bundle.resolver_count()) {
+    out.error = MakeError(ErrorCode::kInvalidInput, "no path program " + std::to_string(program));
+    return out;
+  }
+  Outputs paths = RunResolver(bundle, program, object, run);
+  if (!paths.ok()) {
+    out.error = MakeError(paths.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, paths.error);
+    return out;
+  }
+  out.value = std::move(paths.values);
+  return out;
+}
+
+// setpath(path; value) on *object.
+Error SetPath(const Bundle& bundle, int32_t program, const Value& path, const Value& value,
+              Value* object) {
+  Value args[2] = {path, value};
+  Value updated, error;
+  if (!ops::CallBuiltin(ir::BuiltinId::SetPath, *object, args, 2, &updated, &error)) {
+    EvalError failure;
+    failure.value = error;
+    return MakeError(ErrorCode::kEvaluation, ResolverLabel(bundle, program) + failure.Message());
+  }
+  *object = std::move(updated);
+  return {};
+}
+
+// Upstream's Accessor.assign: AssignZip over every instance with an instanceIdPath, else Assign
+// of the one value.
+Result<Value> WriteInstances(const Bundle& bundle, const Value& object,
+                             const catalog::Component& component, int32_t program,
+                             const std::vector<Value>& values, const WriteOptions& options) {
+  if (component.instance_id >= 0) return AssignZip(bundle, object, program, values, options);
+  return Assign(bundle, object, program, values.empty() ? Value::Null() : values.front(), options);
+}
+
+// Upstream's unzipWithInstanceIds: the values in instance-id order. `plural` names them in the
+// error ("pod template specs").
+Result<std::vector<Value>> Unzip(const Bundle& bundle, const Value& object,
+                                 const catalog::Component& component, const InstanceValues& values,
+                                 const std::string& plural, const WriteOptions& options) {
+  Result<std::vector<Value>> out;
+  const std::string prefix = "failed to unzip given " + plural + " and instance ids: ";
+  auto ids = InstanceIdsForWrites(bundle, object, component, options);
+  if (!ids.ok()) {
+    out.error = Wrap(prefix + "failed to get instance ids: ", ids.error);
+    return out;
+  }
+  for (const std::string& id : ids.value) {
+    auto it = values.find(id);
+    if (it == values.end()) {
+      out.error = MakeError(ErrorCode::kNotFound, prefix + "value not found for instance id: " + id);
+      return out;
+    }
+    out.value.push_back(it->second);
+  }
+  return out;
+}
+
+// Whether the component has any specDefinition (upstream's first DefinitionNotFound check).
+bool HasSpecDefinition(const catalog::Component& c) { return c.HasPods() || c.pod_metadata >= 0; }
+
+// One whole-value pod field update (pod template spec, pod spec, pod metadata).
+struct PodField {
+  const char* plural;      // "pod template specs", in the unzip error
+  const char* definition;  // "pod template spec", in the DefinitionNotFound error
+  int32_t program;         // the component's path program, or kNoResolver
+};
+
+Result<Value> UpdatePodField(const Bundle& bundle, const Value& object,
+                             const catalog::Component& component, const InstanceValues& values,
+                             const PodField& field, const WriteOptions& options) {
+  Result<Value> out;
+  auto ordered = Unzip(bundle, object, component, values, field.plural, options);
+  if (!ordered.ok()) {
+    out.error = ordered.error;
+    return out;
+  }
+  if (!HasSpecDefinition(component) || field.program < 0) {
+    std::string what = HasSpecDefinition(component) ? field.definition : "spec";
+    out.error = MakeError(ErrorCode::kNoDefinition,
+                          "component " + component.name + " does not have " + what + " definition");
+    return out;
+  }
+  return WriteInstances(bundle, object, component, field.program, ordered.value, options);
+}
+
+// ---- fragmented pod spec
+
+// What counts as "empty" for a field: Go's zero value of its type in upstream's FragmentedPodSpec.
+enum class ZeroValue : uint8_t {
+  kString,   // string: null or ""
+  kMap,      // map[string]string: null or {}
+  kPointer,  // *struct: null only ({} is a non-nil pointer)
+  kSlice,    // []T: null or []
+};
+
+struct FragmentedField {
+  const char* name;     // JSON name in a FragmentedPodSpec ("schedulerName")
+  const char* display;  // in `failed to update <display>: ...`
+  ZeroValue zero;
+};
+
+// Upstream's UpdateFragmentedPodSpec order.
+constexpr FragmentedField kFragmentedFields[] = {
+    {"schedulerName", "scheduler name", ZeroValue::kString},
+    {"priorityClassName", "priority class name", ZeroValue::kString},
+    {"image", "image", ZeroValue::kString},
+    {"labels", "labels", ZeroValue::kMap},
+    {"annotations", "annotations", ZeroValue::kMap},
+    {"resources", "resources", ZeroValue::kPointer},
+    {"podAffinity", "pod affinity", ZeroValue::kPointer},
+    {"nodeAffinity", "node affinity", ZeroValue::kPointer},
+    {"container", "container", ZeroValue::kPointer},
+    {"resourceClaims", "resource claims", ZeroValue::kSlice},
+    {"containers", "containers", ZeroValue::kSlice},
+};
+
+bool IsEmpty(const Value& v, ZeroValue zero) {
+  if (v.IsNull()) return true;
+  switch (zero) {
+    case ZeroValue::kString: return v.IsString() && v.AsString().empty();
+    case ZeroValue::kMap: return v.IsObject() && v.AsObject().empty();
+    case ZeroValue::kSlice: return v.IsArray() && v.AsArray().empty();
+    case ZeroValue::kPointer: return false;
+  }
+  return false;
+}
+
+// Upstream's updateField for one fragmented field over every instance's spec.
+Result<Value> UpdateFragmentedField(const Bundle& bundle, const Value& object,
+                                    const catalog::Component& component,
+                                    const std::vector<Value>& specs, const FragmentedField& field,
+                                    const WriteOptions& options) {
+  std::vector<Value> values;
+  bool all_empty = true;
+  for (const Value& spec : specs) {
+    const Value* v = spec.IsObject() ? spec.Find(field.name) : nullptr;
+    values.push_back(v ? *v : Value::Null());
+    all_empty = all_empty && IsEmpty(values.back(), field.zero);
+  }
+  Result<Value> out;
+  out.value = object;
+  auto path = component.write_paths.fragmented.find(std::string(field.name) + "Path");
+  if (all_empty) return out;  // nothing to write, and no null written where a value was
+  if (path == component.write_paths.fragmented.end()) {
+    out.error = MakeError(ErrorCode::kNoDefinition, "path is not defined and values are not empty");
+    return out;
+  }
+  return WriteInstances(bundle, object, component, path->second, values, options);
+}
+
+// Suspend or resume: `key` names the action list in errors.
+Result<Value> ApplyActions(const Bundle& bundle, const Value& object,
+                           const catalog::Component& component,
+                           std::vector<catalog::SuspendAction> catalog::SuspendDefinition::*actions,
+                           const char* key, const WriteOptions& options) {
+  Result<Value> out;
+  if (!component.suspend) {
+    out.error = MakeError(ErrorCode::kNoDefinition,
+                          "component " + component.name + " does not have suspendDefinition");
+    return out;
+  }
+  out.value = object;
+  const auto& list = (*component.suspend).*actions;
+  for (size_t i = 0; i < list.size(); ++i) {
+    auto step = Assign(bundle, out.value, list[i].path, list[i].value, options);
+    if (!step.ok()) {
+      out.error = Wrap(std::string(key) + "[" + std::to_string(i) + "]: ", step.error);
+      out.value = object;
+      return out;
+    }
+    out.value = std::move(step.value);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> InstanceIdsForWrites(const Bundle& bundle, const Value& object,
+                                                      const catalog::Component& component,
+                                                      const WriteOptions& options) {
+  Result<std::vector<std::string>> out;
+  if (component.instance_id < 0) {
+    out.value = {""};
+    return out;
+  }
+  const std::string prefix = "failed to extract instance ids for component " + component.name + ": ";
+  Outputs ids = RunResolver(bundle, component.instance_id, object, options.run);
+  if (!ids.ok()) {
+    out.error = MakeError(ids.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, prefix + ids.error);
+    return out;
+  }
+  bool any_empty = false;
+  for (size_t i = 0; i < ids.values.size(); ++i) {
+    if (!ids.values[i].IsString()) {
+      out.error = MakeError(ErrorCode::kEvaluation, prefix + "failed to convert object at index " +
+                                                        std::to_string(i) + " to type string");
+      return out;
+    }
+    out.value.emplace_back(ids.values[i].AsString());
+    any_empty = any_empty || out.value.back().empty();
+  }
+  if (any_empty) {
+    std::string joined;
+    for (size_t i = 0; i < out.value.size(); ++i) joined += (i ? "," : "") + out.value[i];
+    out.error = MakeError(ErrorCode::kEvaluation,
+                          prefix + "instance id path contained empty string values [" + joined + "]");
+  }
+  return out;
+}
+
+Result<Value> Assign(const Bundle& bundle, const Value& object, int32_t path_program,
+                     const Value& value, const WriteOptions& options) {
+  Result<Value> out;
+  auto paths = PathsOf(bundle, object, path_program, options.run);
+  if (!paths.ok()) {
+    out.error = paths.error;
+    return out;
+  }
+  out.value = object;
+  for (const Value& path : paths.value) {
+    if (Error e = SetPath(bundle, path_program, path, value, &out.value)) {
+      out.error = std::move(e);
+      out.value = object;
+      return out;
+    }
+  }
+  return out;
+}
+
+Result<Value> AssignZip(const Bundle& bundle, const Value& object, int32_t path_program,
+                        const std::vector<Value>& values, const WriteOptions& options) {
+  Result<Value> out;
+  auto paths = PathsOf(bundle, object, path_program, options.run);
+  if (!paths.ok()) {
+    out.error = paths.error;
+    return out;
+  }
+  if (paths.value.size() != values.size()) {
+    out.error = MakeError(ErrorCode::kMismatch, "array length mismatch: expected " +
+                                                    std::to_string(paths.value.size()) +
+                                                    " values but got " + std::to_string(values.size()));
+    return out;
+  }
+  out.value = object;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (Error e = SetPath(bundle, path_program, paths.value[i], values[i], &out.value)) {
+      out.error = std::move(e);
+      out.value = object;
+      return out;
+    }
+  }
+  return out;
+}
+
+Result<Value> UpdatePodTemplateSpec(const Bundle& bundle, const Value& object,
+                                    const catalog::Component& component,
+                                    const InstanceValues& values, const WriteOptions& options) {
+  return UpdatePodField(bundle, object, component, values,
+                        {"pod template specs", "pod template spec", component.write_paths.pod_template_spec},
+                        options);
+}
+
+Result<Value> UpdatePodSpec(const Bundle& bundle, const Value& object,
+                            const catalog::Component& component, const InstanceValues& values,
+                            const WriteOptions& options) {
+  return UpdatePodField(bundle, object, component, values,
+                        {"pod specs", "pod spec", component.write_paths.pod_spec}, options);
+}
+
+Result<Value> UpdatePodMetadata(const Bundle& bundle, const Value& object,
+                                const catalog::Component& component, const InstanceValues& values,
+                                const WriteOptions& options) {
+  return UpdatePodField(bundle, object, component, values,
+                        {"pod metadata", "pod metadata", component.write_paths.pod_metadata}, options);
+}
+
+const std::vector<std::string>& FragmentedFieldNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const FragmentedField& f : kFragmentedFields) out.emplace_back(f.name);
+    return out;
+  }();
+  return names;
+}
+
+Result<Value> UpdateFragmentedPodSpec(const Bundle& bundle, const Value& object,
+                                      const catalog::Component& component,
+                                      const InstanceValues& specs, const WriteOptions& options) {
+  Result<Value> out;
+  auto ordered = Unzip(bundle, object, component, specs, "fragmented pod specs", options);
+  if (!ordered.ok()) {
+    out.error = ordered.error;
+    return out;
+  }
+  if (component.write_paths.fragmented.empty()) {
+    std::string what = HasSpecDefinition(component) ? "fragmented pod spec" : "spec";
+    out.error = MakeError(ErrorCode::kNoDefinition,
+                          "component " + component.name + " does not have " + what + " definition");
+    return out;
+  }
+  out.value = object;
+  for (const FragmentedField& field : kFragmentedFields) {
+    auto step = UpdateFragmentedField(bundle, out.value, component, ordered.value, field, options);
+    if (!step.ok()) {
+      out.error = Wrap("failed to update " + std::string(field.display) + ": ", step.error);
+      out.value = object;
+      return out;
+    }
+    out.value = std::move(step.value);
+  }
+  return out;
+}
+
+Result<Value> Suspend(const Bundle& bundle, const Value& object, const catalog::Component& component,
+                      const WriteOptions& options) {
+  return ApplyActions(bundle, object, component, &catalog::SuspendDefinition::suspend_actions,
+                      "suspendActions", options);
+}
+
+Result<Value> Resume(const Bundle& bundle, const Value& object, const catalog::Component& component,
+                     const WriteOptions& options) {
+  return ApplyActions(bundle, object, component, &catalog::SuspendDefinition::resume_actions,
+                      "resumeActions", options);
+}
+
+}  // namespace wm::workload
