@@ -133,6 +133,19 @@ class Accessor {
   AccessorOptions options_;
 };
 
+// --- errors shared by the workload layer (status, pods, writes), worded as the Go library's.
+// A failed resolver run as an Error: kLimit for a limit of EvalLimits, else kEvaluation.
+Error ResolverError(const Outputs& outputs);
+// Go's fmt.Errorf("<prefix>: %w", e): the message gets the prefix, the code stays.
+Error WrapError(std::string_view prefix, Error e);
+// encoding/json's name for a value's JSON type in "cannot unmarshal X": bool, number, string, ...
+std::string GoJsonTypeName(const Value& v);
+// upstream's conversion failure for result `index`: "failed to convert object at index N to type
+// <go_type>: failed to unmarshal to destination: json: cannot unmarshal <json_type> into Go value
+// of type <into>".
+Error ConversionError(size_t index, std::string_view go_type, const std::string& json_type,
+                      std::string_view into);
+
 // The DefinitionNotFound error upstream gives for a missing definition: "component <name> does not
 // have <what> definition" (what: "spec", "pod template spec", "pod spec", "pod metadata",
 // "fragmented pod spec", "scale", "status").
