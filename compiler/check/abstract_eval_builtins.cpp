@@ -48,6 +48,7 @@ Result AbstractEvaluator::ElementOrNull(const BuiltinSignature& sig, const Node&
 Result AbstractEvaluator::KeepKinds(const BuiltinSignature& sig, const AType& in) {
   Result r = One(in);
   if (!r.type.any) r.type.kinds &= sig.kinds;
+  if (!(sig.kinds & kNull)) r.type.optional_at.clear();  // `values`: never null
   r.card.min = 0;
   return r;
 }

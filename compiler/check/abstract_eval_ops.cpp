@@ -257,7 +257,7 @@ void AbstractEvaluator::CompareWithLiteral(const Node& n, const AType& x, const 
 
 namespace wm::check::internal {
 
-// ---- type tests
+// ---- type tests (`type == "object"`, `. != null`)
 
 namespace {
 
@@ -285,6 +285,12 @@ uint8_t AbstractEvaluator::KindsPassing(const Node* c) const {
     return a == kNoTypeTest || b == kNoTypeTest ? kNoTypeTest : (a | b);
   }
   if (c->kind != NodeKind::Compare || (c->text != "==" && c->text != "!=")) return kNoTypeTest;
+  // `. != null` / `. == null`
+  auto is_dot = [](const Node* x) { return x && x->kind == NodeKind::Identity; };
+  auto is_null = [](const Node* x) { return x && x->kind == NodeKind::Null; };
+  if ((is_dot(c->kid(0)) && is_null(c->kid(1))) || (is_null(c->kid(0)) && is_dot(c->kid(1)))) {
+    return c->text == "==" ? kNull : uint8_t(kAllKinds & ~kNull);
+  }
   auto is_type_call = [&](const Node* x) {
     if (!x || x->kind != NodeKind::Call || x->text != "type" || !x->kids.empty()) return false;
     const jq::Binding* b = resolution_.Find(*x);
@@ -307,6 +313,7 @@ AType AbstractEvaluator::Narrowed(const AType& in, const Node* condition) const 
   AType t = in;
   t.kinds = in.any ? kinds : (in.kinds & kinds);
   t.any = false;
+  if (!(kinds & kNull)) t.optional_at.clear();  // what passes is never null
   return t;
 }
 

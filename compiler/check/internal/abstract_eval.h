@@ -116,8 +116,8 @@ class AbstractEvaluator {
   Result Map(const BuiltinSignature& sig, const AType& in, const Result& f);
   Result SortedBy(const BuiltinSignature& sig, const jq::Node& call, const AType& in);
   Result Limit(const jq::Node& call, const Result& f);
-  // Type tests (`type == "object"`, combined with and/or): the kinds a condition lets through,
-  // or 0xFF when it tests no type. Used to narrow `select(...)`, `if` and `and` operands.
+  // Type tests (`type == "object"`, `. != null`, combined with and/or): the kinds a condition
+  // lets through, or 0xFF when it tests no type. Narrows `select(...)`, `if` and `and` operands.
   uint8_t KindsPassing(const jq::Node* condition) const;
   AType Narrowed(const AType& in, const jq::Node* condition) const;
   Result EvalNarrowed(const jq::Node* n, const AType& in, const jq::Node* condition, int depth);
