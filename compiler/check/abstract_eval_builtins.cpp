@@ -96,7 +96,14 @@ void FieldsEqualToConstants(const Node* c, std::vector<std::string>* out) {
 // select(f): the input where f holds, narrowed by a type test in f. The fields f compares with
 // constants are recorded: on a list-map keyed by them at most one element passes.
 Result AbstractEvaluator::Select(const Node& call, const AType& in, const Result& condition) {
-  Result r = One(Narrowed(in, call.kid(0)));
+  AType passing = Narrowed(in, call.kid(0));
+  // No value of the input passes the type test: nothing follows, so nothing after is checked.
+  if (!passing.any && passing.kinds == 0) {
+    Result none = One(AType::Any());
+    none.card = {0, 0};
+    return none;
+  }
+  Result r = One(passing);
   r.card = {0, condition.card.max};
   if (r.card.max == kMany) r.origin_known = false;
   FieldsEqualToConstants(call.kid(0), &r.selected_keys);
