@@ -120,6 +120,17 @@ std::string AbstractEvaluator::Where(const AType& t) const {
 
 // ---- paths
 
+namespace {
+
+// A field, index or slice of an iterated element is no longer that element: a select after it
+// does not choose among the list-map's elements.
+void ForgetElement(Result* r) {
+  r->list_map = nullptr;
+  r->selected_keys.clear();
+}
+
+}  // namespace
+
 AType AbstractEvaluator::FieldOf(const AType& t, const std::string& name, const Node& at) {
   std::string path = t.path + "." + name;
   if (t.fields) {
@@ -175,6 +186,7 @@ Result AbstractEvaluator::IterateOf(const Result& r, const Node& at) {
   out.card = Seq(r.card, Card{0, kMany});
   out.origin = r.origin;
   out.origin_known = r.origin_known;
+  out.filtered = r.filtered;
   if (!t.any && !t.May(kArr | kObj)) {
     Report(Severity::Error, kCannotIterate, at, "cannot iterate over " + Describe(t),
            {"the value at " + Where(t) + " is " + Describe(t)});
@@ -196,6 +208,10 @@ Result AbstractEvaluator::IterateOf(const Result& r, const Node& at) {
   // does not reach the results: only fields after the last `[]` can make them null.
   if (s && s->items && (t.any || t.kinds & kArr)) {
     out.type = FromSchema(s->items.get(), path, "");
+    if (!s->list_map_keys.empty()) {
+      out.list_map = std::make_shared<ListMapIteration>(
+          ListMapIteration{s->list_map_keys, r.card, r.origin, r.origin_known, r.filtered});
+    }
   } else if (s && s->additional_properties && (t.any || t.kinds & kObj)) {
     out.type = FromSchema(s->additional_properties.get(), path, "");
   } else {
@@ -209,6 +225,7 @@ Result AbstractEvaluator::EvalField(const Node& n, const AType& in, int depth) {
   AType t = FieldOf(target.type, n.text, n);
   target.type = std::move(t);
   target.defaulted = false;
+  ForgetElement(&target);
   return target;
 }
 
@@ -218,6 +235,7 @@ Result AbstractEvaluator::EvalIndex(const Node& n, const AType& in, int depth) {
   Result k = Eval(key, in, depth);
   target.card = Seq(target.card, k.card);
   target.defaulted = false;
+  ForgetElement(&target);
   // A literal string key is a field name.
   if (key && key->kind == NodeKind::String && key->kids.size() <= 1 &&
       (key->kids.empty() || key->kids[0]->kind == NodeKind::String)) {
@@ -260,6 +278,7 @@ Result AbstractEvaluator::EvalSlice(const Node& n, const AType& in, int depth) {
     target.type = AType::Any();
   }
   target.defaulted = false;
+  ForgetElement(&target);
   return target;
 }
 

@@ -4,9 +4,12 @@
 // argument; a builtin applies its signature. A recursive call, or one past the evaluation budget,
 // yields an unknown result, as does a builtin the signature table does not know.
 #include <algorithm>
+#include <memory>
+#include <vector>
 
 #include "compiler/check/internal/abstract_eval.h"
 #include "compiler/check/typecheck.h"
+#include "runtime/ir/builtins.h"
 
 namespace wm::check::internal {
 namespace {
@@ -61,11 +64,15 @@ Result AbstractEvaluator::CallParameter(const Node& call, const jq::Binding& bin
   return CallUnknown(call, in, depth);
 }
 
-// Nothing is known of the result; the arguments are still walked against the input (most
-// builtins run them there), without reporting what only their types would show.
+// Nothing is known of the result. A native builtin runs its arguments on its input, so they are
+// walked there (unknown fields in them are real); any other callee (a prelude function the table
+// lacks, a recursive def) may run them on anything, so they are walked on an unknown input.
 Result AbstractEvaluator::CallUnknown(const Node& call, const AType& in, int depth) {
+  const jq::Binding* binding = resolution_.Find(call);
+  bool native = (binding == nullptr || binding->kind == BindingKind::kBuiltin) &&
+                ir::FindBuiltin(call.text, call.kids.size()) != nullptr;
   ++suppress_;
-  for (size_t i = 0; i < call.kids.size(); ++i) Argument(call, i, in, depth);
+  for (size_t i = 0; i < call.kids.size(); ++i) Argument(call, i, native ? in : AType::Any(), depth);
   --suppress_;
   return Unknown();
 }
@@ -74,7 +81,7 @@ Result AbstractEvaluator::CallBuiltin(const Node& call, const AType& in, int dep
   const BuiltinSignature* sig = FindBuiltinSignature(call.text, call.kids.size());
   if (sig == nullptr) return CallUnknown(call, in, depth);
   RequireInput(*sig, call, in);
-  return ApplyEffect(*sig, call, in, depth);
+  return ApplyEffect(*sig, call, in, EvaluateArguments(*sig, call, in, depth));
 }
 
 void AbstractEvaluator::RequireInput(const BuiltinSignature& sig, const Node& call, const AType& in) {
@@ -85,61 +92,94 @@ void AbstractEvaluator::RequireInput(const BuiltinSignature& sig, const Node& ca
          {"the input at " + Where(in) + " is " + Describe(in)});
 }
 
+std::vector<Result> AbstractEvaluator::EvaluateArguments(const BuiltinSignature& sig, const Node& call,
+                                                         const AType& in, int depth) {
+  std::vector<Result> args;
+  for (size_t i = 0; i < call.kids.size(); ++i) {
+    ArgumentInput where = i < sig.arguments.size() ? sig.arguments[i] : ArgumentInput::kInput;
+    args.push_back(Argument(call, i, ArgumentInputOf(where, call, in, args), depth));
+  }
+  return args;
+}
+
+AType AbstractEvaluator::ArgumentInputOf(ArgumentInput where, const Node& call, const AType& in,
+                                         const std::vector<Result>& earlier) {
+  using A = ArgumentInput;
+  switch (where) {
+    case A::kInput: return in;
+    case A::kElements: {
+      // RequireInput already reported an input that cannot be iterated.
+      ++suppress_;
+      AType element = IterateOf(One(in), call).type;
+      --suppress_;
+      return element;
+    }
+    case A::kOutputsOfFirst: return earlier.size() > 0 ? earlier[0].type : AType::Any();
+    case A::kOutputsOfSecond: return earlier.size() > 1 ? earlier[1].type : AType::Any();
+    case A::kEntries: return *ToEntries(in).type.elem;
+    case A::kMatch: return AType::Of(kObj);
+    case A::kAnyValue: return AType::Any();
+    case A::kNull: return Literal(kNull, "null");
+  }
+  return AType::Any();
+}
+
 Result AbstractEvaluator::ApplyEffect(const BuiltinSignature& sig, const Node& call, const AType& in,
-                                      int depth) {
+                                      const std::vector<Result>& args) {
   using E = BuiltinEffect;
   switch (sig.effect) {
     case E::kNoOutput: {
-      for (size_t i = 0; i < call.kids.size(); ++i) Argument(call, i, in, depth);
       Result r = One(AType::Any());
       r.card = {0, 0};
       return r;
     }
-    case E::kFixed: return One(AType::Of(sig.kinds));
-    case E::kFixedAfterArguments:
-      for (size_t i = 0; i < call.kids.size(); ++i) Argument(call, i, in, depth);
-      return One(AType::Of(sig.kinds));
-    case E::kOneUnknown: return One(AType::Any());
+    case E::kFixed: return One(sig.kinds ? AType::Of(sig.kinds) : AType::Any());
     case E::kKeys: return Keys(in);
     case E::kToEntries: return ToEntries(in);
     case E::kElementOrNull:
     case E::kAddElements: return ElementOrNull(sig, call, in);
     case E::kSameArray:
-    case E::kSortedBy: return SortedBy(sig, call, in, depth);
+    case E::kSortedBy:
+    case E::kGroupBy:
+    case E::kExtremeBy: return SortedBy(sig, call, in);
+    case E::kSameAsInput: {
+      AType t = in;
+      t.optional_at.clear();
+      return One(t);
+    }
     case E::kKeepKinds: return KeepKinds(sig, in);
     case E::kGenerator: {
-      for (size_t i = 0; i < call.kids.size(); ++i) Argument(call, i, in, depth);
-      Result r = One(AType::Any());
+      Result r = One(sig.kinds ? AType::Of(sig.kinds) : AType::Any());
       r.card = {1, kMany};
       r.origin_known = false;
       return r;
     }
-    case E::kSelect: return Select(call, in, depth);
+    case E::kPerOutputOfLast: {
+      Result r = args.empty() ? One(AType::Any()) : args.back();
+      r.type = sig.kinds ? AType::Of(sig.kinds) : AType::Any();
+      r.list_map = nullptr;
+      r.selected_keys.clear();
+      return r;
+    }
+    case E::kSelect: return Select(call, in, args.at(0));
     case E::kMap:
-    case E::kMapValues: return Map(sig, call, in, depth);
-    case E::kPredicateOnElements: return PredicateOnElements(call, in, depth);
-    case E::kTrimmed:
-      Argument(call, 0, in, depth);
-      return One(in.any ? AType::Any() : AType::Of(in.kinds));
+    case E::kMapValues: return Map(sig, in, args.at(0));
+    case E::kTrimmed: return One(in.any ? AType::Any() : AType::Of(in.kinds));
     case E::kSplit: {
-      Argument(call, 0, in, depth);
       AType t = AType::Of(kArr);
       t.elem = std::make_shared<AType>(AType::Of(kStr));
       return One(t);
     }
-    case E::kAtMostOneOutput: return AtMostOneOutput(call, in, depth);
-    case E::kGroupBy:
-    case E::kExtremeBy: return SortedBy(sig, call, in, depth);
-    case E::kWithEntries:
-      Argument(call, 0, AType::Of(kObj), depth);
-      return One(AType::Of(kObj));
-    case E::kSubstitute:
-      Argument(call, 0, in, depth);
-      Argument(call, 1, AType::Of(kObj), depth);
-      return One(AType::Of(kStr));
-    case E::kLimit: return Limit(call, in, depth);
+    case E::kAtMostOneOutput: {
+      Result r = args.empty() ? One(AType::Any()) : args.back();
+      r.card.min = 0;
+      if (r.card.max > 1 && r.card.max != kUnknownMax) r.card.max = 1;
+      r.list_map = nullptr;
+      return r;
+    }
+    case E::kLimit: return Limit(call, args.at(1));
   }
-  return CallUnknown(call, in, depth);
+  return Unknown();
 }
 
 }  // namespace wm::check::internal

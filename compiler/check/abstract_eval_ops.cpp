@@ -14,18 +14,7 @@ using jq::NodeKind;
 Result AbstractEvaluator::EvalPipe(const Node& n, const AType& in, int depth) {
   Result a = Eval(n.kid(0), in, depth);
   Result b = Eval(n.kid(1), a.type, depth);
-  Result r;
-  r.type = b.type;
-  r.card = Seq(a.card, b.card);
-  r.defaulted = b.defaulted;
-  if (b.card.max >= kMany) {
-    r.origin = b.origin;
-    r.origin_known = b.origin_known;
-  } else {
-    r.origin = a.origin;
-    r.origin_known = a.origin_known && b.origin_known;
-  }
-  return r;
+  return Compose(a, b);
 }
 
 Result AbstractEvaluator::EvalComma(const Node& n, const AType& in, int depth) {
@@ -57,6 +46,8 @@ Result AbstractEvaluator::EvalAlternative(const Node& n, const AType& in, int de
                    : std::max(a.card.max, b.card.max);
   r.origin = a.origin;
   r.origin_known = a.origin_known;
+  // `A[].x // d` drops the null and false outputs of a stream when one of them is truthy.
+  r.filtered = a.filtered || a.card.max >= kMany;
   r.defaulted = true;
   return r;
 }
@@ -67,10 +58,13 @@ Result AbstractEvaluator::EvalAssign(const Node& n, const AType& in, int depth) 
   return One(in);
 }
 
-// `or`, `and` and comparisons: one boolean per pair of operand outputs.
+// `or`, `and` and comparisons: one boolean per pair of operand outputs. The right side of
+// `and` runs only where the left holds: `type == "object" and .storageUri` reads a field of
+// objects only.
 Result AbstractEvaluator::EvalBoolean(const Node& n, const AType& in, int depth) {
   Result a = Eval(n.kid(0), in, depth);
-  Result b = Eval(n.kid(1), in, depth);
+  Result b = n.kind == NodeKind::And ? EvalNarrowed(n.kid(1), in, n.kid(0), depth)
+                                     : Eval(n.kid(1), in, depth);
   if (n.kind == NodeKind::Compare) Compare(n, a.type, b.type);
   Result r = One(AType::Of(kBool));
   r.card = Seq(a.card, b.card);
@@ -111,7 +105,7 @@ Result AbstractEvaluator::EvalIf(const Node& n, const AType& in, int depth) {
   Card card;
   for (; i + 1 < n.kids.size(); i += 2) {
     Result cond = Eval(n.kid(i), in, depth);
-    Result branch = Eval(n.kid(i + 1), in, depth);
+    Result branch = EvalNarrowed(n.kid(i + 1), in, n.kid(i), depth);
     Card c = Seq(cond.card, branch.card);
     out.type = first ? branch.type : Join(out.type, branch.type);
     card = first ? c : Either(card, c);
@@ -257,6 +251,82 @@ void AbstractEvaluator::CompareWithLiteral(const Node& n, const AType& x, const 
                Describe(lit),
            {});
   }
+}
+
+}  // namespace wm::check::internal
+
+namespace wm::check::internal {
+
+// ---- type tests (`type == "object"`, `. != null`)
+
+namespace {
+
+uint8_t KindsOfTypeName(const std::string& name) {
+  if (name == "null") return kNull;
+  if (name == "boolean") return kBool;
+  if (name == "number") return kNumeric;
+  if (name == "string") return kStr;
+  if (name == "array") return kArr;
+  if (name == "object") return kObj;
+  return 0;
+}
+
+constexpr uint8_t kNoTypeTest = 0xFF;
+constexpr uint8_t kAllKinds = kNull | kBool | kNumeric | kStr | kArr | kObj;
+
+}  // namespace
+
+uint8_t AbstractEvaluator::KindsPassing(const Node* c) const {
+  while (c && c->kind == NodeKind::Paren) c = c->kid(0);
+  if (!c) return kNoTypeTest;
+  if (c->kind == NodeKind::And || c->kind == NodeKind::Or) {
+    uint8_t a = KindsPassing(c->kid(0)), b = KindsPassing(c->kid(1));
+    if (c->kind == NodeKind::And) return a == kNoTypeTest ? b : b == kNoTypeTest ? a : (a & b);
+    return a == kNoTypeTest || b == kNoTypeTest ? kNoTypeTest : (a | b);
+  }
+  if (c->kind != NodeKind::Compare || (c->text != "==" && c->text != "!=")) return kNoTypeTest;
+  // `. != null` / `. == null`
+  auto is_dot = [](const Node* x) { return x && x->kind == NodeKind::Identity; };
+  auto is_null = [](const Node* x) { return x && x->kind == NodeKind::Null; };
+  if ((is_dot(c->kid(0)) && is_null(c->kid(1))) || (is_null(c->kid(0)) && is_dot(c->kid(1)))) {
+    return c->text == "==" ? kNull : uint8_t(kAllKinds & ~kNull);
+  }
+  auto is_type_call = [&](const Node* x) {
+    if (!x || x->kind != NodeKind::Call || x->text != "type" || !x->kids.empty()) return false;
+    const jq::Binding* b = resolution_.Find(*x);
+    return b == nullptr || b->kind == jq::BindingKind::kBuiltin;
+  };
+  auto literal = [](const Node* x) -> const Node* {
+    return x && x->kind == NodeKind::String && x->kids.empty() && x->format.empty() ? x : nullptr;
+  };
+  const Node* name = is_type_call(c->kid(0)) ? literal(c->kid(1))
+                     : is_type_call(c->kid(1)) ? literal(c->kid(0))
+                                               : nullptr;
+  if (!name || !KindsOfTypeName(name->text)) return kNoTypeTest;
+  uint8_t kinds = KindsOfTypeName(name->text);
+  return c->text == "==" ? kinds : uint8_t(kAllKinds & ~kinds);
+}
+
+AType AbstractEvaluator::Narrowed(const AType& in, const Node* condition) const {
+  uint8_t kinds = KindsPassing(condition);
+  if (kinds == kNoTypeTest) return in;
+  AType t = in;
+  t.kinds = in.any ? kinds : (in.kinds & kinds);
+  t.any = false;
+  if (!(kinds & kNull)) t.optional_at.clear();  // what passes is never null
+  return t;
+}
+
+// `n` where `condition` held: on the input narrowed by the condition's type test. A branch that
+// no value of the input can reach (`if type == "array"` on a string field) is not checked.
+Result AbstractEvaluator::EvalNarrowed(const Node* n, const AType& in, const Node* condition,
+                                       int depth) {
+  AType narrowed = Narrowed(in, condition);
+  if (narrowed.any || narrowed.kinds != 0) return Eval(n, narrowed, depth);
+  ++suppress_;
+  Result r = Eval(n, AType::Any(), depth);
+  --suppress_;
+  return r;
 }
 
 }  // namespace wm::check::internal

@@ -1,7 +1,7 @@
 // The builtin signature table (internal/builtin_signatures.h): one row per jq name/arity the
 // checker knows. For a native IR builtin the input and result kinds come from its signature in
-// runtime/ir/builtins.def (kFromIr); the rows keep only the WM213 wording, the effect, the kinds
-// of jq-defined prelude functions (map, select, ...) and the overrides where the checker differs.
+// runtime/ir/builtins.def (kFromIr); the rows keep only the WM213 wording, the effect, what each
+// closure argument runs on, and the kinds of jq-defined prelude functions (map, select, ...).
 #include "compiler/check/internal/builtin_signatures.h"
 
 #include <cstdlib>
@@ -16,6 +16,7 @@ namespace wm::check::internal {
 namespace {
 
 using E = BuiltinEffect;
+using A = ArgumentInput;
 
 constexpr uint8_t kAnyInput = 0;
 // In `accepts` or `kinds`: take it from the IR signature of the builtin name/arity.
@@ -28,15 +29,36 @@ constexpr std::string_view kArray = "an array";
 constexpr std::string_view kString = "a string";
 constexpr std::string_view kNumber = "a number";
 
+// Every jq builtin that takes a closure argument, and what each argument runs on, is a row here
+// (builtin_signatures_test checks the prelude's list against this table): an argument typed
+// against the wrong input would report the fields of its real input as missing.
+//   on the input:          select, first/1, last/1, isempty, limit, nth/2, until, while, repeat,
+//                          recurse/1, add/1, path, getpath, del, pick, paths/0, IN, in, inside,
+//                          has, contains, error, test, match, capture, scan, split/2, splits,
+//                          ltrimstr, rtrimstr, startswith, endswith, join, fromstream, combinations,
+//                          dateadd, datesub
+//   on the elements:       map, map_values, any/1, all/1, sort_by, group_by, unique_by, min_by,
+//                          max_by, INDEX/1, JOIN/2's key
+//   on another argument:   any/2, all/2 (cond on each output of the generator), INDEX/2 (key on
+//                          each row), recurse/2 (cond on each output of f), JOIN/3,4 (key on each
+//                          row of the stream)
+//   on {key, value}:       with_entries
+//   on a match object:     sub, gsub (the replacement)
+//   on unknown values:     walk (every sub-value), paths/1 (every sub-value), JOIN/4's join
+//   on null:               truncate_stream
+// Native rows take the IR's kinds, which are jq 1.7's (what wmc's runtime implements): to_entries
+// accepts arrays (the keys are the indexes), add and join objects (their values), reverse null,
+// strings and objects (`{}` gives []), has null (false); utf8bytelength only strings, min and max
+// only arrays (null is an error). A row overriding the IR would refuse what runs, or pass what
+// always fails; none does.
 constexpr BuiltinSignature kSignatures[] = {
-    // name, arity, accepted input, what it needs, effect, result (or kept) kinds
+    // name, arity, accepted input, what it needs, effect, result (or kept) kinds, argument inputs
     {"empty", 0, kAnyInput, "", E::kNoOutput, 0},
+    {"error", 0, kAnyInput, "", E::kNoOutput, 0},
     {"error", 1, kFromIr, "", E::kNoOutput, 0},
     {"not", 0, kFromIr, "", E::kFixed, kFromIr},
     {"length", 0, kFromIr, "a string, array, object, number or null", E::kFixed, kFromIr},
-    // Input override: the IR accepts only strings; the checker has always let null, numbers,
-    // arrays and objects through (WM213 names them as what it needs).
-    {"utf8bytelength", 0, kMeasurable, "a string, array, object, number or null", E::kFixed, kFromIr},
+    {"utf8bytelength", 0, kFromIr, kString, E::kFixed, kFromIr},
     {"keys", 0, kFromIr, "an object or array", E::kKeys, 0},
     {"keys_unsorted", 0, kFromIr, "an object or array", E::kKeys, 0},
     {"tostring", 0, kFromIr, "", E::kFixed, kFromIr},
@@ -52,22 +74,20 @@ constexpr BuiltinSignature kSignatures[] = {
     {"round", 0, kFromIr, kNumber, E::kFixed, kFromIr},
     {"sqrt", 0, kFromIr, kNumber, E::kFixed, kFromIr},
     {"fabs", 0, kFromIr, kNumber, E::kFixed, kFromIr},
-    // Input override: the IR accepts arrays too; the checker reports an array input (WM213).
-    {"to_entries", 0, kObj, "an object", E::kToEntries, 0},
-    {"from_entries", 0, kArr, kArray, E::kFixed, kObj},
-    // Input override: the IR accepts objects and not null; the checker accepts null and reports
-    // an object input.
-    {"add", 0, kArr | kNull, kArray, E::kAddElements, 0},
+    {"to_entries", 0, kFromIr, "an object or array", E::kToEntries, 0},
+    // jq-defined: `reduce .[] as $e ({}; ...)`, so an object of entries works too.
+    {"from_entries", 0, kArr | kObj, "an array or object", E::kFixed, kObj},
+    {"add", 0, kFromIr, "an array or object", E::kAddElements, 0},
+    {"add", 1, kAnyInput, "", E::kFixed, 0},
+    // jq-defined as `.[0]` / `.[-1]`: null gives null.
     {"first", 0, kArr | kNull, kArray, E::kElementOrNull, 0},
     {"last", 0, kArr | kNull, kArray, E::kElementOrNull, 0},
-    // Input override: the IR does not accept null; the checker lets a null input through.
-    {"min", 0, kArr | kNull, kArray, E::kElementOrNull, 0},
-    {"max", 0, kArr | kNull, kArray, E::kElementOrNull, 0},
+    {"min", 0, kFromIr, kArray, E::kElementOrNull, 0},
+    {"max", 0, kFromIr, kArray, E::kElementOrNull, 0},
     {"sort", 0, kFromIr, kArray, E::kSameArray, 0},
     {"unique", 0, kFromIr, kArray, E::kSameArray, 0},
     {"flatten", 0, kArr, kArray, E::kSameArray, 0},
-    // Input override: the IR accepts objects too; the checker reports an object input.
-    {"reverse", 0, kArr | kStr | kNull, kArray, E::kSameArray, 0},
+    {"reverse", 0, kFromIr, "an array, string or null", E::kSameArray, 0},
     {"any", 0, kArr | kObj, "an array or object", E::kFixed, kBool},
     {"all", 0, kArr | kObj, "an array or object", E::kFixed, kBool},
     {"values", 0, kAnyInput, "", E::kKeepKinds, uint8_t(kAll & ~kNull)},
@@ -80,46 +100,84 @@ constexpr BuiltinSignature kSignatures[] = {
     {"iterables", 0, kAnyInput, "", E::kKeepKinds, kArr | kObj},
     {"scalars", 0, kAnyInput, "", E::kKeepKinds, kScalars},
     {"recurse", 0, kAnyInput, "", E::kGenerator, 0},
-    {"paths", 0, kAnyInput, "", E::kGenerator, 0},
-    {"leaf_paths", 0, kAnyInput, "", E::kGenerator, 0},
+    {"paths", 0, kAnyInput, "", E::kGenerator, kArr},
+    {"leaf_paths", 0, kAnyInput, "", E::kGenerator, kArr},
     {"recurse", 1, kAnyInput, "", E::kGenerator, 0},
-    {"env", 0, kFromIr, "", E::kOneUnknown, 0},
-    {"$__loc__", 0, kAnyInput, "", E::kOneUnknown, 0},
-    {"now", 0, kFromIr, "", E::kOneUnknown, 0},
-    {"input_line_number", 0, kAnyInput, "", E::kOneUnknown, 0},
+    {"recurse", 2, kAnyInput, "", E::kGenerator, 0, {A::kInput, A::kOutputsOfFirst}},
+    {"paths", 1, kAnyInput, "", E::kGenerator, kArr, {A::kAnyValue}},
+    {"walk", 1, kAnyInput, "", E::kFixed, 0, {A::kAnyValue}},
+    {"repeat", 1, kAnyInput, "", E::kGenerator, 0},
+    {"while", 2, kAnyInput, "", E::kGenerator, 0},
+    {"until", 2, kAnyInput, "", E::kFixed, 0},
+    {"env", 0, kFromIr, "", E::kFixed, 0},
+    {"$__loc__", 0, kAnyInput, "", E::kFixed, 0},
+    {"now", 0, kFromIr, "", E::kFixed, kFromIr},
+    {"input_line_number", 0, kAnyInput, "", E::kFixed, 0},
     {"select", 1, kAnyInput, "", E::kSelect, 0},
-    {"map", 1, kArr | kObj | kNull, "an array or object", E::kMap, 0},
-    {"map_values", 1, kArr | kObj | kNull, "an array or object", E::kMapValues, 0},
-    // Input override: the IR accepts null too; the checker reports a null input.
-    {"has", 1, kObj | kArr, "an object or array", E::kFixedAfterArguments, kFromIr},
-    {"contains", 1, kFromIr, "", E::kFixedAfterArguments, kFromIr},
-    {"inside", 1, kAnyInput, "", E::kFixedAfterArguments, kBool},
-    {"in", 1, kAnyInput, "", E::kFixedAfterArguments, kBool},
-    {"isempty", 1, kAnyInput, "", E::kFixedAfterArguments, kBool},
-    {"startswith", 1, kFromIr, kString, E::kFixedAfterArguments, kFromIr},
-    {"endswith", 1, kFromIr, kString, E::kFixedAfterArguments, kFromIr},
-    {"test", 1, kStr, kString, E::kFixedAfterArguments, kBool},
-    {"any", 1, kAnyInput, "", E::kPredicateOnElements, 0},
-    {"all", 1, kAnyInput, "", E::kPredicateOnElements, 0},
+    {"map", 1, kArr | kObj | kNull, "an array or object", E::kMap, 0, {A::kElements}},
+    {"map_values", 1, kArr | kObj | kNull, "an array or object", E::kMapValues, 0, {A::kElements}},
+    {"has", 1, kFromIr, "an object or array", E::kFixed, kFromIr},
+    {"contains", 1, kFromIr, "", E::kFixed, kFromIr},
+    {"inside", 1, kAnyInput, "", E::kFixed, kBool},
+    {"in", 1, kAnyInput, "", E::kFixed, kBool},
+    {"IN", 1, kAnyInput, "", E::kFixed, kBool},
+    {"IN", 2, kAnyInput, "", E::kFixed, kBool},
+    {"isempty", 1, kAnyInput, "", E::kFixed, kBool},
+    {"startswith", 1, kFromIr, kString, E::kFixed, kFromIr},
+    {"endswith", 1, kFromIr, kString, E::kFixed, kFromIr},
+    {"test", 1, kStr, kString, E::kFixed, kBool},
+    {"test", 2, kStr, kString, E::kFixed, kBool},
+    {"match", 1, kStr, kString, E::kGenerator, kObj},
+    {"match", 2, kStr, kString, E::kGenerator, kObj},
+    {"capture", 1, kStr, kString, E::kGenerator, kObj},
+    {"capture", 2, kStr, kString, E::kGenerator, kObj},
+    {"scan", 1, kStr, kString, E::kGenerator, kStr | kArr},
+    {"scan", 2, kStr, kString, E::kGenerator, kStr | kArr},
+    {"splits", 1, kStr, kString, E::kGenerator, kStr},
+    {"splits", 2, kStr, kString, E::kGenerator, kStr},
+    {"split", 2, kStr, kString, E::kSplit, 0},
+    {"any", 1, kAnyInput, "", E::kFixed, kBool, {A::kElements}},
+    {"all", 1, kAnyInput, "", E::kFixed, kBool, {A::kElements}},
+    {"any", 2, kAnyInput, "", E::kFixed, kBool, {A::kInput, A::kOutputsOfFirst}},
+    {"all", 2, kAnyInput, "", E::kFixed, kBool, {A::kInput, A::kOutputsOfFirst}},
     {"ltrimstr", 1, kFromIr, "", E::kTrimmed, 0},
     {"rtrimstr", 1, kFromIr, "", E::kTrimmed, 0},
     {"split", 1, kFromIr, kString, E::kSplit, 0},
-    // Input override: the IR accepts objects too; the checker reports an object input.
-    {"join", 1, kArr, kArray, E::kFixedAfterArguments, kFromIr},
+    {"join", 1, kFromIr, "an array or object", E::kFixed, kFromIr},
     {"first", 1, kAnyInput, "", E::kAtMostOneOutput, 0},
     {"last", 1, kAnyInput, "", E::kAtMostOneOutput, 0},
+    {"nth", 2, kAnyInput, "", E::kAtMostOneOutput, 0},
     {"limit", 1, kAnyInput, "", E::kAtMostOneOutput, 0},
-    {"sort_by", 1, kArr, kArray, E::kSortedBy, 0},
-    {"unique_by", 1, kArr, kArray, E::kSortedBy, 0},
-    {"group_by", 1, kArr, kArray, E::kGroupBy, 0},
-    {"min_by", 1, kArr, kArray, E::kExtremeBy, 0},
-    {"max_by", 1, kArr, kArray, E::kExtremeBy, 0},
-    {"with_entries", 1, kObj, "an object", E::kWithEntries, 0},
+    {"limit", 2, kAnyInput, "", E::kLimit, 0},
+    {"sort_by", 1, kArr, kArray, E::kSortedBy, 0, {A::kElements}},
+    {"unique_by", 1, kArr, kArray, E::kSortedBy, 0, {A::kElements}},
+    {"group_by", 1, kArr, kArray, E::kGroupBy, 0, {A::kElements}},
+    {"min_by", 1, kArr, kArray, E::kExtremeBy, 0, {A::kElements}},
+    {"max_by", 1, kArr, kArray, E::kExtremeBy, 0, {A::kElements}},
+    // to_entries | map(f) | from_entries: arrays pass when f turns the index keys into strings.
+    {"with_entries", 1, kObj | kArr, "an object or array", E::kFixed, kObj, {A::kEntries}},
+    {"INDEX", 1, kArr | kObj, "an array or object", E::kFixed, kObj, {A::kElements}},
+    {"INDEX", 2, kAnyInput, "", E::kFixed, kObj, {A::kInput, A::kOutputsOfFirst}},
+    {"JOIN", 2, kArr | kObj, "an array or object", E::kFixed, kArr, {A::kInput, A::kElements}},
+    {"JOIN", 3, kAnyInput, "", E::kGenerator, kArr,
+     {A::kInput, A::kInput, A::kOutputsOfSecond}},
+    {"JOIN", 4, kAnyInput, "", E::kGenerator, 0,
+     {A::kInput, A::kInput, A::kOutputsOfSecond, A::kAnyValue}},
+    {"path", 1, kAnyInput, "", E::kPerOutputOfLast, kArr},
+    {"getpath", 1, kAnyInput, "", E::kPerOutputOfLast, 0},
+    {"del", 1, kAnyInput, "", E::kSameAsInput, 0},
+    {"pick", 1, kAnyInput, "", E::kSameAsInput, 0},
+    {"fromstream", 1, kAnyInput, "", E::kGenerator, 0},
+    {"truncate_stream", 1, kAnyInput, "", E::kGenerator, kArr, {A::kNull}},
+    {"combinations", 1, kAnyInput, "", E::kGenerator, kArr},
+    {"dateadd", 2, kAnyInput, "", E::kFixed, 0},
+    {"datesub", 2, kAnyInput, "", E::kFixed, 0},
     {"tostring", 1, kAnyInput, "", E::kFixed, kStr},
     {"ascii_downcase", 1, kAnyInput, "", E::kFixed, kStr},
-    {"sub", 2, kStr, kString, E::kSubstitute, 0},
-    {"gsub", 2, kStr, kString, E::kSubstitute, 0},
-    {"limit", 2, kAnyInput, "", E::kLimit, 0},
+    {"sub", 2, kStr, kString, E::kFixed, kStr, {A::kInput, A::kMatch}},
+    {"sub", 3, kStr, kString, E::kFixed, kStr, {A::kInput, A::kMatch}},
+    {"gsub", 2, kStr, kString, E::kFixed, kStr, {A::kInput, A::kMatch}},
+    {"gsub", 3, kStr, kString, E::kFixed, kStr, {A::kInput, A::kMatch}},
 };
 
 // Fills the kFromIr parts of a row from the IR signature of its builtin.

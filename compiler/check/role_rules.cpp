@@ -46,7 +46,8 @@ Shape ShapeOf(definition::JqRole role) {
     case R::kMinReplicas:
     case R::kMaxReplicas: return {kNumeric | kStr, {}, "an integer or a numeric string"};
     case R::kPhase: return {kStr, {}, "a string"};
-    case R::kConditions: return {kArr, {}, "an array of condition objects"};
+    // `.status.conditions` (one array) or `.status.conditions[]` (the conditions one by one).
+    case R::kConditions: return {kArr | kObj, {}, "an array of condition objects"};
     case R::kTypeSelectorKey: return {kStr, {}, "a string"};
     case R::kInstanceSelectorId:
     case R::kReplicaSelectorKey:
@@ -256,8 +257,11 @@ void RoleRules::CheckContainerItems(const FieldResult& fr) {
 
 void RoleRules::CheckConditions(const FieldResult& fr) {
   const AType& t = fr.result.type;
-  if (!t.schema || !t.schema->items) return;
-  const Schema* item = schemas_.Deref(t.schema->items.get());
+  if (!t.schema) return;
+  // An array of conditions, or the conditions themselves (`.status.conditions[]`).
+  const Schema* item = t.schema->items ? schemas_.Deref(t.schema->items.get())
+                       : t.Only(kObj | kNull) ? t.schema
+                                              : nullptr;
   if (!item || item->AllowsUnknownKeys()) return;
   const definition::ConditionsDefinition* cd =
       def_.root.status && def_.root.status->conditions ? &*def_.root.status->conditions : nullptr;
@@ -268,7 +272,8 @@ void RoleRules::CheckConditions(const FieldResult& fr) {
     Diagnostic d = At(*fr.field, Severity::Error, kConditionShape,
                       "conditions at " + PathOf(t) + " have no field '" + name->value + "'" +
                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
-                      {"condition items of " + workload_name_ + " at " + PathOf(t) + "[]"});
+                      {"condition items of " + workload_name_ + " at " + PathOf(t) +
+                           (t.schema->items ? "[]" : "")});
     if (name->location.line != 0) {  // point at typeFieldName / statusFieldName when written
       d.location = name->location;
       d.length = static_cast<uint32_t>(std::max<size_t>(1, name->value.size()));
@@ -353,16 +358,26 @@ void RoleRules::CheckCardinality(const std::vector<FieldResult>& results) {
       CheckInstances(*id, paths);
     }
   }
-  // Status paths of the root yield one value.
+  // The root's phase: upstream reads the first result. Conditions may come as several results
+  // (`.status.conditions[]`): upstream flattens them, so only the phase is checked.
   for (const FieldResult& fr : results) {
-    if (fr.role != R::kPhase && fr.role != R::kConditions) continue;
-    if (fr.result.card.max != kMany) continue;
-    out_.push_back(At(*fr.field, Severity::Error, kSeveralResults,
-                      std::string(definition::FieldName(fr.role)) + " can yield several results",
-                      {fr.result.origin.empty() ? std::string("status paths must yield one value")
-                                                : "it iterates " + fr.result.origin}));
+    if (fr.role != R::kPhase || fr.result.card.max != kMany) continue;
+    out_.push_back(At(*fr.field, Severity::Warning, kSeveralResults,
+                      "phaseDefinition.path may yield several results; only the first is the phase",
+                      {fr.result.origin.empty() ? std::string("a phase path should yield one value")
+                                                : "it iterates " + fr.result.origin,
+                       "upstream (and wmc) take the first result and ignore the others"}));
   }
 }
+
+namespace {
+
+// Certain: the results are one per element of a named collection, so the count follows that
+// collection for every object. Possible: a select, `?` or `//` decides how many pass, or the
+// reason for several results has no name.
+bool CountIsCertain(const Result& r) { return r.origin_known && !r.filtered; }
+
+}  // namespace
 
 // In a multi-instance component every spec and scale path iterates what instanceIdPath iterates.
 void RoleRules::CheckInstances(const FieldResult& id, const std::vector<const FieldResult*>& paths) {
@@ -373,14 +388,26 @@ void RoleRules::CheckInstances(const FieldResult& id, const std::vector<const Fi
     // missing or not iterable: a mismatch message could only name an empty collection.
     if (p->result.card.max == kMany && p->result.origin.empty()) continue;
     const std::string name(definition::FieldName(p->role));
-    std::string theirs = p->result.card.max == kMany
-                             ? "iterates " + p->result.origin
-                             : "does not iterate (one result for every instance)";
-    out_.push_back(At(*p->field, Severity::Error, kInstanceMismatch,
+    const bool many = p->result.card.max == kMany;
+    // Another list than the instances' is certain, whatever filters it; a filtered iteration
+    // inside each instance (`.spec.jobs[] | .containers[] | select(...)`) may yield one each.
+    const bool inside_instances = p->result.origin.rfind(id.result.origin, 0) == 0;
+    const bool certain = !many || !inside_instances || CountIsCertain(p->result);
+    std::string theirs = !many    ? "does not iterate (one result for every instance)"
+                         : certain ? "iterates " + p->result.origin
+                                   : "may yield several results per instance: it selects from " +
+                                         p->result.origin;
+    std::vector<std::string> notes{
+        "in a multi-instance component every spec and scale path must yield one result per "
+        "instance: instanceIdPath '" + id.field->text + "' and " + name + " '" + p->field->text + "'"};
+    if (!certain) {
+      notes.push_back("when the counts differ upstream fails with `instance ids count (N) does not "
+                      "match results count (M)`; select at most one element per instance (a "
+                      "list-map key such as `select(.name == \"main\")` does)");
+    }
+    out_.push_back(At(*p->field, certain ? Severity::Error : Severity::Warning, kInstanceMismatch,
                       name + " " + theirs + " but instanceIdPath iterates " + id.result.origin,
-                      {"in a multi-instance component every spec and scale path must yield "
-                       "one result per instance: instanceIdPath '" + id.field->text + "' and " +
-                       name + " '" + p->field->text + "'"}));
+                      std::move(notes)));
   }
 }
 
@@ -388,9 +415,21 @@ void RoleRules::CheckSingleInstance(const definition::Component& c,
                                     const std::vector<const FieldResult*>& paths) {
   for (const FieldResult* p : paths) {
     if (p->result.card.max != kMany) continue;
+    const std::string name(definition::FieldName(p->role));
+    if (!CountIsCertain(p->result)) {
+      std::string from = p->result.origin.empty() ? "" : " (it selects from " + p->result.origin + ")";
+      out_.push_back(At(*p->field, Severity::Warning, kSeveralResults,
+                        name + " may yield several results" + from + " but component '" +
+                            c.name.value + "' has no instanceIdPath",
+                        {"upstream pairs the results with one anonymous instance: when more than one "
+                         "value passes it fails with `instance ids count (1) does not match results "
+                         "count (N)`",
+                         "make the path yield one value (`first(...)`, or a select that only one "
+                         "element passes)"}));
+      continue;
+    }
     out_.push_back(At(*p->field, Severity::Error, kSeveralResults,
-                      std::string(definition::FieldName(p->role)) +
-                          " can yield several results but component '" + c.name.value +
+                      name + " can yield several results but component '" + c.name.value +
                           "' has no instanceIdPath",
                       {p->result.origin.empty()
                            ? std::string("add instanceIdPath or make the path yield one value")

@@ -7,7 +7,25 @@
 
 namespace wm::check::internal {
 
+namespace {
+
+// `[]` and `{}` written as defaults (`.items // []`): they add their kind, not a structure, so
+// joining them keeps the other side's schema (its elements and fields stay checked).
+bool IsEmptyLiteral(const AType& t) {
+  if (t.any || t.schema || t.elem) return false;
+  if (t.kinds == kArr) return true;
+  return t.kinds == kObj && t.fields && t.fields->empty();
+}
+
+}  // namespace
+
 AType Join(const AType& a, const AType& b) {
+  if (IsEmptyLiteral(b) && !a.any && a.schema) {
+    AType t = a;
+    t.kinds |= b.kinds;
+    return t;
+  }
+  if (IsEmptyLiteral(a) && !b.any && b.schema) return Join(b, a);
   if (a.any || b.any) {
     AType t = AType::Any();
     if (a.schema == b.schema) {
@@ -110,6 +128,66 @@ std::string DescribeCard(Card c) {
   if (c.max == 0) return "none";
   if (c.max == kMany) return "many";
   return c.min ? "one" : "optional";
+}
+
+namespace {
+
+bool Covers(const std::vector<std::string>& selected, const std::vector<std::string>& keys) {
+  if (selected.empty() || keys.empty()) return false;
+  for (const std::string& k : keys) {
+    if (std::find(selected.begin(), selected.end(), k) == selected.end()) return false;
+  }
+  return true;
+}
+
+// The part of a Result that ListMapIteration remembers, as a Result.
+Result OuterOf(const ListMapIteration& lm) {
+  Result r;
+  r.card = lm.outer_card;
+  r.origin = lm.outer_origin;
+  r.origin_known = lm.outer_origin_known;
+  r.filtered = lm.outer_filtered;
+  return r;
+}
+
+}  // namespace
+
+Result Compose(const Result& a, const Result& b) {
+  Result r;
+  r.type = b.type;
+  r.card = Seq(a.card, b.card);
+  r.defaulted = b.defaulted;
+  if (b.card.max >= kMany) {
+    r.origin = b.origin;
+    r.origin_known = b.origin_known;
+    r.filtered = b.filtered;
+  } else {
+    r.origin = a.origin;
+    r.origin_known = a.origin_known && b.origin_known;
+    // b may drop some of a's several outputs (select, `?`, empty branches).
+    r.filtered = a.filtered || (a.card.max >= kMany && b.card.min == 0);
+  }
+  if (b.card.max <= 1 && a.list_map && Covers(b.selected_keys, a.list_map->keys)) {
+    // `.containers[] | select(.name == "main")`: at most one element per parent list.
+    Result outer = OuterOf(*a.list_map);
+    r.card = Seq(outer.card, Card{0, 1});
+    r.origin = outer.origin;
+    r.origin_known = outer.origin_known;
+    r.filtered = outer.filtered;
+  } else if (b.list_map) {
+    // b's list-map iteration multiplies what a yields times b's own outer part.
+    Result outer = Compose(a, OuterOf(*b.list_map));
+    auto lm = std::make_shared<ListMapIteration>(*b.list_map);
+    lm->outer_card = outer.card;
+    lm->outer_origin = outer.origin;
+    lm->outer_origin_known = outer.origin_known;
+    lm->outer_filtered = outer.filtered;
+    r.list_map = std::move(lm);
+  } else if (b.card.max <= 1) {
+    r.list_map = a.list_map;
+  }
+  if (b.card.max <= 1) r.selected_keys = a.selected_keys;  // `select(.name == "x") | .image`
+  return r;
 }
 
 Result One(AType t) {

@@ -63,6 +63,7 @@ void MergeInto(Schema* into, const Schema& from) {
   into->nullable |= from.nullable;
   into->int_or_string |= from.int_or_string;
   into->preserve_unknown |= from.preserve_unknown;
+  if (into->list_map_keys.empty()) into->list_map_keys = from.list_map_keys;
   if (into->default_json.empty()) into->default_json = from.default_json;
 }
 
@@ -145,6 +146,7 @@ SchemaPtr Converter::Convert(const json& node, int depth, std::string* error) {
   out->preserve_unknown = flag("x-kubernetes-preserve-unknown-fields");
   out->int_or_string = flag("x-kubernetes-int-or-string") || out->format == "int-or-string";
   if (out->int_or_string) out->types |= kIntegerBit | kStringBit;
+  out->list_map_keys = ListMapKeys(node);
 
   if (auto it = node.find("properties"); it != node.end() && it->is_object()) {
     for (auto p = it->begin(); p != it->end(); ++p) {

@@ -27,6 +27,18 @@ uint8_t BitOfName(std::string_view name) {
 
 }  // namespace
 
+std::vector<std::string> ListMapKeys(const nlohmann::json& node) {
+  std::vector<std::string> keys;
+  auto type = node.find("x-kubernetes-list-type");
+  auto names = node.find("x-kubernetes-list-map-keys");
+  if (type == node.end() || *type != "map" || names == node.end() || !names->is_array()) return keys;
+  for (const auto& name : *names) {
+    if (!name.is_string()) return {};  // a malformed key list identifies nothing
+    keys.push_back(name.get<std::string>());
+  }
+  return keys;
+}
+
 const SchemaPtr* Schema::Property(std::string_view name) const {
   auto it = std::lower_bound(properties.begin(), properties.end(), name,
                              [](const auto& p, std::string_view n) { return p.first < n; });
@@ -95,6 +107,10 @@ nlohmann::json ToJson(const Schema& s) {
   if (s.nullable) j["nullable"] = true;
   if (s.int_or_string) j["x-kubernetes-int-or-string"] = true;
   if (s.preserve_unknown) j["x-kubernetes-preserve-unknown-fields"] = true;
+  if (!s.list_map_keys.empty()) {
+    j["x-kubernetes-list-type"] = "map";
+    j["x-kubernetes-list-map-keys"] = s.list_map_keys;
+  }
   if (!s.default_json.empty()) j["default"] = nlohmann::json::parse(s.default_json, nullptr, false);
   return j;
 }
@@ -150,6 +166,7 @@ bool ParseScalars(const nlohmann::json& j, Schema* s, std::string* error) {
     s->additional_properties_any = it->get<bool>();
   }
   if (auto it = j.find("default"); it != j.end() && it->is_primitive()) s->default_json = it->dump();
+  s->list_map_keys = ListMapKeys(j);
   return true;
 }
 

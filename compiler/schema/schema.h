@@ -1,6 +1,6 @@
 // The compact schema model: the subset of OpenAPI v3 / CRD structural schemas the type checker
-// needs (types, properties, required, enum, format, items, additionalProperties, nullable and the
-// two x-kubernetes extensions), and its on-disk form: one JSON object per node using the OpenAPI
+// needs (types, properties, required, enum, format, items, additionalProperties, nullable, the
+// int-or-string / preserve-unknown-fields markers and list-map keys), and its on-disk form: one JSON object per node using the OpenAPI
 // key names, where {"$ref": "<path>"} names another file of the schemas directory (a shared
 // fragment "_shared/<hash>" or a named type "core/v1/PodSpec"), resolved lazily by registry.h.
 #pragma once
@@ -43,6 +43,9 @@ struct Schema {
   bool nullable = false;
   bool int_or_string = false;             // x-kubernetes-int-or-string (also format int-or-string)
   bool preserve_unknown = false;          // x-kubernetes-preserve-unknown-fields
+  // x-kubernetes-list-type: map on an array: the x-kubernetes-list-map-keys that identify an
+  // element (at most one element per combination of key values; empty = not a list-map).
+  std::vector<std::string> list_map_keys;
   std::string default_json;               // a scalar default as JSON text ("" = none)
   std::string ref;                        // non-empty: this node is a reference to another file
 
@@ -58,6 +61,11 @@ struct Schema {
 // Lower-case OpenAPI names of the bits set in `types`, joined with '|' ("string|integer"), or
 // "any" for an empty set.
 std::string TypeNames(uint8_t types);
+
+// The key fields of a node marked `x-kubernetes-list-type: map` (its `x-kubernetes-list-map-keys`),
+// or none. Shared by the importer (OpenAPI / CRD nodes) and the compact codec, which use the same
+// key names.
+std::vector<std::string> ListMapKeys(const nlohmann::json& node);
 
 // Compact JSON form (descriptions never stored). ToJson sorts keys, so equal schemas serialize to
 // equal text (the importer hashes that text to share fragments).

@@ -150,6 +150,8 @@ std::string RenderGithub(const Diagnostic& d) {
   out += ",title=" + GithubEscape(d.rule, true) + "::";
   std::string message = d.message;
   for (const std::string& note : d.notes) message += "\nnote: " + note;
+  // The annotation has no field for a suggested edit: the fix-it is its last line.
+  if (!d.fixit.empty()) message += "\nfix: replace with `" + d.fixit + "`";
   out += GithubEscape(message, false);
   out += "\n";
   return out;

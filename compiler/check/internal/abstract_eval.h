@@ -97,7 +97,13 @@ class AbstractEvaluator {
   Result CallUnknown(const jq::Node& call, const AType& in, int depth);
   Result CallBuiltin(const jq::Node& call, const AType& in, int depth);
   void RequireInput(const BuiltinSignature& sig, const jq::Node& call, const AType& in);
-  Result ApplyEffect(const BuiltinSignature& sig, const jq::Node& call, const AType& in, int depth);
+  // Each argument evaluated on what the signature says it runs on, in argument order.
+  std::vector<Result> EvaluateArguments(const BuiltinSignature& sig, const jq::Node& call,
+                                        const AType& in, int depth);
+  AType ArgumentInputOf(ArgumentInput where, const jq::Node& call, const AType& in,
+                        const std::vector<Result>& earlier);
+  Result ApplyEffect(const BuiltinSignature& sig, const jq::Node& call, const AType& in,
+                     const std::vector<Result>& args);
   Result Argument(const jq::Node& call, size_t i, const AType& input, int depth) {
     return Eval(call.kid(i), input, depth + 1);
   }
@@ -106,12 +112,15 @@ class AbstractEvaluator {
   Result ToEntries(const AType& in);
   Result ElementOrNull(const BuiltinSignature& sig, const jq::Node& call, const AType& in);
   Result KeepKinds(const BuiltinSignature& sig, const AType& in);
-  Result Select(const jq::Node& call, const AType& in, int depth);
-  Result Map(const BuiltinSignature& sig, const jq::Node& call, const AType& in, int depth);
-  Result PredicateOnElements(const jq::Node& call, const AType& in, int depth);
-  Result AtMostOneOutput(const jq::Node& call, const AType& in, int depth);
-  Result SortedBy(const BuiltinSignature& sig, const jq::Node& call, const AType& in, int depth);
-  Result Limit(const jq::Node& call, const AType& in, int depth);
+  Result Select(const jq::Node& call, const AType& in, const Result& condition);
+  Result Map(const BuiltinSignature& sig, const AType& in, const Result& f);
+  Result SortedBy(const BuiltinSignature& sig, const jq::Node& call, const AType& in);
+  Result Limit(const jq::Node& call, const Result& f);
+  // Type tests (`type == "object"`, `. != null`, combined with and/or): the kinds a condition
+  // lets through, or 0xFF when it tests no type. Narrows `select(...)`, `if` and `and` operands.
+  uint8_t KindsPassing(const jq::Node* condition) const;
+  AType Narrowed(const AType& in, const jq::Node* condition) const;
+  Result EvalNarrowed(const jq::Node* n, const AType& in, const jq::Node* condition, int depth);
 
   const schema::SchemaRegistry& schemas_;
   const SourceMap& map_;

@@ -1,6 +1,7 @@
 // The type checker's lattice: AType (a set of JSON types plus what is known of the schema node,
 // enum values, element and field types), Card (how many outputs), Result (both plus the iterated
-// collection), their joins and sequencing, and how they are printed in messages and dumps.
+// collection), their joins and sequencing (Compose: `a | b`), and how they are printed in
+// messages and dumps.
 #pragma once
 
 #include <cstdint>
@@ -77,13 +78,36 @@ std::string DescribeCard(Card c);
 
 // ---- what an expression yields
 
+// An iteration of a list-map array (`x-kubernetes-list-type: map`): its key fields, and the count
+// and collection of what was being iterated before it, so that a select comparing every key
+// with a constant (`.containers[] | select(.name == "main")`) can undo the multiplication: at
+// most one element per parent passes.
+struct ListMapIteration {
+  std::vector<std::string> keys;
+  Card outer_card;
+  std::string outer_origin;
+  bool outer_origin_known = true;
+  bool outer_filtered = false;
+};
+
 struct Result {
   AType type;
   Card card;
   std::string origin;          // schema path of the last iterated collection
   bool origin_known = true;    // false: outputs multiply for a reason we cannot name
   bool defaulted = false;      // ends in `// default`
+  // How many outputs there are depends on the data beyond the collections' lengths: a select,
+  // a `?` or a `//` dropped some of the iterated values. A count finding is then possible, not
+  // certain (WM209 / WM210 become warnings).
+  bool filtered = false;
+  // Set while the last multiplication is an iteration of a list-map (see ListMapIteration).
+  std::shared_ptr<const ListMapIteration> list_map;
+  // The fields a select compared with constants, through `and` (`select(.name == "main")`).
+  std::vector<std::string> selected_keys;
 };
+
+// `a | b`: b runs on each output of a. Count, origin, filtering and list-map bookkeeping.
+Result Compose(const Result& a, const Result& b);
 
 Result One(AType t);
 // Nothing is known: any type, any number of outputs, from no nameable collection.

@@ -62,6 +62,8 @@ spec:
                           properties:
                             containers:
                               type: array
+                              x-kubernetes-list-type: map
+                              x-kubernetes-list-map-keys: [name]
                               items:
                                 type: object
                                 required: [name]
@@ -361,12 +363,43 @@ TEST_F(TypeCheckTest, MultiInstancePathsIterateTheSameList) {
   EXPECT_NE(d->notes[0].find("'.spec.workers[].replicas // 1'"), std::string::npos);
 }
 
+// Certain counts are errors, possible ones (a select decides) warnings.
+TEST_F(TypeCheckTest, CountSeverityFollowsCertainty) {
+  auto ds = Check(R"(      instanceIdPath: .spec.roles[].name
+      specDefinition:
+        fragmentedPodSpecDefinition:
+          containerPath: '.spec.roles[] | .template.spec.containers[]'
+          imagePath: '.spec.roles[] | .template.spec.containers[] | select(.image != null) | .image'
+          resourcesPath: '.spec.roles[] | .template.spec.containers[] | select(.name == "x") | .resources'
+)");
+  std::vector<const Diagnostic*> found;
+  for (const Diagnostic& d : ds) {
+    if (d.rule == kInstanceMismatch) found.push_back(&d);
+  }
+  ASSERT_EQ(found.size(), 2u) << All(ds);
+  EXPECT_EQ(found[0]->severity, Severity::Error);    // containerPath: one per container
+  EXPECT_EQ(found[1]->severity, Severity::Warning);  // imagePath: filtered by a non-key field
+  EXPECT_NE(found[1]->message.find("may yield several results per instance"), std::string::npos);
+
+  ds = Check(R"(      specDefinition:
+        fragmentedPodSpecDefinition:
+          containerPath: '.spec.roles[0].template.spec.containers[] | select(.image != null)'
+)");
+  const Diagnostic* d = Find(ds, kSeveralResults);
+  ASSERT_NE(d, nullptr) << All(ds);
+  EXPECT_EQ(d->severity, Severity::Warning);
+  ASSERT_FALSE(d->notes.empty());
+  EXPECT_NE(d->notes[0].find("instance ids count (1) does not match results count (N)"),
+            std::string::npos);
+}
+
 TEST_F(TypeCheckTest, SingleInstancePathMustYieldOneResult) {
   auto ds = Check(R"(      specDefinition:
         podTemplateSpecPath: .spec.roles[].template
 )");
   const Diagnostic* d = Find(ds, kSeveralResults);
   ASSERT_NE(d, nullptr) << All(ds);
+  EXPECT_EQ(d->severity, Severity::Error);  // one result per role, whatever the data
   EXPECT_NE(d->message.find("component 'role' has no instanceIdPath"), std::string::npos);
   ds = Check(R"(      specDefinition:
         podTemplateSpecPath: .spec.roles[0].template
@@ -477,6 +510,17 @@ TEST_F(TypeCheckTest, ExpressionTypesAndCardinality) {
        ".spec.roles[].template.metadata.labels[]"},
       {"[1, 2] | .[]", "integer", "many", ""},  // a computed array names no collection
       {"limit(1; .spec.roles[].name)", "string", "optional", ""},
+      // Containers are a list-map keyed by name: a select on the key keeps one per role.
+      {".spec.roles[] | .template.spec.containers[] | select(.name == \"main\") | .image", "string",
+       "many", ".spec.roles[]"},
+      {".spec.roles[].template.spec.containers[] | select(\"main\" == .name and .image != null)",
+       "object", "many", ".spec.roles[]"},
+      {".spec.roles[] | .template.spec.containers[] | select(.image == \"x\")", "object", "many",
+       ".spec.roles[].template.spec.containers[]"},
+      {".spec.roles[0].template.spec.containers[] | select(.name == \"main\")", "object",
+       "optional", ""},
+      // to_entries of an array: index keys, the elements' schema as values.
+      {".spec.roles | to_entries[] | .value.name", "string", "many", ".spec.roles[]"},
   };
   for (const Case& c : cases) {
     auto parsed = jq::Parse(c.expr);
@@ -514,6 +558,46 @@ class ResolvedCallsTest : public TypeCheckTest {
     return out;
   }
 };
+
+// Closure arguments run where the builtin runs them: fields are looked up there.
+TEST_F(ResolvedCallsTest, ClosureArgumentsAreTypedOnWhatTheyRunOn) {
+  for (const char* clean : {
+           "any(.spec.roles[]; .name == \"a\")",
+           "all(.status.conditions // [] | .[]; .type == \"Ready\")",
+           "INDEX(.spec.roles[]; .name)",
+           ".spec.roles | INDEX(.name)",
+           ".spec.roles[0].template.metadata.labels | with_entries(select(.value != \"\"))",
+           ".spec.roles | with_entries(.value.name)",
+           "walk(if type == \"object\" then .whatever else . end)",
+           "[paths(.whatever)]",
+           "recurse(.spec.roles[]?; .name != null)",
+           ".spec.roles[0] | IN(.name; \"a\", \"b\")",
+       }) {
+    Checked c = On(clean);
+    EXPECT_TRUE(c.diagnostics.empty()) << clean << "\n" << All(c.diagnostics);
+  }
+  Checked typo = On("any(.spec.roles[]; .nmae == \"a\")");
+  const Diagnostic* d = Find(typo.diagnostics, kUnknownField);
+  ASSERT_NE(d, nullptr) << All(typo.diagnostics);
+  EXPECT_EQ(d->message, "field 'nmae' not found in example.com/v1 Trainer at .spec.roles[]; did you "
+                        "mean 'name'?");
+  typo = On("INDEX(.spec.roles[]; .nmae)");
+  EXPECT_NE(Find(typo.diagnostics, kUnknownField), nullptr) << All(typo.diagnostics);
+}
+
+// A `type` or null test lets only some kinds through: what follows reads only those.
+TEST_F(ResolvedCallsTest, TypeTestsNarrowTheInput) {
+  for (const char* clean : {
+           ".spec.roles[0].name | if type == \"object\" then .x else . end",
+           ".spec.roles[0].name | select(type == \"array\") | .[0]",
+           ".spec.roles[0].name | type == \"object\" and .x",
+       }) {
+    Checked c = On(clean);
+    EXPECT_TRUE(c.diagnostics.empty()) << clean << "\n" << All(c.diagnostics);
+  }
+  // Without the test the same read is a certain failure.
+  EXPECT_NE(Find(On(".spec.roles[0].name | .x").diagnostics, kCannotIndex), nullptr);
+}
 
 TEST_F(ResolvedCallsTest, LocalDefIsNotTheBuiltin) {
   // The builtin keys on a string is WM213; the local `keys` is the identity.

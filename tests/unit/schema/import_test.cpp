@@ -1,7 +1,7 @@
 // Tests of the schema importer and the lazy registry: CRD multi-version import, OpenAPI $ref /
-// allOf resolution, oneOf type unions, int-or-string, preserve-unknown, ObjectMeta substitution,
-// the compact JSON round trip, shared fragments on disk, and that the registry reads only what
-// it is asked for.
+// allOf resolution, oneOf type unions, int-or-string, preserve-unknown, list-map keys, ObjectMeta
+// substitution, the compact JSON round trip, shared fragments on disk, and that the registry reads
+// only what it is asked for.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -57,6 +57,8 @@ spec:
                 nullable: true
               roles:
                 type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
                 items:
                   type: object
                   required: [name]
@@ -96,7 +98,11 @@ const char* kOpenApi = R"({
       "type": "object",
       "required": ["containers"],
       "properties": {
-        "containers": {"type": "array", "items": {"allOf": [{"$ref": "#/components/schemas/io.k8s.api.core.v1.Container"}]}},
+        "containers": {"type": "array", "items": {"allOf": [{"$ref": "#/components/schemas/io.k8s.api.core.v1.Container"}]},
+                       "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]},
+        "tolerations": {"type": "array", "items": {"type": "object"}, "x-kubernetes-list-type": "atomic"},
+        "spread": {"type": "array", "items": {"type": "object"}, "x-kubernetes-list-type": "map",
+                   "x-kubernetes-list-map-keys": ["topologyKey", "whenUnsatisfiable"]},
         "overhead": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"}}
       }
     },
@@ -160,6 +166,9 @@ TEST(SchemaImport, CrdEveryVersion) {
   EXPECT_TRUE(roles.items->IsRequired("name"));
   EXPECT_EQ(At(*roles.items, "replicas").format, "int32");
   EXPECT_EQ(At(*roles.items, "replicas").default_json, "1");
+  // A list-map keeps its key fields: at most one element per key value (the checker uses it).
+  EXPECT_EQ(roles.list_map_keys, std::vector<std::string>{"name"});
+  EXPECT_TRUE(At(spec, "labels").list_map_keys.empty());
   // Descriptions are not kept anywhere.
   EXPECT_EQ(ToJson(*v1->schema).dump().find("dropped"), std::string::npos);
   // The CRD's bare `metadata: {type: object}` refers to the real ObjectMeta.
@@ -181,6 +190,10 @@ TEST(SchemaImport, OpenApiRefsAllOfAndUnions) {
   EXPECT_TRUE(spec.IsRequired("containers"));
   const Schema& container = *At(spec, "containers").items;
   EXPECT_EQ(At(container, "name").types, kStringBit);
+  EXPECT_EQ(At(spec, "containers").list_map_keys, std::vector<std::string>{"name"});
+  EXPECT_TRUE(At(spec, "tolerations").list_map_keys.empty());  // atomic: no keys
+  EXPECT_EQ(At(spec, "spread").list_map_keys,
+            (std::vector<std::string>{"topologyKey", "whenUnsatisfiable"}));
   EXPECT_TRUE(At(container, "port").int_or_string);
   EXPECT_EQ(At(spec, "overhead").additional_properties->types, kStringBit | kNumberBit);
   EXPECT_EQ(At(At(*pod->schema, "metadata"), "labels").additional_properties->types, kStringBit);
@@ -207,6 +220,7 @@ TEST(SchemaImport, CompactJsonRoundTrip) {
   SchemaPtr back = FromJson(j, &error);
   ASSERT_TRUE(back) << error;
   EXPECT_EQ(ToJson(*back), j);
+  EXPECT_EQ(At(At(*back, "spec"), "roles").list_map_keys, std::vector<std::string>{"name"});
   // Depth limit and malformed nodes are errors, not crashes.
   nlohmann::json deep = nlohmann::json::object();
   for (int i = 0; i < 50; ++i) deep = nlohmann::json{{"items", deep}};

@@ -139,6 +139,11 @@ TEST(RenderTest, Github) {
   d.notes = {"n"};
   EXPECT_EQ(Render({d}, SourceFiles{}, DiagnosticFormat::kGithub),
             "::warning file=a%2Cb.yaml,line=1,col=5,title=WM100::50%25 done%0Anote: n\n");
+  // The fix-it is the annotation's last line.
+  d.fixit = ".a[] | (.x // 1)";
+  EXPECT_EQ(Render({d}, SourceFiles{}, DiagnosticFormat::kGithub),
+            "::warning file=a%2Cb.yaml,line=1,col=5,title=WM100::50%25 done%0Anote: n"
+            "%0Afix: replace with `.a[] | (.x // 1)`\n");
 }
 
 }  // namespace
