@@ -95,10 +95,13 @@ struct PodField {
   int32_t program;         // the component's path program, or kNoResolver
 };
 
-Result<Value> UpdatePodField(const Bundle& bundle, const Value& object,
+Result<Value> UpdatePodField(const Bundle& bundle, const Value& input,
                              const catalog::Component& component, const InstanceValues& values,
                              const PodField& field, const WriteOptions& options) {
   Result<Value> out;
+  // Instance ids and write paths must iterate maps in the same order as the Accessor that read
+  // them: upstream's key-sorted order (see docs/architecture.md, "Key order").
+  const Value object = SortKeysDeep(input);
   auto ordered = Unzip(bundle, object, component, values, field.plural, options);
   if (!ordered.ok()) {
     out.error = ordered.error;
@@ -313,10 +316,11 @@ const std::vector<std::string>& FragmentedFieldNames() {
   return names;
 }
 
-Result<Value> UpdateFragmentedPodSpec(const Bundle& bundle, const Value& object,
+Result<Value> UpdateFragmentedPodSpec(const Bundle& bundle, const Value& input,
                                       const catalog::Component& component,
                                       const InstanceValues& specs, const WriteOptions& options) {
   Result<Value> out;
+  const Value object = SortKeysDeep(input);  // the Accessor's order, as in UpdatePodField
   auto ordered = Unzip(bundle, object, component, specs, "fragmented pod specs", options);
   if (!ordered.ok()) {
     out.error = ordered.error;

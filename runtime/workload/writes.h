@@ -47,7 +47,8 @@ using InstanceValues = std::map<std::string, Value>;
 
 // Component updates: the values are put in instance-id order (`value not found for instance id:
 // X` when one is missing; extra ids are ignored), then written with AssignZip when the component
-// has an instanceIdPath, else with Assign of the single value.
+// has an instanceIdPath, else with Assign of the single value. They run on the key-sorted object
+// (as the Accessor reads it and as upstream evaluates), so the updated object has sorted keys.
 Result<Value> UpdatePodTemplateSpec(const Bundle& bundle, const Value& object,
                                     const catalog::Component& component,
                                     const InstanceValues& values, const WriteOptions& options = {});
