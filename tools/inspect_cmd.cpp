@@ -134,7 +134,8 @@ void AddInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--bundle,-b", options->bundle, "Compiled catalog bundle (.wmb)")->required();
   cmd->add_option("-o,--output", options->output, "Output format: text (default) or json");
   cmd->add_option("--engine", options->engine,
-                  "auto (native code when the bundle has it for this machine) or interp");
+                  "auto (native code when the bundle has it for this machine) or interp")
+      ->check(CLI::IsMember({"auto", "interp"}));
   cmd->add_option("--max-results", options->limits.max_outputs,
                   "Results per resolver evaluation; reaching it is an error (default 1000, as upstream)");
   cmd->add_option("--timeout-ms", options->limits.timeout_ms,
