@@ -19,7 +19,7 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/value/json.h"
 #include "runtime/workload/workload.h"
-#include "wm.h"
+#include "runtime/c/wm.h"
 
 namespace {
 

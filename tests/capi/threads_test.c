@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wm.h"
+#include "runtime/c/wm.h"
 
 enum { kThreads = 8, kRounds = 40 };
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/yaml/yaml_json.h"
-#include "wm.h"
+#include "runtime/c/wm.h"
 
 namespace {
 
