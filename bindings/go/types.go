@@ -3,6 +3,8 @@
 // follow the JSON, which follows `wmc inspect -o json`.
 package wm
 
+import "encoding/json"
+
 // Definition is one workload type of a bundle (wm_bundle_definitions).
 type Definition struct {
 	Name       string          `json:"name"`
@@ -54,6 +56,8 @@ type Workload struct {
 	Namespace  string              `json:"namespace"`
 	Definition string              `json:"definition"`
 	Status     []string            `json:"status"` // matched statuses, upstream order; ["Undefined"] when none
+	Phase      *string             `json:"phase"`  // nil without a phase definition
+	Conditions []Condition         `json:"conditions"`
 	Resources  struct{ GPUs float64 `json:"gpus"` } `json:"resources"`
 	Components []ResolvedComponent `json:"components"` // definition order, the root first
 	Problems   []string            `json:"problems"`   // workload-level (status) problems
@@ -77,6 +81,21 @@ type Instance struct {
 	MaxReplicas *int64  `json:"maxReplicas"`
 	GPUsPerPod  float64 `json:"gpusPerPod"`
 	GPUs        float64 `json:"gpus"`
+	// What the component's paths extracted for this instance (absent without that definition), as
+	// JSON: a PodTemplateSpec, a PodSpec, upstream's FragmentedPodSpec, an ObjectMeta.
+	PodTemplateSpec   json.RawMessage `json:"podTemplateSpec,omitempty"`
+	PodSpec           json.RawMessage `json:"podSpec,omitempty"`
+	FragmentedPodSpec json.RawMessage `json:"fragmentedPodSpec,omitempty"`
+	Metadata          json.RawMessage `json:"metadata,omitempty"`
+}
+
+// Condition of the workload as upstream reads it (fields through the configured names; fields
+// that are absent or not strings are left out).
+type Condition struct {
+	Type    string  `json:"type"`
+	Status  *string `json:"status,omitempty"`
+	Message string  `json:"message,omitempty"`
+	Reason  *string `json:"reason,omitempty"`
 }
 
 // Component returns the named component, or nil.

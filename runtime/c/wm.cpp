@@ -16,6 +16,7 @@
 #include "runtime/catalog/definition.h"
 #include "runtime/value/json.h"
 #include "runtime/workload/run.h"
+#include "runtime/workload/view.h"
 #include "runtime/workload/workload.h"
 
 #ifndef WM_VERSION
@@ -131,7 +132,7 @@ wm::RunOptions RunOptionsFor(const wm_bundle* b, const wm_limits* call) {
   l.fuel = Pick(c.fuel, d.fuel, l.fuel);
   l.max_memory_bytes = Pick(c.max_memory_bytes, d.max_memory_bytes, l.max_memory_bytes);
   l.max_depth = Pick(c.max_depth, d.max_depth, l.max_depth);
-  // timeout_ms: wired when EvalLimits gains its wall-clock limit (branch wp-access).
+  l.timeout_ms = Pick(c.timeout_ms, d.timeout_ms, l.timeout_ms);
   return run;
 }
 
@@ -197,52 +198,21 @@ wm::Value DefinitionJson(const wm::catalog::Definition& d) {
   });
 }
 
-// The resolution of one workload as JSON.
-// TEMPORARY: the JSON view moves into the runtime (runtime/workload/view.h, branch wp-access);
-// until it lands this keeps the ABI testable with the fields `wmc inspect -o json` prints.
+// The resolution of one workload as JSON (the runtime's view, as `wmc inspect -o json` prints it).
+// workload::Resolve says only why it failed; the object's shape tells which code that is.
 wm::Value ResolvedJson(const wm::Bundle& bundle, const wm::Value& object,
                        const wm::workload::ResolveOptions& options) {
-  wm::workload::ResolvedWorkload w;
+  wm::workload::ResolvedWorkload resolved;
   std::string message;
-  if (!wm::workload::Resolve(bundle, object, &w, &message, options)) {
-    bool typed = object.IsObject() && object.Find("apiVersion") && object.Find("kind") &&
-                 object.Find("apiVersion")->IsString() && object.Find("kind")->IsString();
+  if (!wm::workload::Resolve(bundle, object, &resolved, &message, options)) {
+    auto is_string = [&](const char* key) {
+      const wm::Value* v = object.IsObject() ? object.Find(key) : nullptr;
+      return v && v->IsString() && !v->AsString().empty();
+    };
+    bool typed = is_string("apiVersion") && is_string("kind");
     throw Failure{typed ? WM_ERR_NO_DEFINITION : WM_ERR_INVALID_INPUT, message};
   }
-  auto strings = [](const std::vector<std::string>& list) {
-    wm::Array out;
-    for (const auto& s : list) out.push_back(String(s));
-    return wm::Value::MakeArray(std::move(out));
-  };
-  auto number = [](double d) { return wm::Value::Number(d); };
-  wm::Array components;
-  for (const auto& c : w.components) {
-    wm::Array instances;
-    for (const auto& i : c.instances) {
-      auto optional = [](const std::optional<int64_t>& n) {
-        return n ? wm::Value::Number(static_cast<double>(*n)) : wm::Value::Null();
-      };
-      instances.push_back(wm::Value::MakeObject(
-          {{String("id"), String(i.id)}, {String("replicas"), optional(i.replicas)},
-           {String("minReplicas"), optional(i.min_replicas)},
-           {String("maxReplicas"), optional(i.max_replicas)},
-           {String("gpusPerPod"), number(i.gpus_per_pod)}, {String("gpus"), number(i.gpus)}}));
-    }
-    components.push_back(wm::Value::MakeObject(
-        {{String("name"), String(c.definition->name)},
-         {String("kind"), String(c.definition->kind.ToString())},
-         {String("owner"), c.definition->owner.empty() ? wm::Value::Null() : String(c.definition->owner)},
-         {String("gpus"), number(c.gpus)},
-         {String("instances"), wm::Value::MakeArray(std::move(instances))},
-         {String("problems"), strings(c.problems)}}));
-  }
-  return wm::Value::MakeObject(
-      {{String("apiVersion"), String(w.api_version)}, {String("kind"), String(w.kind)},
-       {String("name"), String(w.name)}, {String("namespace"), String(w.namespace_)},
-       {String("definition"), String(w.definition->name)}, {String("status"), strings(w.statuses)},
-       {String("resources"), wm::Value::MakeObject({{String("gpus"), number(w.gpus)}})},
-       {String("components"), wm::Value::MakeArray(std::move(components))},
-       {String("problems"), strings(w.problems)}});
+  return wm::workload::WorkloadJson(resolved);
 }
 
 void RequireCall(const wm_bundle* bundle, wm_buffer* out) {

@@ -98,8 +98,10 @@ func (c *Component) GetExtractedInstances(ctx context.Context) (map[string]Extra
 		return nil, err
 	}
 	out := make(map[string]ExtractedInstance, len(ids))
-	for _, id := range ids {
-		var e ExtractedInstance
+	for i, id := range ids {
+		inst := c.resolved.Instances[i]
+		e := ExtractedInstance{PodTemplateSpec: inst.PodTemplateSpec, PodSpec: inst.PodSpec,
+			FragmentedPodSpec: inst.FragmentedPodSpec, Metadata: inst.Metadata}
 		if s, ok := scales[id]; ok {
 			e.Scale = &s
 		}
@@ -118,7 +120,7 @@ func (c *Component) GetStatus(ctx context.Context) (*Status, error) {
 	if len(w.Problems) > 0 {
 		return nil, errors.New("failed to match status: " + strings.Join(w.Problems, "; "))
 	}
-	s := &Status{}
+	s := &Status{Phase: w.Phase, Conditions: w.Conditions}
 	for _, name := range w.Status {
 		s.MatchedStatuses = append(s.MatchedStatuses, ResourceStatus(name))
 	}

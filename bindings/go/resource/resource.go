@@ -30,12 +30,7 @@ type Scale struct {
 }
 
 // Condition of the workload (upstream's Condition).
-type Condition struct {
-	Type    string  `json:"type"`
-	Status  *string `json:"status,omitempty"`
-	Message string  `json:"message,omitempty"`
-	Reason  *string `json:"reason,omitempty"`
-}
+type Condition = wm.Condition
 
 // ResourceStatus is a matched status name ("Running", "Completed", ..., "Undefined").
 type ResourceStatus string

@@ -72,6 +72,16 @@ func TestJobSetComponents(t *testing.T) {
 		scale, _ := json.Marshal(s)
 		t.Errorf("worker scale %s", scale)
 	}
+	// The pod template, as a consumer would decode it into corev1.PodTemplateSpec.
+	var template struct {
+		Spec struct {
+			SchedulerName string `json:"schedulerName"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(instances["leader"].PodTemplateSpec, &template); err != nil ||
+		template.Spec.SchedulerName != "kai-scheduler" {
+		t.Errorf("leader pod template: %v %s", err, instances["leader"].PodTemplateSpec)
+	}
 }
 
 func TestStatusOnTheRootOnly(t *testing.T) {
@@ -81,6 +91,9 @@ func TestStatusOnTheRootOnly(t *testing.T) {
 	status, err := root.GetStatus(ctx)
 	if err != nil || status == nil || len(status.MatchedStatuses) == 0 || status.MatchedStatuses[0] != "Failed" {
 		t.Errorf("root status %+v %v", status, err)
+	}
+	if len(status.Conditions) == 0 || status.Conditions[len(status.Conditions)-1].Type == "" {
+		t.Errorf("conditions %+v", status.Conditions)
 	}
 	jobs, _ := f.GetComponent("replicatedjob")
 	if status, err := jobs.GetStatus(ctx); status != nil || err != nil {
