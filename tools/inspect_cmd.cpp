@@ -1,7 +1,7 @@
-// `wmc inspect --bundle B.wmb [-o text|json] [--engine=auto|interp] [FILE|-]`: resolves one workload
-// object through a compiled catalog bundle and prints its tree (components, instances, replicas,
-// GPUs, status). Exit 0 on success, 1 when no definition covers the object's kind, 2 on unreadable
-// input or bundle.
+// `wmc inspect --bundle B.wmb [-o text|json] [--engine=auto|interp] [--max-results N]
+// [--timeout-ms MS] [FILE|-]`: resolves one workload object through a compiled catalog bundle and
+// prints its tree (components, instances, replicas, GPUs, status); -o json is workload::WorkloadJson.
+// Exit 0 on success, 1 when no definition covers the object's kind, 2 on unreadable input or bundle.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -23,6 +23,7 @@ struct InspectOptions {
   std::string input = "-";
   std::string output = "text";
   std::string engine = "auto";
+  EvalLimits limits;  // --max-results, --timeout-ms: per resolver evaluation
 };
 
 std::string Number(double d) {
@@ -108,7 +109,9 @@ int RunInspect(const InspectOptions& o) {
     return 2;
   }
   workload::ResolvedWorkload resolved;
-  if (!workload::Resolve(*bundle, object, &resolved, &error)) {
+  workload::ResolveOptions resolve;
+  resolve.run.limits = o.limits;
+  if (!workload::Resolve(*bundle, object, &resolved, &error, resolve)) {
     std::fprintf(stderr, "wmc inspect: %s: %s\n", o.input == "-" ? "<stdin>" : o.input.c_str(),
                  error.c_str());
     return 1;
@@ -132,6 +135,10 @@ void AddInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-o,--output", options->output, "Output format: text (default) or json");
   cmd->add_option("--engine", options->engine,
                   "auto (native code when the bundle has it for this machine) or interp");
+  cmd->add_option("--max-results", options->limits.max_outputs,
+                  "Results per resolver evaluation; reaching it is an error (default 1000, as upstream)");
+  cmd->add_option("--timeout-ms", options->limits.timeout_ms,
+                  "Wall-clock limit per resolver evaluation in ms (default 10000, as upstream; 0 = none)");
   cmd->add_option("object", options->input, "Workload object file (YAML or JSON), - for stdin");
   cmd->callback([options, exit_code] { *exit_code = RunInspect(*options); });
 }
