@@ -204,18 +204,23 @@ class Evaluation {
   // Charges one step of fuel and checks the stack; returns false (with the error set) when a
   // limit is exceeded.
   bool Step() {
-    if (fuel_left_ == 0) {
-      std::string message;
-      fuel_left_ = budget_.NextSlice(&message);
-      if (fuel_left_ == 0) {
-        LimitError(message);
-        return false;
-      }
-    }
+    if (fuel_left_ == 0 && !Refuel()) return false;
     --fuel_left_;
     char here;
     if (static_cast<size_t>(stack_top_ - &here) > stack_budget_) {
       LimitError("maximum evaluation depth exceeded (stack)");
+      return false;
+    }
+    return true;
+  }
+
+  // The next slice of fuel (the time limit is checked here, once per slice); kept out of line so
+  // Step stays small enough to inline everywhere.
+  [[gnu::noinline]] bool Refuel() {
+    std::string message;
+    fuel_left_ = budget_.NextSlice(&message);
+    if (fuel_left_ == 0) {
+      LimitError(message);
       return false;
     }
     return true;

@@ -5,11 +5,9 @@
 #include "runtime/workload/accessor.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 
 #include "runtime/value/json.h"
 
