@@ -111,8 +111,10 @@ WM_API wm_code wm_bundle_definitions(const wm_bundle* bundle, wm_buffer* out, wm
 WM_API wm_code wm_bundle_resolvers(const wm_bundle* bundle, wm_buffer* out, wm_error** error);
 
 /* Resolves one workload object (JSON bytes) through the definition of its apiVersion/kind: the
- * JSON object `wmc inspect -o json` prints (apiVersion, kind, name, namespace, definition, status,
- * resources, components with their instances, replicas and GPUs, problems). Errors:
+ * JSON object `wmc inspect -o json` prints (runtime/workload/view.h: apiVersion, kind, name,
+ * namespace, definition, status, phase, conditions, resources, components with their instances,
+ * replicas, GPUs and extracted pod shapes, problems). A resolver that fails is a problem of its
+ * component in that document, not an error of the call. Errors:
  * WM_ERR_INVALID_INPUT (malformed JSON, not an object, no apiVersion/kind), WM_ERR_NO_DEFINITION. */
 WM_API wm_code wm_resolve(const wm_bundle* bundle, const char* object_json, size_t object_size,
                           const wm_limits* limits, wm_buffer* out, wm_error** error);
