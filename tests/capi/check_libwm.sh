@@ -34,7 +34,7 @@ others=$(echo "$exported" | grep -v '^wm_' | grep -v '^$')
 if [ -n "$others" ]; then
   echo "FAIL: $lib exports symbols besides wm_*:"; echo "$others" | head -10; status=1
 fi
-if ! echo "$exported" | grep -qx wm_resolve; then
+if ! echo "$exported" | grep -x wm_resolve >/dev/null; then
   echo "FAIL: $lib does not export wm_resolve"; status=1
 fi
 if findings "$forbidden_example" >/dev/null; then

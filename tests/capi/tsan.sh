@@ -19,8 +19,8 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 cmake --build "$build" -j "${JOBS:-2}" --target wm_capi_threads >/dev/null
 # The test is only worth something if the binary really is instrumented.
-nm "$build/bin/wm_capi_threads" | grep -q __tsan_init || { echo "FAIL: wm_capi_threads is not built with TSan"; exit 1; }
-nm -D "$build/lib/libwm.so" | grep -q __tsan || { echo "FAIL: libwm is not built with TSan"; exit 1; }
+nm "$build/bin/wm_capi_threads" | grep __tsan_init >/dev/null || { echo "FAIL: wm_capi_threads is not built with TSan"; exit 1; }
+nm -D "$build/lib/libwm.so" | grep __tsan >/dev/null || { echo "FAIL: libwm is not built with TSan"; exit 1; }
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 run() { "$build/bin/wm_capi_threads" "$bundles/catalog.wmb" "$bundles/jobset-native.wmb"; }
 # Kernels with high mmap randomisation break GCC 12's TSan ("unexpected memory mapping"): retry
