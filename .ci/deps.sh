@@ -8,6 +8,9 @@ PACKAGES=(
   antlr4 libantlr4-runtime-dev uuid-dev libyaml-cpp-dev nlohmann-json3-dev libjq-dev libonig-dev
   libcli11-dev llvm-19-dev llvm-19-tools libzstd-dev libsimdjson-dev libgtest-dev libbenchmark-dev
   jq cmake ninja-build g++ pkg-config python3
+  # The Go binding (bindings/go) and its tests and benchmark: Go, Debian's Go sources of gojq and
+  # yaml.v3 (GOPATH mode, nothing downloaded). libtsan2 (pulled in by g++) serves the tsan test.
+  golang-go golang-github-itchyny-gojq-dev golang-gopkg-yaml.v3-dev
 )
 # Optional sets, named by the first argument; kept out of the default so CI does not grow.
 case "${1:-}" in

@@ -1,0 +1,3 @@
+module github.com/wmc/wm
+
+go 1.19

@@ -1,0 +1,305 @@
+// The C ABI (wm.h) over the C++ runtime: opaque handles around wm::Bundle, JSON in and out, and
+// the one place where C++ failures (exceptions included) become wm_code + message. Every exported
+// function runs its body through Guarded(), so nothing throws across the boundary.
+// Adding an operation: parse the input with ParseObject, call the runtime, Emit the JSON.
+#include "runtime/c/wm.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "runtime/bundle/bundle.h"
+#include "runtime/catalog/definition.h"
+#include "runtime/value/json.h"
+#include "runtime/workload/run.h"
+#include "runtime/workload/view.h"
+#include "runtime/workload/workload.h"
+
+#ifndef WM_VERSION
+#define WM_VERSION "unknown"
+#endif
+
+struct wm_error {
+  wm_code code;
+  std::string message;
+};
+
+struct wm_bundle {
+  std::shared_ptr<const wm::Bundle> bundle;
+  wm_limits limits{};  // the bundle's defaults; zero fields mean the runtime's defaults
+};
+
+namespace {
+
+// Returned when even the error cannot be allocated; wm_error_free never frees it.
+wm_error g_out_of_memory{WM_ERR_OUT_OF_MEMORY, "out of memory"};
+
+// A failure on its way out: the code and message the caller sees.
+struct Failure {
+  wm_code code;
+  std::string message;
+};
+
+wm_code Report(wm_error** error, wm_code code, std::string message) {
+  if (error) {
+    *error = new (std::nothrow) wm_error{code, {}};
+    if (*error) {
+      try {
+        (*error)->message = std::move(message);
+      } catch (...) {
+        delete *error;
+        *error = &g_out_of_memory;
+      }
+    } else {
+      *error = &g_out_of_memory;
+    }
+  }
+  return code;
+}
+
+// Runs `body` (returning WM_OK or throwing Failure) and turns every way it can fail into a code.
+template <class Body>
+wm_code Guarded(wm_error** error, Body&& body) noexcept {
+  if (error) *error = nullptr;
+  try {
+    body();
+    return WM_OK;
+  } catch (Failure& f) {
+    return Report(error, f.code, std::move(f.message));
+  } catch (const std::bad_alloc&) {
+    if (error) *error = &g_out_of_memory;
+    return WM_ERR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    return Report(error, WM_ERR_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return Report(error, WM_ERR_INTERNAL, "internal error: unknown exception");
+  }
+}
+
+void Require(bool condition, const char* what) {
+  if (!condition) throw Failure{WM_ERR_BAD_ARGUMENT, what};
+}
+
+// wm_code 1..6 are workload::ErrorCode, so a runtime error passes through unchanged.
+using wm::workload::ErrorCode;
+static_assert(WM_ERR_INVALID_INPUT == static_cast<int>(ErrorCode::kInvalidInput) &&
+              WM_ERR_NO_DEFINITION == static_cast<int>(ErrorCode::kNoDefinition) &&
+              WM_ERR_NOT_FOUND == static_cast<int>(ErrorCode::kNotFound) &&
+              WM_ERR_EVALUATION == static_cast<int>(ErrorCode::kEvaluation) &&
+              WM_ERR_MISMATCH == static_cast<int>(ErrorCode::kMismatch) &&
+              WM_ERR_LIMIT == static_cast<int>(ErrorCode::kLimit));
+[[maybe_unused]] wm_code CodeOf(ErrorCode code) { return static_cast<wm_code>(code); }
+
+// Copies JSON text into a caller-owned buffer.
+void Emit(const wm::Value& value, wm_buffer* out) {
+  std::string text = wm::ToJson(value);
+  char* data = static_cast<char*>(std::malloc(text.size() + 1));
+  if (!data) throw std::bad_alloc();
+  std::memcpy(data, text.data(), text.size() + 1);
+  out->data = data;
+  out->size = text.size();
+}
+
+wm::Value ParseObject(const char* json, size_t size) {
+  Require(json != nullptr || size == 0, "object_json is NULL");
+  wm::Value value;
+  wm::JsonError parse_error;
+  if (!wm::ParseJson(std::string_view(json ? json : "", size), &value, &parse_error)) {
+    throw Failure{WM_ERR_INVALID_INPUT, "invalid JSON at byte " +
+                                            std::to_string(parse_error.offset) + ": " +
+                                            parse_error.message};
+  }
+  return value;
+}
+
+// A call's limit, else the bundle's, else the runtime default.
+template <class T>
+T Pick(T call, T bundle, T fallback) {
+  return call ? call : bundle ? bundle : fallback;
+}
+
+wm::RunOptions RunOptionsFor(const wm_bundle* b, const wm_limits* call) {
+  wm_limits none{};
+  const wm_limits& c = call ? *call : none;
+  const wm_limits& d = b->limits;
+  wm::RunOptions run;
+  wm::EvalLimits& l = run.limits;
+  l.max_outputs = Pick(c.max_outputs, d.max_outputs, l.max_outputs);
+  l.fuel = Pick(c.fuel, d.fuel, l.fuel);
+  l.max_memory_bytes = Pick(c.max_memory_bytes, d.max_memory_bytes, l.max_memory_bytes);
+  l.max_depth = Pick(c.max_depth, d.max_depth, l.max_depth);
+  l.timeout_ms = Pick(c.timeout_ms, d.timeout_ms, l.timeout_ms);
+  return run;
+}
+
+wm_code Open(std::shared_ptr<wm::Bundle> (*load)(const void*, size_t, const std::string&,
+                                                 std::string*, const wm::BundleLoadOptions&),
+             const void* data, size_t size, const std::string& name,
+             const wm_open_options* options, wm_bundle** bundle, wm_error** error) {
+  if (bundle) *bundle = nullptr;
+  return Guarded(error, [&] {
+    Require(bundle != nullptr, "bundle is NULL");
+    wm::BundleLoadOptions load_options;
+    if (options) load_options.use_native = options->interpreter_only == 0;
+    std::string message;
+    std::shared_ptr<wm::Bundle> loaded = load(data, size, name, &message, load_options);
+    if (!loaded) throw Failure{WM_ERR_BAD_BUNDLE, message};
+    auto handle = std::make_unique<wm_bundle>();
+    handle->bundle = std::move(loaded);
+    if (options) handle->limits = options->limits;
+    *bundle = handle.release();
+  });
+}
+
+std::shared_ptr<wm::Bundle> LoadFile(const void* path, size_t, const std::string&,
+                                     std::string* error, const wm::BundleLoadOptions& options) {
+  return wm::Bundle::Open(static_cast<const char*>(path), error, options);
+}
+
+std::shared_ptr<wm::Bundle> LoadBytes(const void* data, size_t size, const std::string& name,
+                                      std::string* error, const wm::BundleLoadOptions& options) {
+  return wm::Bundle::FromBytes(std::string(static_cast<const char*>(data), size), name, error,
+                               options);
+}
+
+wm::Value String(std::string_view s) { return wm::Value::String(s); }
+
+wm::Value ComponentJson(const wm::catalog::Component& c) {
+  return wm::Value::MakeObject({
+      {String("name"), String(c.name)},
+      {String("apiVersion"), String(c.kind.ApiVersion())},
+      {String("kind"), String(c.kind.kind)},
+      {String("owner"), c.owner.empty() ? wm::Value::Null() : String(c.owner)},
+      {String("hasPodDefinition"), wm::Value::Bool(c.HasPods())},
+      {String("hasInstanceIdPath"), wm::Value::Bool(c.instance_id >= 0)},
+      {String("hasScaleDefinition"),
+       wm::Value::Bool(c.replicas >= 0 || c.min_replicas >= 0 || c.max_replicas >= 0)},
+      {String("hasStatusDefinition"), wm::Value::Bool(!c.status.empty())},
+  });
+}
+
+wm::Value DefinitionJson(const wm::catalog::Definition& d) {
+  wm::Array components, groups;
+  for (const auto& c : d.components) components.push_back(ComponentJson(c));
+  for (const auto& g : d.gang_groups) groups.push_back(String(g.name));
+  const auto& gvk = d.root().kind;
+  return wm::Value::MakeObject({
+      {String("name"), String(d.name)},
+      {String("apiVersion"), String(gvk.ApiVersion())},
+      {String("kind"), String(gvk.kind)},
+      {String("group"), String(gvk.group)},
+      {String("version"), String(gvk.version)},
+      {String("components"), wm::Value::MakeArray(std::move(components))},
+      {String("podGroups"), wm::Value::MakeArray(std::move(groups))},
+  });
+}
+
+// The resolution of one workload as JSON (the runtime's view, as `wmc inspect -o json` prints it).
+// workload::Resolve says only why it failed; the object's shape tells which code that is.
+wm::Value ResolvedJson(const wm::Bundle& bundle, const wm::Value& object,
+                       const wm::workload::ResolveOptions& options) {
+  wm::workload::ResolvedWorkload resolved;
+  std::string message;
+  if (!wm::workload::Resolve(bundle, object, &resolved, &message, options)) {
+    auto is_string = [&](const char* key) {
+      const wm::Value* v = object.IsObject() ? object.Find(key) : nullptr;
+      return v && v->IsString() && !v->AsString().empty();
+    };
+    bool typed = is_string("apiVersion") && is_string("kind");
+    throw Failure{typed ? WM_ERR_NO_DEFINITION : WM_ERR_INVALID_INPUT, message};
+  }
+  return wm::workload::WorkloadJson(resolved);
+}
+
+void RequireCall(const wm_bundle* bundle, wm_buffer* out) {
+  Require(bundle != nullptr && bundle->bundle != nullptr, "bundle is NULL");
+  Require(out != nullptr, "out is NULL");
+  out->data = nullptr;
+  out->size = 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+int wm_abi_version(void) { return WM_ABI_VERSION; }
+const char* wm_version(void) { return WM_VERSION; }
+
+wm_code wm_error_code(const wm_error* error) { return error ? error->code : WM_OK; }
+const char* wm_error_message(const wm_error* error) { return error ? error->message.c_str() : ""; }
+void wm_error_free(wm_error* error) {
+  if (error != &g_out_of_memory) delete error;
+}
+
+void wm_buffer_free(wm_buffer* buffer) {
+  if (!buffer) return;
+  std::free(buffer->data);
+  buffer->data = nullptr;
+  buffer->size = 0;
+}
+
+wm_code wm_bundle_open(const char* path, const wm_open_options* options, wm_bundle** bundle,
+                       wm_error** error) {
+  if (!path) {
+    if (bundle) *bundle = nullptr;
+    return Report(error, WM_ERR_BAD_ARGUMENT, "path is NULL");
+  }
+  return Open(LoadFile, path, 0, path, options, bundle, error);
+}
+
+wm_code wm_bundle_open_bytes(const void* data, size_t size, const wm_open_options* options,
+                             wm_bundle** bundle, wm_error** error) {
+  if (!data && size) {
+    if (bundle) *bundle = nullptr;
+    return Report(error, WM_ERR_BAD_ARGUMENT, "data is NULL");
+  }
+  return Open(LoadBytes, data ? data : "", size, "<bytes>", options, bundle, error);
+}
+
+void wm_bundle_close(wm_bundle* bundle) { delete bundle; }
+
+wm_code wm_bundle_definitions(const wm_bundle* bundle, wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    wm::Array definitions;
+    for (const auto& d : bundle->bundle->definitions()) definitions.push_back(DefinitionJson(d));
+    Emit(wm::Value::MakeArray(std::move(definitions)), out);
+  });
+}
+
+wm_code wm_bundle_resolvers(const wm_bundle* bundle, wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    const wm::Bundle& b = *bundle->bundle;
+    wm::Array resolvers;
+    for (size_t id = 0; id < b.resolver_count(); ++id) {
+      const wm::ResolverInfo& info = b.resolver_info(static_cast<int32_t>(id));
+      resolvers.push_back(wm::Value::MakeObject({
+          {String("id"), wm::Value::Number(static_cast<double>(id))},
+          {String("definition"), String(info.definition)},
+          {String("component"), String(info.component)},
+          {String("role"), String(info.role)},
+          {String("source"), String(info.source)},
+          {String("native"), wm::Value::Bool(!info.native_symbol.empty() && b.native_loaded())},
+      }));
+    }
+    Emit(wm::Value::MakeArray(std::move(resolvers)), out);
+  });
+}
+
+wm_code wm_resolve(const wm_bundle* bundle, const char* object_json, size_t object_size,
+                   const wm_limits* limits, wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    wm::Value object = ParseObject(object_json, object_size);
+    wm::workload::ResolveOptions options;
+    options.run = RunOptionsFor(bundle, limits);
+    Emit(ResolvedJson(*bundle->bundle, object, options), out);
+  });
+}
+
+}  // extern "C"
