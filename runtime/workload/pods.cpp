@@ -10,9 +10,6 @@ namespace {
 
 Error Fail(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
 
-// Go's %q of a string, as upstream quotes paths and ids in its messages.
-std::string Quoted(std::string_view text) { return ToJson(Value::String(text)); }
-
 bool HasPodSelector(const catalog::Component& c) {
   return c.type_selector_key >= 0 || c.type_selector_value || !c.type_selector_labels.empty() ||
          c.instance_selector_id >= 0 || c.replica_selector_key >= 0;
@@ -35,6 +32,8 @@ bool MatchesLabels(const Value& pod, const std::map<std::string, std::string>& w
 }
 
 }  // namespace
+
+std::string GoQuoted(std::string_view text) { return ToJson(Value::String(text)); }
 
 std::string GoText(const Value& value) {
   if (value.IsNull()) return "<nil>";
@@ -143,7 +142,7 @@ Result<bool> PodQuerier::PassesFilters(const std::vector<int32_t>& filters) cons
   for (int32_t filter : filters) {
     Result<Value> single = Single(filter);
     if (!single.ok()) {
-      single.error.message = "failed to evaluate filter " + Quoted(Source(filter)) + ": " + single.error.message;
+      single.error.message = "failed to evaluate filter " + GoQuoted(Source(filter)) + ": " + single.error.message;
       return {false, single.error};
     }
     // Exactly boolean true passes; "true", 1 or any other value fails the filter without error.
@@ -158,7 +157,7 @@ Result<std::vector<std::string>> PodQuerier::GroupKeys(const std::vector<int32_t
     Result<std::string> key = SingleString(path);
     if (!key.ok()) {
       key.error.message = "failed to extract group key from path " +
-                          Quoted(Source(path)) + ": " + key.error.message;
+                          GoQuoted(Source(path)) + ": " + key.error.message;
       return {{}, key.error};
     }
     keys.push_back(std::move(key.value));
@@ -175,13 +174,13 @@ Result<std::string> PodQuerier::MatchingInstanceId(const catalog::Component& c,
   Result<std::string> id = SingleString(c.instance_selector_id);
   if (!id.ok()) {
     id.error.message = "failed to extract instance id from path " +
-                       Quoted(Source(c.instance_selector_id)) + ": " + id.error.message;
+                       GoQuoted(Source(c.instance_selector_id)) + ": " + id.error.message;
     return id;
   }
   for (const std::string& known : ids) {
     if (known == id.value) return id;
   }
-  return {"", Fail(ErrorCode::kNotFound, "could not match instance id " + Quoted(id.value) +
+  return {"", Fail(ErrorCode::kNotFound, "could not match instance id " + GoQuoted(id.value) +
                                              ". existing instance ids " + GoText(ids))};
 }
 
@@ -216,7 +215,7 @@ Result<std::optional<std::string>> ReplicaKeyOf(const PodQuerier& pod, const Str
     Result<std::string> key = pod.SingleString(c->replica_selector_key);
     if (!key.ok()) {
       key.error.message = "failed to extract replica key from path " +
-                          Quoted(pod.Source(c->replica_selector_key)) + ": " + key.error.message;
+                          GoQuoted(pod.Source(c->replica_selector_key)) + ": " + key.error.message;
       return {std::nullopt, key.error};
     }
     return {std::move(key.value), {}};

@@ -97,5 +97,7 @@ Result<std::optional<std::string>> ReplicaKeyOf(const PodQuerier& pod, const Str
 std::string GoText(const Value& value);
 std::string GoText(const std::vector<Value>& values);
 std::string GoText(const std::vector<std::string>& values);
+// Go's %q of a string (upstream quotes paths, ids and names with it): JSON string syntax.
+std::string GoQuoted(std::string_view text);
 
 }  // namespace wm::workload
