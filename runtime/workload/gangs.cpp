@@ -211,13 +211,15 @@ Result<PodGroupPlan> PlanPodGroup(const StructureSummary& summary, const ScaleRe
 }
 
 Result<PodGroupMembership> PodGroupOf(const PodQuerier& pod, const StructureSummary& summary,
-                                      const catalog::Component& pod_component,
+                                      const catalog::Component* pod_component,
                                       const WorkloadIdentity& workload) {
   const catalog::Definition& d = *summary.definition;
   if (!d.pod_group) return {{}, Fail(ErrorCode::kNotFound, "definition " + d.name + " has no podGroup")};
   PodGroupMembership out;
   out.name = "pg-" + workload.uid + "-" + d.pod_group->name;
-  for (const catalog::Component* level : summary.SelfAndAncestors(pod_component)) {
+  std::vector<const catalog::Component*> levels;
+  if (pod_component) levels = summary.SelfAndAncestors(*pod_component);
+  for (const catalog::Component* level : levels) {
     for (const catalog::PodSubGroup& sub : d.pod_group->sub_groups) {
       if (out.sub_group.empty() && sub.component == level->name) out.sub_group = sub.component;
     }
@@ -267,6 +269,34 @@ Result<LegacyPodGroup> LegacyPodGroupOf(const PodQuerier& pod, const StructureSu
   if (!scale.ok()) return {{}, scale.error};
   out.min_member = scale.value;
   return {std::move(out), {}};
+}
+
+PodAnswers AnswerPod(const PodQuerier& pod, const StructureSummary& summary, const ScaleReader& reader,
+                     const WorkloadIdentity& workload) {
+  PodAnswers out;
+  out.pod = pod.PodName();
+  out.source = PreferredGangSource(*summary.definition);
+  out.component = InferPodComponent(pod, summary);
+  // KAI's podGroup form does not need the pod's component: the name and the selector-based
+  // subgroups are answered for every pod.
+  if (summary.definition->pod_group) out.pod_group = PodGroupOf(pod, summary, out.component.value, workload);
+  if (out.source == GangSource::kPodGroup && out.pod_group->ok()) out.pod_group_name = out.pod_group->value.name;
+  if (out.source == GangSource::kDefault) out.pod_group_name = DefaultPodGroupName(workload);
+  if (!out.component.ok()) {
+    out.instance.error = out.replica_key.error = out.component.error;
+    if (!summary.definition->gang_groups.empty()) out.legacy = Result<LegacyPodGroup>{{}, out.component.error};
+    return out;
+  }
+  const catalog::Component& component = *out.component.value;
+  Result<std::vector<std::string>> ids = reader.instance_ids(component);
+  out.instance = ids.ok() ? InferPodComponentInstance(pod, component, ids.value)
+                          : Result<std::optional<std::string>>{std::nullopt, ids.error};
+  out.replica_key = ReplicaKeyOf(pod, summary, component);
+  if (!summary.definition->gang_groups.empty()) {
+    out.legacy = LegacyPodGroupOf(pod, summary, reader, component, workload);
+  }
+  if (out.source == GangSource::kPodGroups && out.legacy->ok()) out.pod_group_name = out.legacy->value.name;
+  return out;
 }
 
 GangSource PreferredGangSource(const catalog::Definition& d) {

@@ -85,17 +85,19 @@ struct PodGroupPlan {
 Result<PodGroupPlan> PlanPodGroup(const StructureSummary& summary, const ScaleReader& reader,
                                   const WorkloadIdentity& workload);
 
-// Where one pod goes under the podGroup API.
+// Where one pod goes under the podGroup API. `pod_component` may be null (not inferred): KAI's
+// answers do not need it.
 struct PodGroupMembership {
   std::string name;  // the PodGroup (PodGroupPlan::name)
-  // The subgroup of the pod's component or of its nearest ancestor that has one ("" if none).
+  // The subgroup of the pod's component or of its nearest ancestor that has one ("" if none, or
+  // when the pod's component is unknown).
   std::string sub_group;
   // The subgroups KAI lists the pod in: those whose component or a descendant has a
   // componentTypeSelector matching the pod (KAI's podMatchesComponentSubtree).
   std::vector<std::string> kai_sub_groups;
 };
 Result<PodGroupMembership> PodGroupOf(const PodQuerier& pod, const StructureSummary& summary,
-                                      const catalog::Component& pod_component,
+                                      const catalog::Component* pod_component,
                                       const WorkloadIdentity& workload);
 
 // Where one pod goes under the legacy podGroups (KAI's getPodGroupMetadataAlpha).
@@ -118,6 +120,23 @@ enum class GangSource : uint8_t { kPodGroup, kPodGroups, kDefault };
 GangSource PreferredGangSource(const catalog::Definition& definition);
 const char* GangSourceName(GangSource source);  // "podGroup", "podGroups", "default"
 std::string DefaultPodGroupName(const WorkloadIdentity& workload);  // pg-<name>-<uid>
+
+// Every answer for one pod, each with the error upstream would give instead (what `wmc pods`
+// prints and a C or Go caller gets in one call). The gang answers are present when the definition
+// has that form; pod_group_name follows KAI's order (podGroup, podGroups, default grouper) and is
+// "" when the preferred form failed for this pod.
+struct PodAnswers {
+  std::string pod;  // .metadata.name
+  Result<const catalog::Component*> component;
+  Result<std::optional<std::string>> instance;     // of `component` (InferPodComponentInstance)
+  Result<std::optional<std::string>> replica_key;  // ReplicaKeyOf
+  std::optional<Result<LegacyPodGroup>> legacy;    // the definition has podGroups
+  std::optional<Result<PodGroupMembership>> pod_group;  // the definition has podGroup
+  GangSource source = GangSource::kDefault;
+  std::string pod_group_name;
+};
+PodAnswers AnswerPod(const PodQuerier& pod, const StructureSummary& summary, const ScaleReader& reader,
+                     const WorkloadIdentity& workload);
 
 // The DNS-1123 subdomain problems of a PodGroup name (Kubernetes' wording), "" when valid.
 std::string Dns1123SubdomainProblems(std::string_view name);

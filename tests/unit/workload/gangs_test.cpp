@@ -303,7 +303,7 @@ TEST_F(Gangs, PodGroupPlanUsesSubtreeScalesPerSubgroup) {
 TEST_F(Gangs, PodGroupMembershipNearestSubgroupAndKaiSubgroups) {
   Value worker = PodWithLabels("w", R"({"role":"worker"})");
   PodQuerier wq(*bundle_, worker);
-  auto m = PodGroupOf(wq, *summary_, C("worker"), identity_);
+  auto m = PodGroupOf(wq, *summary_, &C("worker"), identity_);
   ASSERT_TRUE(m.ok()) << m.error.message;
   EXPECT_EQ(m.value.name, "pg-uid-1-gang");
   EXPECT_EQ(m.value.sub_group, "group");  // no subgroup of its own: its parent's
@@ -311,10 +311,36 @@ TEST_F(Gangs, PodGroupMembershipNearestSubgroupAndKaiSubgroups) {
 
   Value leader = PodWithLabels("l", R"({"role":"leader"})");
   PodQuerier lq(*bundle_, leader);
-  auto l = PodGroupOf(lq, *summary_, C("leader"), identity_);
+  auto l = PodGroupOf(lq, *summary_, &C("leader"), identity_);
   EXPECT_EQ(l.value.sub_group, "leader");
   // KAI lists a pod in every subgroup whose subtree has a selector matching it.
   EXPECT_EQ(l.value.kai_sub_groups, (std::vector<std::string>{"leader", "group"}));
+}
+
+TEST_F(Gangs, AnswerPodCollectsEveryAnswerAndKaisName) {
+  ScaleReader reader = workload_.Reader();
+  Value worker = PodWithLabels("w", R"({"role":"worker","job":"lws","index":"1"})");
+  PodQuerier wq(*bundle_, worker);
+  PodAnswers a = AnswerPod(wq, *summary_, reader, identity_);
+  ASSERT_TRUE(a.component.ok());
+  EXPECT_EQ(a.component.value->name, "worker");
+  EXPECT_TRUE(a.instance.ok() && !a.instance.value);
+  ASSERT_TRUE(a.legacy && a.legacy->ok()) << a.legacy->error.message;
+  EXPECT_EQ(a.legacy->value.name, "pg-uid-1-lws-1");  // the filter failed: the ancestor's member
+  ASSERT_TRUE(a.pod_group && a.pod_group->ok());
+  EXPECT_EQ(a.source, GangSource::kPodGroup);
+  EXPECT_EQ(a.pod_group_name, "pg-uid-1-gang");
+
+  // No component claims the pod: every per-component answer carries that error, but KAI's
+  // podGroup form still names the pod's PodGroup (it does not infer the component).
+  Value stray = PodWithLabels("s", R"({"role":"other"})");
+  PodQuerier sq(*bundle_, stray);
+  PodAnswers b = AnswerPod(sq, *summary_, reader, identity_);
+  EXPECT_EQ(b.component.error.message, "no component found for pod s");
+  EXPECT_EQ(b.instance.error.message, "no component found for pod s");
+  EXPECT_EQ(b.legacy->error.message, "no component found for pod s");
+  EXPECT_EQ(b.pod_group_name, "pg-uid-1-gang");
+  EXPECT_TRUE(b.pod_group->value.kai_sub_groups.empty());
 }
 
 TEST_F(Gangs, KaiReadsPodGroupFirst) {
