@@ -319,7 +319,7 @@ TEST_F(Gangs, PodGroupMembershipNearestSubgroupAndKaiSubgroups) {
 
 TEST_F(Gangs, AnswerPodCollectsEveryAnswerAndKaisName) {
   ScaleReader reader = workload_.Reader();
-  Value worker = PodWithLabels("w", R"({"role":"worker","job":"lws","index":"1"})");
+  Value worker = PodWithLabels("w", R"({"role":"worker","special":false,"job":"lws","index":"1"})");
   PodQuerier wq(*bundle_, worker);
   PodAnswers a = AnswerPod(wq, *summary_, reader, identity_);
   ASSERT_TRUE(a.component.ok());
