@@ -17,5 +17,7 @@ void AddCompileCommand(CLI::App& app, int* exit_code);  // compile_cmd.cpp
 void AddInspectCommand(CLI::App& app, int* exit_code);  // inspect_cmd.cpp
 void AddBundleCommand(CLI::App& app, int* exit_code);   // bundle_cmd.cpp (`wmc bundle info`)
 void AddSchemaCommand(CLI::App& app, int* exit_code);   // schema_cmd.cpp (`wmc schema import`)
+void AddPodsCommand(CLI::App& app, int* exit_code);     // pods_cmd.cpp
+void AddGangsCommand(CLI::App& app, int* exit_code);    // gangs_cmd.cpp
 
 }  // namespace wm::tools

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   wm::tools::AddInspectCommand(app, &exit_code);
   wm::tools::AddBundleCommand(app, &exit_code);
   wm::tools::AddSchemaCommand(app, &exit_code);
+  wm::tools::AddPodsCommand(app, &exit_code);
+  wm::tools::AddGangsCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
