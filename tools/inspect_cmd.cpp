@@ -1,7 +1,7 @@
-// `wmc inspect --bundle B.wmb [-o text|json] [--engine=auto|interp] [FILE|-]`: resolves one workload
-// object through a compiled catalog bundle and prints its tree (components, instances, replicas,
-// GPUs, status). Exit 0 on success, 1 when no definition covers the object's kind, 2 on unreadable
-// input or bundle.
+// `wmc inspect --bundle B.wmb [-o text|json] [--engine=auto|interp] [--max-results N]
+// [--timeout-ms MS] [FILE|-]`: resolves one workload object through a compiled catalog bundle and
+// prints its tree (components, instances, replicas, GPUs, status); -o json is workload::WorkloadJson.
+// Exit 0 on success, 1 when no definition covers the object's kind, 2 on unreadable input or bundle.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/catalog/definition.h"
 #include "runtime/value/json.h"
+#include "runtime/workload/view.h"
 #include "runtime/workload/workload.h"
 #include "tools/commands.h"
 #include "tools/object_input.h"
@@ -22,6 +23,7 @@ struct InspectOptions {
   std::string input = "-";
   std::string output = "text";
   std::string engine = "auto";
+  EvalLimits limits;  // --max-results, --timeout-ms: per resolver evaluation
 };
 
 std::string Number(double d) {
@@ -39,13 +41,15 @@ std::string ComponentLine(const workload::ResolvedComponent& c) {
 
 // The instances of a pod-bearing component and its resolver problems, one line each.
 void PrintInstances(const workload::ResolvedComponent& c, const std::string& indent, std::string* out) {
-  bool single = c.instances.size() == 1 && c.instances[0].id.empty();
+  bool single = c.instances.size() == 1 && c.instances[0].id().empty();
   for (size_t j = 0; j < c.instances.size() && c.definition->HasPods(); ++j) {
     const auto& inst = c.instances[j];
-    std::string line = single ? "pods:" : "instance " + inst.id + ":";
-    if (inst.replicas) line += " replicas " + std::to_string(*inst.replicas);
-    if (inst.min_replicas) line += " min " + std::to_string(*inst.min_replicas);
-    if (inst.max_replicas) line += " max " + std::to_string(*inst.max_replicas);
+    std::string line = single ? "pods:" : "instance " + inst.id() + ":";
+    if (const auto& scale = inst.extracted.scale) {
+      if (scale->replicas) line += " replicas " + std::to_string(*scale->replicas);
+      if (scale->min_replicas) line += " min " + std::to_string(*scale->min_replicas);
+      if (scale->max_replicas) line += " max " + std::to_string(*scale->max_replicas);
+    }
     line += ", gpus " + Number(inst.gpus) + " (" + Number(inst.gpus_per_pod) + " per pod)";
     *out += indent + "· " + line + "\n";
   }
@@ -74,7 +78,8 @@ std::string RenderText(const workload::ResolvedWorkload& w) {
   out += w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name + "\n";
   out += "definition: " + w.definition->name + "\n";
   out += "status: ";
-  for (size_t i = 0; i < w.statuses.size(); ++i) out += (i ? ", " : "") + w.statuses[i];
+  const auto& statuses = w.status.matched_statuses;
+  for (size_t i = 0; i < statuses.size(); ++i) out += (i ? ", " : "") + statuses[i];
   out += "\n";
   const auto& root = w.components.front();
   out += ComponentLine(root) + "\n";
@@ -83,46 +88,6 @@ std::string RenderText(const workload::ResolvedWorkload& w) {
   for (const auto& p : w.problems) out += "! status: " + p + "\n";
   out += "total GPUs: " + Number(w.gpus) + "\n";
   return out;
-}
-
-Value RenderJson(const workload::ResolvedWorkload& w) {
-  auto S = [](std::string_view s) { return Value::String(s); };
-  Array statuses, components, problems;
-  for (const auto& s : w.statuses) statuses.push_back(S(s));
-  for (const auto& c : w.components) {
-    Array instances;
-    for (const auto& inst : c.instances) {
-      std::vector<Member> m = {{S("id"), S(inst.id)}};
-      m.push_back({S("replicas"), inst.replicas ? Value::Number(static_cast<double>(*inst.replicas)) : Value::Null()});
-      if (inst.min_replicas) m.push_back({S("minReplicas"), Value::Number(static_cast<double>(*inst.min_replicas))});
-      if (inst.max_replicas) m.push_back({S("maxReplicas"), Value::Number(static_cast<double>(*inst.max_replicas))});
-      m.push_back({S("gpusPerPod"), Value::Number(inst.gpus_per_pod)});
-      m.push_back({S("gpus"), Value::Number(inst.gpus)});
-      instances.push_back(Value::MakeObject(std::move(m)));
-    }
-    Array component_problems;
-    for (const auto& p : c.problems) component_problems.push_back(S(p));
-    std::vector<Member> cm = {{S("name"), S(c.definition->name)},
-                              {S("kind"), S(c.definition->kind.ToString())},
-                              {S("owner"), c.definition->owner.empty() ? Value::Null() : S(c.definition->owner)},
-                              {S("gpus"), Value::Number(c.gpus)},
-                              {S("instances"), Value::MakeArray(std::move(instances))}};
-    if (!component_problems.empty()) cm.push_back({S("problems"), Value::MakeArray(std::move(component_problems))});
-    components.push_back(Value::MakeObject(std::move(cm)));
-  }
-  for (const auto& p : w.problems) problems.push_back(S(p));
-  std::vector<Member> m = {
-      {S("apiVersion"), S(w.api_version)},
-      {S("kind"), S(w.kind)},
-      {S("name"), S(w.name)},
-      {S("namespace"), S(w.namespace_)},
-      {S("definition"), S(w.definition->name)},
-      {S("status"), Value::MakeArray(std::move(statuses))},
-      {S("resources"), Value::MakeObject({{S("gpus"), Value::Number(w.gpus)}})},
-      {S("components"), Value::MakeArray(std::move(components))},
-  };
-  if (!problems.empty()) m.push_back({S("problems"), Value::MakeArray(std::move(problems))});
-  return Value::MakeObject(std::move(m));
 }
 
 int RunInspect(const InspectOptions& o) {
@@ -144,7 +109,9 @@ int RunInspect(const InspectOptions& o) {
     return 2;
   }
   workload::ResolvedWorkload resolved;
-  if (!workload::Resolve(*bundle, object, &resolved, &error)) {
+  workload::ResolveOptions resolve;
+  resolve.run.limits = o.limits;
+  if (!workload::Resolve(*bundle, object, &resolved, &error, resolve)) {
     std::fprintf(stderr, "wmc inspect: %s: %s\n", o.input == "-" ? "<stdin>" : o.input.c_str(),
                  error.c_str());
     return 1;
@@ -152,7 +119,7 @@ int RunInspect(const InspectOptions& o) {
   if (o.output == "json") {
     JsonWriteOptions pretty;
     pretty.indent = 2;
-    std::printf("%s\n", ToJson(RenderJson(resolved), pretty).c_str());
+    std::printf("%s\n", ToJson(workload::WorkloadJson(resolved), pretty).c_str());
   } else {
     std::fputs(RenderText(resolved).c_str(), stdout);
   }
@@ -168,6 +135,10 @@ void AddInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-o,--output", options->output, "Output format: text (default) or json");
   cmd->add_option("--engine", options->engine,
                   "auto (native code when the bundle has it for this machine) or interp");
+  cmd->add_option("--max-results", options->limits.max_outputs,
+                  "Results per resolver evaluation; reaching it is an error (default 1000, as upstream)");
+  cmd->add_option("--timeout-ms", options->limits.timeout_ms,
+                  "Wall-clock limit per resolver evaluation in ms (default 10000, as upstream; 0 = none)");
   cmd->add_option("object", options->input, "Workload object file (YAML or JSON), - for stdin");
   cmd->callback([options, exit_code] { *exit_code = RunInspect(*options); });
 }

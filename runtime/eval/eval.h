@@ -17,10 +17,15 @@ namespace wm {
 // Limits that keep a hostile expression from hanging or crashing the host. Exceeding one is an
 // ordinary evaluation error with a message saying which limit.
 struct EvalLimits {
-  uint64_t max_outputs = 1000;       // results per evaluation (as the upstream Go library)
+  // Results per evaluation: as in upstream's Go library, reaching the limit is the error (the
+  // limit-th result is not delivered): "query results exceed the allowed number 1000".
+  uint64_t max_outputs = 1000;
   uint64_t fuel = 10'000'000;        // abstract steps per evaluation
   uint32_t max_depth = 10000;        // nested function calls; the stack guard may stop sooner
   uint64_t max_memory_bytes = 256ull << 20;  // bytes of values built by one evaluation
+  // Wall-clock time per evaluation in milliseconds (upstream's 10 s); 0 = no time limit. Checked
+  // once per slice of steps (internal/step_budget.h) in every engine.
+  uint64_t timeout_ms = 10'000;
 };
 
 enum class EvalStatus : uint8_t {

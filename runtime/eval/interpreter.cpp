@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "runtime/eval/eval.h"
+#include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/tail_calls.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
@@ -141,8 +142,8 @@ std::string Trunc(const Value& v, size_t width) {
 class Evaluation {
  public:
   Evaluation(const ir::Program& program, const eval_internal::TailCallAnalysis& tail, const RunOptions& options)
-      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals) {
-    fuel_left_ = limits_.fuel;
+      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals), budget_(limits_) {
+    fuel_left_ = budget_.FirstSlice();
     char here;
     stack_top_ = &here;
     stack_budget_ = StackBudgetBytes();
@@ -161,9 +162,7 @@ class Evaluation {
     uint64_t outputs = 0;
     Flow flow = Eval(program_.functions[0].body, &top, input, nullptr,
                      [&](const Value& v, const Value*) -> Flow {
-                       if (++outputs > limits_.max_outputs) {
-                         return LimitError("too many results (limit " + std::to_string(limits_.max_outputs) + ")");
-                       }
+                       if (++outputs >= limits_.max_outputs) return LimitError(eval_internal::OutputLimitMessage(limits_));
                        return emit(v) ? Flow::kContinue : Flow::kStop;
                      });
     return Finish(flow, error);
@@ -206,8 +205,12 @@ class Evaluation {
   // limit is exceeded.
   bool Step() {
     if (fuel_left_ == 0) {
-      LimitError("evaluation step budget exhausted (fuel " + std::to_string(limits_.fuel) + ")");
-      return false;
+      std::string message;
+      fuel_left_ = budget_.NextSlice(&message);
+      if (fuel_left_ == 0) {
+        LimitError(message);
+        return false;
+      }
     }
     --fuel_left_;
     char here;
@@ -1080,7 +1083,8 @@ class Evaluation {
   const eval_internal::TailCallAnalysis& tail_;
   EvalLimits limits_;
   const std::vector<Value>* globals_;
-  uint64_t fuel_left_ = 0;
+  eval_internal::StepBudget budget_;
+  uint64_t fuel_left_ = 0;  // steps left in the current slice of budget_
   uint64_t memory_used_ = 0;
   uint32_t depth_ = 0;
   uint64_t label_counter_ = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
 #include "runtime/value/json.h"
@@ -37,8 +38,8 @@ struct HostState {
   const OutputFn* emit = nullptr;
   const std::vector<Value>* globals = nullptr;
   uint64_t outputs = 0;
-  uint64_t max_outputs = 0;
-  uint64_t fuel = 0;          // the budget the run started with (for the message)
+  const EvalLimits* limits = nullptr;
+  eval_internal::StepBudget* budget = nullptr;  // refills WmCtx::fuel slice by slice
   uint64_t memory_used = 0;   // bytes charged for values built, as the interpreter counts them
   uint64_t max_memory = 0;
   Value error;               // pending error value
@@ -308,9 +309,7 @@ int32_t ShimArrayPush(WmCtx* ctx, WmValue* array, const WmValue* v) {
 
 int32_t ShimEmit(WmCtx* ctx, const WmValue* v) {
   HostState& host = Host(ctx);
-  if (++host.outputs > host.max_outputs) {
-    return LimitError(ctx, "too many results (limit " + std::to_string(host.max_outputs) + ")");
-  }
+  if (++host.outputs >= host.limits->max_outputs) return LimitError(ctx, eval_internal::OutputLimitMessage(*host.limits));
   return Guarded(ctx, "output callback", [&]() -> int32_t {
     return (*host.emit)(V(v)) ? WM_STATUS_OK : WM_STATUS_STOP;
   });
@@ -318,10 +317,16 @@ int32_t ShimEmit(WmCtx* ctx, const WmValue* v) {
 
 int32_t ShimRaiseError(WmCtx* ctx, const WmValue* v) { return SetError(ctx, V(v), false); }
 
+// Native code calls this when WmCtx::fuel reaches 0: the next slice of the step budget, charged
+// for the step that asked (status ok, the code continues), unless the budget is spent or the
+// time limit has passed (this is where native code's clock is read, once per slice).
 int32_t ShimLimitExceeded(WmCtx* ctx, uint32_t which) {
   if (which == WM_LIMIT_FUEL) {
-    return LimitError(ctx, "evaluation step budget exhausted (fuel " +
-                               std::to_string(Host(ctx).fuel) + ")");
+    std::string message;
+    uint64_t slice = Host(ctx).budget->NextSlice(&message);
+    if (slice == 0) return LimitError(ctx, message);
+    ctx->fuel = slice - 1;
+    return WM_STATUS_OK;
   }
   return LimitError(ctx, "maximum recursion depth exceeded (" + std::to_string(ctx->max_depth) + ")");
 }
@@ -360,8 +365,12 @@ int32_t ShimRecurseAll(WmCtx* ctx, WmValue* frame, const WmValue* v, WmCont k, v
   const WmValue* current = v;
   for (;;) {
     if (current != nullptr) {
-      if (ctx->fuel == 0) return ShimLimitExceeded(ctx, WM_LIMIT_FUEL);
-      --ctx->fuel;
+      if (ctx->fuel == 0) {
+        int32_t refilled = ShimLimitExceeded(ctx, WM_LIMIT_FUEL);
+        if (refilled != WM_STATUS_OK) return refilled;
+      } else {
+        --ctx->fuel;
+      }
       int32_t status = k(ctx, frame, current, kenv);
       if (status != WM_STATUS_OK) return status;
       const Value& value = V(current);
@@ -438,13 +447,14 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   host.program = &program;
   host.emit = &emit;
   host.globals = options.globals;
-  host.max_outputs = options.limits.max_outputs;
-  host.fuel = options.limits.fuel;
+  host.limits = &options.limits;
+  eval_internal::StepBudget budget(options.limits);
+  host.budget = &budget;
   host.max_memory = options.limits.max_memory_bytes;
   WmCtx ctx;
   ctx.abi = &kAbi;
   ctx.consts = reinterpret_cast<const WmValue*>(program.consts.data());
-  ctx.fuel = options.limits.fuel;
+  ctx.fuel = budget.FirstSlice();
   ctx.depth = 0;
   ctx.max_depth = options.limits.max_depth;
   ctx.host = &host;

@@ -45,7 +45,10 @@ enum {
   WM_STATUS_BREAK_BASE = 3,
 };
 
-// Which limit limit_exceeded reports.
+// Which limit limit_exceeded reports. For WM_LIMIT_FUEL the runtime may refill WmCtx::fuel with
+// the next slice of the step budget (after checking the time limit) and return WM_STATUS_OK: the
+// code then continues as if the step had been charged. Generated code has always propagated the
+// status it gets back (an error stops, ok continues), so this needs no new ABI version.
 enum { WM_LIMIT_FUEL = 0, WM_LIMIT_DEPTH = 1 };
 
 typedef struct WmCtx WmCtx;
@@ -141,7 +144,8 @@ enum WmAbiSlot {
 struct WmCtx {
   const WmAbi* abi;        // offset 0
   const WmValue* consts;   // offset 8: ir::Program::consts
-  uint64_t fuel;           // offset 16: steps left; native code decrements, 0 = exhausted
+  uint64_t fuel;           // offset 16: steps left in this slice; native code decrements, at 0
+                           // it calls limit_exceeded(WM_LIMIT_FUEL), which refills or fails
   uint32_t depth;          // offset 24: current call depth
   uint32_t max_depth;      // offset 28
   void* host;              // offset 32: runtime-private run state

@@ -524,4 +524,43 @@ int Compare(const Value& a, const Value& b) {
   return r;
 }
 
+namespace {
+
+constexpr int kMaxSortDepth = 1000;
+
+Value SortKeysAt(const Value& v, int depth) {
+  if (depth > kMaxSortDepth) return v;
+  if (v.IsArray()) {
+    const Array& elements = v.AsArray();
+    bool changed = false;
+    Array out;
+    out.reserve(elements.size());
+    for (const Value& e : elements) {
+      out.push_back(SortKeysAt(e, depth + 1));
+      changed = changed || !Identical(out.back(), e);
+    }
+    // Untouched arrays stay shared with the input.
+    return changed ? Value::MakeArray(std::move(out)) : v;
+  }
+  if (!v.IsObject()) return v;
+  const std::vector<Member>& members = v.AsObject();
+  bool changed = false;
+  std::vector<Member> out;
+  out.reserve(members.size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    Value child = SortKeysAt(members[i].second, depth + 1);
+    changed = changed || !Identical(child, members[i].second) ||
+              (i > 0 && members[i - 1].first.AsString() > members[i].first.AsString());
+    out.push_back({members[i].first, std::move(child)});
+  }
+  if (!changed) return v;
+  std::sort(out.begin(), out.end(),
+            [](const Member& a, const Member& b) { return a.first.AsString() < b.first.AsString(); });
+  return Value::MakeObject(std::move(out));
+}
+
+}  // namespace
+
+Value SortKeysDeep(const Value& v) { return SortKeysAt(v, 0); }
+
 }  // namespace wm

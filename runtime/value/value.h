@@ -100,4 +100,10 @@ class Value {
 
 static_assert(sizeof(Value) == 16, "Value must stay 16 bytes: native code relies on the layout");
 
+// The value with the members of every object, at every depth, in bytewise key order: the order an
+// object has after a Go JSON round trip (a Go map), which is what upstream's Go library evaluates.
+// Subtrees already in order are shared, not copied. Objects nested deeper than 1000 levels keep
+// their order (parsers stop far earlier).
+Value SortKeysDeep(const Value& v);
+
 }  // namespace wm

@@ -1,8 +1,8 @@
-// Resolving a live workload object through its definition: the components, their instances, the
-// replicas and GPUs of each, and the workload's status. This is what `wmc inspect` prints and what
-// schedulers and platforms call through the C++ API. Resolvers run through the bundle's engines
-// (native code or the interpreter); a resolver that fails is reported as a problem of that
-// component, and the rest of the workload is still resolved.
+// Resolving a live workload object through its definition: the components, their instances with
+// everything upstream's Accessor extracts (accessor.h), the GPUs of each, and the workload's status
+// (status.h). This is what `wmc inspect` prints (view.h gives its JSON) and what schedulers and
+// platforms call through the C++ API. An extraction that fails is reported as a problem of that
+// component, with upstream's error text, and the rest of the workload is still resolved.
 #pragma once
 
 #include <optional>
@@ -12,24 +12,24 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/catalog/definition.h"
 #include "runtime/value/value.h"
+#include "runtime/workload/accessor.h"
+#include "runtime/workload/status.h"
 
 namespace wm::workload {
 
 struct Instance {
-  std::string id;               // from instanceIdPath; "" for a single-instance component
-  std::optional<int64_t> replicas;      // pods of this instance (absent when not defined)
-  std::optional<int64_t> min_replicas;
-  std::optional<int64_t> max_replicas;
+  ExtractedInstance extracted;  // id, pod template / pod spec / fragmented / metadata, scale
   double gpus_per_pod = 0;      // nvidia.com/gpu of one pod
-  double gpus = 0;              // gpus_per_pod * replicas
-  Value pod_template;           // the resolved PodTemplateSpec (or {spec: PodSpec}), null if none
+  double gpus = 0;              // gpus_per_pod * pods (replicas; 1 for a pod-bearing component without)
+
+  const std::string& id() const { return extracted.id; }  // "" for a single-instance component
 };
 
 struct ResolvedComponent {
   const catalog::Component* definition = nullptr;
-  std::vector<Instance> instances;
-  double gpus = 0;              // sum over instances
-  std::vector<std::string> problems;  // resolver errors or inconsistent results, for display
+  std::vector<Instance> instances;    // in instance-id order; ids only when extraction failed
+  double gpus = 0;                    // sum over instances
+  std::vector<std::string> problems;  // extraction errors (upstream's wording), for display
 };
 
 struct ResolvedWorkload {
@@ -38,10 +38,12 @@ struct ResolvedWorkload {
   std::string name;
   std::string namespace_;
   const catalog::Definition* definition = nullptr;
-  std::vector<std::string> statuses;  // matched status names; {"Undefined"} when none matched
+  // The root's status; when its extraction fails, the error is in `problems` and the matched
+  // statuses are {"Undefined"}.
+  Status status;
   std::vector<ResolvedComponent> components;  // in definition order, [0] the root
   double gpus = 0;
-  std::vector<std::string> problems;  // workload-level problems (status resolution)
+  std::vector<std::string> problems;  // workload-level problems (status extraction)
 };
 
 struct ResolveOptions {

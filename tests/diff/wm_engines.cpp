@@ -52,8 +52,9 @@ RunOutcome RunFilter(const Filter& filter, const Value& input, size_t max_output
   RunOutcome outcome;
   RunOptions options;
   // The harness caps outputs itself (as the oracle does), so the engine's own output limit must
-  // not fire first and turn a long but finite output into an error.
-  options.limits.max_outputs = max_outputs + 1;
+  // not fire first and turn a long but finite output into an error (it fires when the count
+  // reaches it, so one above the output the harness stops at).
+  options.limits.max_outputs = max_outputs + 2;
   EvalError error;
   EvalStatus status = filter.Run(
       input,

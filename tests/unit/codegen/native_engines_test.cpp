@@ -363,10 +363,10 @@ std::vector<Case> BuildCases() {
          {R"({"x":"s"})", R"([{"x":"s"},"s"] 1 "asb")"}});
   }
   {
-    // Output cap: .[] with max_outputs 2 on three elements.
+    // Output cap: reaching max_outputs (3) is the error, as upstream; two outputs stay below it.
     Builder b;
     RunOptions options;
-    options.limits.max_outputs = 2;
+    options.limits.max_outputs = 3;
     add("output_cap", b.Finish(b.Iter(b.Dot())), {{"[1,2,3]", ""}, {"[1,2]", "1 2"}}, options);
   }
   {

@@ -1,8 +1,10 @@
 // Interpreter semantics through parse + lower + MakeInterpreter: generators and backtracking,
 // closures and recursion, paths and assignment, try/label/reduce/foreach, destructuring, and the
-// evaluation limits (outputs, fuel, depth, memory).
+// evaluation limits (outputs, fuel, depth, memory, time).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "tests/unit/eval/eval_test_util.h"
@@ -179,10 +181,16 @@ TEST(Interpreter, LimitsEndQuicklyWithErrors) {
   EXPECT_TRUE(o.failed);
   EXPECT_TRUE(o.limit);
   EXPECT_NE(o.error.find("fuel"), std::string::npos);
+  // The result cap errors when the count reaches the limit (upstream's runner): the 1000th
+  // result is the error, 999 results are fine.
   o = EvalJq("range(2000)");
   EXPECT_TRUE(o.failed);
-  EXPECT_EQ(o.outputs.size(), 1000u);
-  EXPECT_EQ(o.error, "too many results (limit 1000)");
+  EXPECT_EQ(o.outputs.size(), 999u);
+  EXPECT_EQ(o.error, "query results exceed the allowed number 1000");
+  EXPECT_TRUE(EvalJq("range(1000)").failed);
+  o = EvalJq("range(999)");
+  EXPECT_FALSE(o.failed);
+  EXPECT_EQ(o.outputs.size(), 999u);
   // Limits are not catchable by try.
   o = EvalJq("try (def f: f; f) catch \"caught\"");
   EXPECT_TRUE(o.failed);
@@ -197,6 +205,32 @@ TEST(Interpreter, LimitsEndQuicklyWithErrors) {
   o = EvalJq("def f: if . < 20 then (. + 1 | f) + 0 else . end; 0 | f", "null", shallow);
   EXPECT_TRUE(o.failed);
   EXPECT_NE(o.error.find("depth"), std::string::npos);
+}
+
+TEST(Interpreter, WallClockLimitStopsARunawayLoop) {
+  // Fuel would last for ages: only the time limit can stop these, and it must do so promptly.
+  RunOptions options;
+  options.limits.fuel = UINT64_MAX;
+  options.limits.timeout_ms = 30;
+  for (const char* runaway : {"last(range(1e15))", "def f: f; f", "[limit(1e15; repeat(1))] | length"}) {
+    SCOPED_TRACE(runaway);
+    auto start = std::chrono::steady_clock::now();
+    EvalOutcome o = EvalJq(runaway, "null", options);
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    EXPECT_TRUE(o.failed);
+    EXPECT_TRUE(o.limit);
+    EXPECT_EQ(o.error, "evaluation time limit exceeded (30 ms)");
+    EXPECT_LT(elapsed, std::chrono::seconds(3));
+  }
+  // The default is upstream's 10 s; a quick expression never reaches a tiny limit.
+  EXPECT_EQ(RunOptions().limits.timeout_ms, 10000u);
+  options.limits.timeout_ms = 1;
+  EXPECT_EQ(EvalJq("[range(100)] | length", "null", options).Joined(), "100");
+  // Fuel spanning several slices is still counted exactly.
+  RunOptions fuel;
+  fuel.limits.fuel = 10000;
+  EvalOutcome o = EvalJq("last(range(1e9))", "null", fuel);
+  EXPECT_EQ(o.error, "evaluation step budget exhausted (fuel 10000)");
 }
 
 TEST(Interpreter, DeepRecursionOnASmallThreadStackIsAnError) {

@@ -348,3 +348,32 @@ TEST(Value, ConcurrentFindOnSharedLargeObject) {
 
 }  // namespace
 }  // namespace wm
+
+namespace wm {
+namespace {
+
+// SortKeysDeep: the key order of a Go map round trip, at every depth; sorted parts are shared.
+TEST(SortKeysDeep, SortsEveryObjectAndSharesSortedSubtrees) {
+  Value sorted_leaf = Value::MakeObject({{Value::String("a"), Value::Number(1)}, {Value::String("b"), Value::Number(2)}});
+  Value input = Value::MakeObject({
+      {Value::String("z"), Value::MakeArray({Value::MakeObject({{Value::String("y"), Value::Null()},
+                                                                {Value::String("x"), Value::Bool(true)}})})},
+      {Value::String("B"), sorted_leaf},
+      {Value::String("a"), Value::String("s")},
+  });
+  Value out = SortKeysDeep(input);
+  const auto& members = out.AsObject();
+  ASSERT_EQ(members.size(), 3u);
+  EXPECT_EQ(members[0].first.AsString(), "B");  // bytewise: uppercase first, as Go sorts
+  EXPECT_EQ(members[1].first.AsString(), "a");
+  EXPECT_EQ(members[2].first.AsString(), "z");
+  const Value& nested = members[2].second.AsArray()[0];
+  EXPECT_EQ(nested.AsObject()[0].first.AsString(), "x");
+  EXPECT_TRUE(Identical(members[0].second, sorted_leaf));  // already sorted: shared, not copied
+  EXPECT_EQ(input.AsObject()[0].first.AsString(), "z");   // the input keeps its order
+  EXPECT_TRUE(Identical(SortKeysDeep(out), out));          // sorting a sorted value is free
+  EXPECT_EQ(out, input);                                   // same members: equal as jq compares
+}
+
+}  // namespace
+}  // namespace wm

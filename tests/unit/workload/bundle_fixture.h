@@ -1,0 +1,61 @@
+// Test helper for the workload layer: compiles definition YAML text through the driver into an
+// interpreter bundle and loads it, and parses JSON objects; so each test states its definition and
+// object inline, as upstream's tests do.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "compiler/driver/definitions.h"
+#include "runtime/bundle/bundle.h"
+#include "runtime/value/json.h"
+
+namespace wm::testing {
+
+// Compiles `yaml` (one or more definitions) to a loaded bundle; null (with a test failure) when the
+// definitions have errors.
+inline std::shared_ptr<Bundle> CompileBundle(const std::string& yaml) {
+  static std::atomic<int> counter{0};
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() /
+                 ("wm-workload-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  fs::create_directories(dir);
+  std::ofstream((dir / "definition.yaml").string()) << yaml;
+  driver::DefinitionOptions options;
+  options.goal = driver::Goal::kBundle;
+  options.type_check = false;
+  options.native = false;
+  driver::Expected<driver::CompiledDefinitions> compiled =
+      driver::CompileDefinitions({(dir / "definition.yaml").string()}, options);
+  fs::remove_all(dir);
+  if (!compiled.ok()) {
+    ADD_FAILURE() << compiled.failure().message;
+    return nullptr;
+  }
+  if (!compiled->bundle) {
+    std::string findings;
+    for (const auto& d : compiled->SortedFindings()) findings += d.rule + ": " + d.message + "\n";
+    ADD_FAILURE() << "no bundle: " << compiled->bundle_error << "\n" << findings;
+    return nullptr;
+  }
+  std::string error;
+  std::shared_ptr<Bundle> bundle = Bundle::FromBytes(compiled->bundle->bytes, "test.wmb", &error);
+  if (!bundle) ADD_FAILURE() << error;
+  return bundle;
+}
+
+inline Value ParseObject(std::string_view json) {
+  Value v;
+  JsonError error;
+  EXPECT_TRUE(ParseJson(json, &v, &error)) << error.message;
+  return v;
+}
+
+}  // namespace wm::testing
