@@ -2,7 +2,6 @@
 #include "tools/gang_input.h"
 
 #include <cstdio>
-#include <cstdlib>
 
 #include "tools/object_input.h"
 
@@ -15,50 +14,6 @@ using workload::Result;
 std::string Text(const Value& object, const char* key) {
   const Value* v = object.IsObject() ? object.Find(key) : nullptr;
   return v && v->IsString() ? std::string(v->AsString()) : "";
-}
-
-// Interim reader of instance ids and scales over RunResolver, with upstream's zip rule, until the
-// Accessor (runtime/workload/accessor.h, branch wp-access) is merged: then the lead replaces it
-// with the Accessor's InstanceIds and Scales (ScaleReader's contract is theirs).
-std::optional<int32_t> CountOf(const Value& v) {
-  if (v.IsNumber()) return static_cast<int32_t>(v.AsNumber());
-  if (!v.IsString()) return std::nullopt;
-  std::string s(v.AsString());
-  char* end = nullptr;
-  long n = std::strtol(s.c_str(), &end, 10);
-  return !s.empty() && *end == '\0' ? std::optional<int32_t>(static_cast<int32_t>(n)) : std::nullopt;
-}
-
-workload::ScaleReader InterimReader(const Bundle& bundle, const Value& object) {
-  workload::ScaleReader reader;
-  reader.instance_ids = [&bundle, &object](const catalog::Component& c) -> Result<std::vector<std::string>> {
-    if (c.instance_id < 0) return {{""}, {}};
-    workload::Outputs o = workload::RunResolver(bundle, c.instance_id, object, {});
-    if (!o.ok()) return {{}, {ErrorCode::kEvaluation, o.error}};
-    std::vector<std::string> ids;
-    for (const Value& v : o.values) ids.push_back(workload::StringOf(v));
-    return {std::move(ids), {}};
-  };
-  reader.scales = [&bundle, &object, ids_of = reader.instance_ids](
-                      const catalog::Component& c) -> Result<std::vector<workload::ScaleCounts>> {
-    if (c.replicas < 0 && c.min_replicas < 0) return {{}, {}};
-    Result<std::vector<std::string>> ids = ids_of(c);
-    if (!ids.ok()) return {{}, ids.error};
-    std::vector<workload::ScaleCounts> scales(ids.value.size());
-    for (auto [resolver, field] : {std::pair{c.replicas, &workload::ScaleCounts::replicas},
-                                   std::pair{c.min_replicas, &workload::ScaleCounts::min_replicas}}) {
-      if (resolver < 0) continue;
-      workload::Outputs o = workload::RunResolver(bundle, resolver, object, {});
-      if (!o.ok()) return {{}, {ErrorCode::kEvaluation, o.error}};
-      if (o.values.size() != ids.value.size()) {
-        return {{}, {ErrorCode::kMismatch, "instance ids count (" + std::to_string(ids.value.size()) +
-                                               ") does not match results count (" + std::to_string(o.values.size()) + ")"}};
-      }
-      for (size_t i = 0; i < o.values.size(); ++i) scales[i].*field = CountOf(o.values[i]);
-    }
-    return {std::move(scales), {}};
-  };
-  return reader;
 }
 
 }  // namespace
@@ -92,8 +47,9 @@ int LoadGangWorkload(const GangInputOptions& o, GangWorkload* out) {
     return 1;
   }
   out->identity = workload::WorkloadIdentity::Of(out->object);
+  out->accessor = std::make_unique<workload::Accessor>(*out->bundle, *out->definition, out->object);
   out->summary = std::make_unique<workload::StructureSummary>(*out->definition);
-  out->reader = InterimReader(*out->bundle, out->object);
+  out->reader = workload::ScaleReaderOf(*out->accessor);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/bundle/bundle.h"
+#include "runtime/workload/accessor.h"
 #include "runtime/workload/gangs.h"
 
 namespace wm::tools {
@@ -19,6 +20,7 @@ struct GangWorkload {
   std::string kind;
   const catalog::Definition* definition = nullptr;
   workload::WorkloadIdentity identity;
+  std::unique_ptr<workload::Accessor> accessor;  // instance ids and scales, as upstream extracts them
   std::unique_ptr<workload::StructureSummary> summary;
   workload::ScaleReader reader;
 };

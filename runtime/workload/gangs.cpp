@@ -70,7 +70,7 @@ class SubtreeScale {
   // Sum of the effective minimums of the component's instances. Upstream zips the scales into a
   // map by instance id, so a repeated id counts once (the last one).
   Result<int64_t> OwnScale(const catalog::Component& c) {
-    Result<std::vector<ScaleCounts>> scales = reader_.scales(c);
+    Result<std::vector<Scale>> scales = reader_.scales(c);
     if (!scales.ok() && scales.error.code != ErrorCode::kNoDefinition) return {0, scales.error};
     if (!scales.ok() || scales.value.empty()) return {0, {}};
     Result<std::vector<std::string>> ids = reader_.instance_ids(c);
@@ -80,7 +80,7 @@ class SubtreeScale {
                                                 ") does not match results count (" +
                                                 std::to_string(scales.value.size()) + ")")};
     }
-    std::map<std::string, ScaleCounts> by_id;
+    std::map<std::string, Scale> by_id;
     for (size_t i = 0; i < ids.value.size(); ++i) by_id[ids.value[i]] = scales.value[i];
     if (by_id.size() > 1 && &c == &root_ && instance_) {
       auto it = by_id.find(*instance_);
@@ -131,7 +131,14 @@ std::string PodNamespace(const PodQuerier& pod) {
 
 }  // namespace
 
-int64_t EffectiveMinReplicas(const ScaleCounts& scale) {
+ScaleReader ScaleReaderOf(const Accessor& accessor) {
+  ScaleReader reader;
+  reader.instance_ids = [&accessor](const catalog::Component& c) { return accessor.InstanceIds(c); };
+  reader.scales = [&accessor](const catalog::Component& c) { return accessor.Scales(c); };
+  return reader;
+}
+
+int64_t EffectiveMinReplicas(const Scale& scale) {
   if (scale.min_replicas && *scale.min_replicas > 0) return *scale.min_replicas;
   if (scale.replicas && *scale.replicas > 0) return *scale.replicas;
   return 0;

@@ -17,27 +17,25 @@
 #include <vector>
 
 #include "runtime/catalog/definition.h"
+#include "runtime/workload/accessor.h"
 #include "runtime/workload/pods.h"
 #include "runtime/workload/run.h"
 
 namespace wm::workload {
 
-// The counts of one instance that subtree scales read (replicas and minReplicas of the Accessor's
-// Scale, accessor.h).
-struct ScaleCounts {
-  std::optional<int32_t> replicas;
-  std::optional<int32_t> min_replicas;
-};
-
-// What gang answers read from the workload object: the Accessor's InstanceIds (`[""]` for a
+// What gang answers read from the workload object (an interface, so tests can pass fakes): the
+// Accessor's InstanceIds (`[""]` for a
 // single-instance component) and Scales (one per instance id, empty without a scaleDefinition).
 struct ScaleReader {
   std::function<Result<std::vector<std::string>>(const catalog::Component&)> instance_ids;
-  std::function<Result<std::vector<ScaleCounts>>(const catalog::Component&)> scales;
+  std::function<Result<std::vector<Scale>>(const catalog::Component&)> scales;
 };
 
+// The reader over an Accessor (which must outlive it): its InstanceIds and Scales.
+ScaleReader ScaleReaderOf(const Accessor& accessor);
+
 // upstream's getEffectiveMinReplicas: minReplicas if > 0, else replicas if > 0, else 0.
-int64_t EffectiveMinReplicas(const ScaleCounts& scale);
+int64_t EffectiveMinReplicas(const Scale& scale);
 
 // upstream's CalculateSubtreeScale. With any scale definition in the definition: own = sum over
 // the component's instances of EffectiveMinReplicas (only `instance_id`'s when given and the

@@ -89,15 +89,15 @@ std::vector<const catalog::Component*> StructureSummary::SelfAndAncestors(const 
 }
 
 PodQuerier::PodQuerier(const Bundle& bundle, const Value& pod, RunOptions run)
-    : bundle_(&bundle), pod_(&pod), run_(std::move(run)) {}
+    : bundle_(&bundle), pod_(SortKeysDeep(pod)), run_(std::move(run)) {}
 
 std::string PodQuerier::PodName() const {
-  const Value* metadata = pod_->IsObject() ? pod_->Find("metadata") : nullptr;
+  const Value* metadata = pod_.IsObject() ? pod_.Find("metadata") : nullptr;
   const Value* name = metadata && metadata->IsObject() ? metadata->Find("name") : nullptr;
   return name && name->IsString() ? std::string(name->AsString()) : "";
 }
 
-Outputs PodQuerier::Run(int32_t resolver) const { return RunResolver(*bundle_, resolver, *pod_, run_); }
+Outputs PodQuerier::Run(int32_t resolver) const { return RunResolver(*bundle_, resolver, pod_, run_); }
 
 std::string PodQuerier::Source(int32_t resolver) const { return bundle_->resolver_info(resolver).source; }
 
@@ -135,7 +135,7 @@ Result<bool> PodQuerier::MatchesComponentType(const catalog::Component& c) const
     }
     if (!found) return {false, {}};
   }
-  return {MatchesLabels(*pod_, c.type_selector_labels), {}};
+  return {MatchesLabels(pod_, c.type_selector_labels), {}};
 }
 
 Result<bool> PodQuerier::PassesFilters(const std::vector<int32_t>& filters) const {

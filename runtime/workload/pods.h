@@ -41,13 +41,15 @@ struct StructureSummary {
   std::vector<const catalog::Component*> SelfAndAncestors(const catalog::Component& c) const;
 };
 
-// Pod-side queries on one Pod object through the bundle's compiled pod paths.
+// Pod-side queries on one Pod object through the bundle's compiled pod paths. Holds a key-sorted
+// copy of the pod: upstream evaluates on a Pod that went through a Go map, as the Accessor does
+// for the workload object.
 class PodQuerier {
  public:
   PodQuerier(const Bundle& bundle, const Value& pod, RunOptions run = {});
 
   std::string PodName() const;  // .metadata.name
-  const Value& pod() const { return *pod_; }
+  const Value& pod() const { return pod_; }
 
   // componentTypeSelector: keyPath alone = any non-null result; keyPath + value = any result equal
   // (jq equality) to the value as a JSON string; matchLabels = every label equal in
@@ -72,7 +74,7 @@ class PodQuerier {
   Outputs Run(int32_t resolver) const;
 
   const Bundle* bundle_;
-  const Value* pod_;
+  Value pod_;
   RunOptions run_;
 };
 

@@ -8,19 +8,24 @@
 #include <map>
 
 #include "runtime/workload/gangs.h"
-#include "tests/unit/workload/pod_bundle_util.h"
+#include "tests/unit/workload/bundle_fixture.h"
 
 namespace wm::workload {
 namespace {
 
-using testing::CompileBundle;
-using testing::PodWithLabels;
+using wm::testing::CompileBundle;
+
+// A Pod named `name` with these labels (a JSON object text).
+Value PodWithLabels(const std::string& name, const std::string& labels) {
+  return wm::testing::ParseObject(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                                  R"(","labels":)" + labels + "}}");
+}
 
 // Instance ids and per-instance scales by component name; a component not listed has [""] and
 // no scale definition.
 struct FakeWorkload {
   std::map<std::string, std::vector<std::string>> ids;
-  std::map<std::string, std::vector<ScaleCounts>> scales;
+  std::map<std::string, std::vector<Scale>> scales;
 
   ScaleReader Reader() const {
     ScaleReader r;
@@ -28,15 +33,21 @@ struct FakeWorkload {
       auto it = ids.find(c.name);
       return {it == ids.end() ? std::vector<std::string>{""} : it->second, {}};
     };
-    r.scales = [this](const catalog::Component& c) -> Result<std::vector<ScaleCounts>> {
+    r.scales = [this](const catalog::Component& c) -> Result<std::vector<Scale>> {
       auto it = scales.find(c.name);
-      return {it == scales.end() ? std::vector<ScaleCounts>{} : it->second, {}};
+      return {it == scales.end() ? std::vector<Scale>{} : it->second, {}};
     };
     return r;
   }
 };
 
-ScaleCounts Replicas(int32_t n) { return {n, std::nullopt}; }
+Scale Counts(std::optional<int32_t> replicas, std::optional<int32_t> min_replicas) {
+  Scale s;
+  s.replicas = replicas;
+  s.min_replicas = min_replicas;
+  return s;
+}
+Scale Replicas(int32_t n) { return Counts(n, std::nullopt); }
 
 // job -> group -> {leader, worker}; `scaled` lists the components with a scaleDefinition, `pods`
 // the pod-bearing ones, `instanced` those with an instanceIdPath (resolver ids are placeholders:
@@ -70,17 +81,17 @@ std::string ScaleText(const catalog::Definition& d, const FakeWorkload& w, const
 }
 
 TEST(EffectiveMinReplicas, MinThenReplicasThenZero) {
-  EXPECT_EQ(EffectiveMinReplicas({4, 2}), 2);
-  EXPECT_EQ(EffectiveMinReplicas({4, 0}), 4);
-  EXPECT_EQ(EffectiveMinReplicas({4, std::nullopt}), 4);
-  EXPECT_EQ(EffectiveMinReplicas({-1, std::nullopt}), 0);
-  EXPECT_EQ(EffectiveMinReplicas({}), 0);
+  EXPECT_EQ(EffectiveMinReplicas(Counts(4, 2)), 2);
+  EXPECT_EQ(EffectiveMinReplicas(Counts(4, 0)), 4);
+  EXPECT_EQ(EffectiveMinReplicas(Counts(4, std::nullopt)), 4);
+  EXPECT_EQ(EffectiveMinReplicas(Counts(-1, std::nullopt)), 0);
+  EXPECT_EQ(EffectiveMinReplicas(Scale{}), 0);
 }
 
 TEST(SubtreeScale, LeafOwnTimesChildrenSum) {
   catalog::Definition d = Tree({"group", "leader", "worker"});
   FakeWorkload w;
-  w.scales = {{"group", {Replicas(3)}}, {"leader", {Replicas(1)}}, {"worker", {{4, 2}}}};
+  w.scales = {{"group", {Replicas(3)}}, {"leader", {Replicas(1)}}, {"worker", {Counts(4, 2)}}};
   EXPECT_EQ(ScaleText(d, w, "leader"), "1");  // a leaf: its own scale
   EXPECT_EQ(ScaleText(d, w, "worker"), "2");  // minReplicas wins
   EXPECT_EQ(ScaleText(d, w, "group"), "9");   // own 3 x (1 + 2)
@@ -99,7 +110,7 @@ TEST(SubtreeScale, OneInstanceOfAMultiInstanceComponent) {
   catalog::Definition d = Tree({"worker"}, {"worker"});
   FakeWorkload w;
   w.ids = {{"worker", {"a", "b"}}};
-  w.scales = {{"worker", {{6, 2}, Replicas(3)}}};
+  w.scales = {{"worker", {Counts(6, 2), Replicas(3)}}};
   EXPECT_EQ(ScaleText(d, w, "worker"), "5");
   EXPECT_EQ(ScaleText(d, w, "worker", "b"), "3");
   EXPECT_EQ(ScaleText(d, w, "worker", "c"), "error: instance id c not found");
@@ -139,7 +150,7 @@ TEST(SubtreeScale, ReaderErrorsPropagateButMissingScaleIsZero) {
   FakeWorkload w;
   StructureSummary summary(d);
   ScaleReader reader = w.Reader();
-  reader.scales = [](const catalog::Component& c) -> Result<std::vector<ScaleCounts>> {
+  reader.scales = [](const catalog::Component& c) -> Result<std::vector<Scale>> {
     if (c.name == "worker") return {{}, {ErrorCode::kEvaluation, "replicas value \"x\" at index 0 is not a number"}};
     return {{}, {ErrorCode::kNoDefinition, "component " + c.name + " does not have scale definition"}};
   };

@@ -5,14 +5,18 @@
 #include <gtest/gtest.h>
 
 #include "runtime/workload/pods.h"
-#include "tests/unit/workload/pod_bundle_util.h"
+#include "tests/unit/workload/bundle_fixture.h"
 
 namespace wm::workload {
 namespace {
 
-using testing::CompileBundle;
-using testing::Json;
-using testing::PodWithLabels;
+using wm::testing::CompileBundle;
+
+// A Pod named `name` with these labels (a JSON object text).
+Value PodWithLabels(const std::string& name, const std::string& labels) {
+  return wm::testing::ParseObject(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                                  R"(","labels":)" + labels + "}}");
+}
 
 // A definition with root `top` and the given child components (YAML list items, 4 spaces deep).
 std::string Definition(const std::string& children) {
@@ -237,7 +241,7 @@ TEST_F(Pods, NoPodBearingComponentClaimsNothing) {
 TEST(GoText, PrintsAsGoFmt) {
   EXPECT_EQ(GoText(Value()), "<nil>");
   EXPECT_EQ(GoText(Value::String("a b")), "a b");
-  EXPECT_EQ(GoText(Json("3")), "3");
+  EXPECT_EQ(GoText(wm::testing::ParseObject("3")), "3");
   EXPECT_EQ(GoText(std::vector<Value>{Value::String("a"), Value()}), "[a <nil>]");
   EXPECT_EQ(GoText(std::vector<std::string>{"a", "b"}), "[a b]");
   EXPECT_EQ(GoText(std::vector<std::string>{}), "[]");
