@@ -18,5 +18,7 @@ void AddInspectCommand(CLI::App& app, int* exit_code);  // inspect_cmd.cpp
 void AddBundleCommand(CLI::App& app, int* exit_code);   // bundle_cmd.cpp (`wmc bundle info`)
 void AddSchemaCommand(CLI::App& app, int* exit_code);   // schema_cmd.cpp (`wmc schema import`)
 void AddWriteCommands(CLI::App& app, int* exit_code);   // writes_cmd.cpp (suspend, resume, update)
+void AddPodsCommand(CLI::App& app, int* exit_code);     // pods_cmd.cpp
+void AddGangsCommand(CLI::App& app, int* exit_code);    // gangs_cmd.cpp
 
 }  // namespace wm::tools

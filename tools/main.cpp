@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   wm::tools::AddBundleCommand(app, &exit_code);
   wm::tools::AddSchemaCommand(app, &exit_code);
   wm::tools::AddWriteCommands(app, &exit_code);
+  wm::tools::AddPodsCommand(app, &exit_code);
+  wm::tools::AddGangsCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

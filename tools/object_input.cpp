@@ -46,11 +46,10 @@ bool YamlToValue(const std::string& text, const std::string& name, Value* out, s
   return true;
 }
 
-bool ReadObject(const std::string& path, Value* out, std::string* error) {
-  std::string text, name = path == "-" ? "<stdin>" : path;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
+namespace {
+
+bool ReadText(const std::string& path, std::string* text, std::string* error) {
+  if (path != "-") {
     base::ReadFileOptions read_options;
     // JSON and YAML text never holds a NUL byte: binary data (or /dev/zero) is refused at once.
     read_options.check_head = [](std::string_view head) -> std::string {
@@ -58,8 +57,50 @@ bool ReadObject(const std::string& path, Value* out, std::string* error) {
       if (nul == std::string_view::npos) return "";
       return "binary data (a NUL byte at offset " + std::to_string(nul) + "), not JSON or YAML";
     };
-    if (!base::ReadWholeFile(path, &text, error, read_options)) return false;
+    return base::ReadWholeFile(path, text, error, read_options);
   }
+  text->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  return true;
+}
+
+}  // namespace
+
+bool ReadObjects(const std::string& path, std::vector<Value>* out, std::string* error) {
+  std::string text, name = path == "-" ? "<stdin>" : path;
+  if (!ReadText(path, &text, error)) return false;
+  if (LooksLikeJson(text)) {
+    Value v;
+    JsonError json_error;
+    if (!ParseJson(text, &v, &json_error)) {
+      *error = name + ": invalid JSON at byte " + std::to_string(json_error.offset) + ": " + json_error.message;
+      return false;
+    }
+    out->push_back(std::move(v));
+    return true;
+  }
+  base::yaml::TextOptions options;
+  options.limits.max_depth = kMaxDepth;
+  std::vector<std::string> documents;
+  base::yaml::Error yaml_error;
+  if (!base::yaml::TextToJson(text, options, &documents, &yaml_error)) {
+    *error = yaml_error.Located(name);
+    return false;
+  }
+  for (const std::string& document : documents) {
+    Value v;
+    JsonError json_error;
+    if (!ParseJson(document, &v, &json_error)) {
+      *error = name + ": cannot read YAML: " + json_error.message;
+      return false;
+    }
+    if (!v.IsNull()) out->push_back(std::move(v));
+  }
+  return true;
+}
+
+bool ReadObject(const std::string& path, Value* out, std::string* error) {
+  std::string text, name = path == "-" ? "<stdin>" : path;
+  if (!ReadText(path, &text, error)) return false;
   if (LooksLikeJson(text)) {
     JsonError json_error;
     if (ParseJson(text, out, &json_error)) return true;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "runtime/value/value.h"
 
@@ -11,6 +12,10 @@ namespace wm::tools {
 
 // Reads and converts one object. False with *error ("FILE:LINE:COL: ...") on failure.
 bool ReadObject(const std::string& path, Value* out, std::string* error);
+
+// Reads every object of a file: one JSON value, or each document of a YAML stream (empty
+// documents skipped). False with *error on failure.
+bool ReadObjects(const std::string& path, std::vector<Value>* out, std::string* error);
 
 // Converts YAML text (first document) to a Value; false with *error ("NAME:LINE:COL: ...") on
 // malformed YAML or when a budget is exceeded.

@@ -268,14 +268,22 @@ class CatalogBuilder {
         out->gang_groups.push_back(std::move(group));
       }
     }
-    if (gang->pod_group) {
-      catalog::GangGroup group;
-      group.name = gang->pod_group->name ? gang->pod_group->name->value : d.name.value;
-      for (const auto& sg : gang->pod_group->sub_groups) {
-        group.members.push_back({sg.component_name ? sg.component_name->value : "", {}, {}});
-      }
-      out->gang_groups.push_back(std::move(group));
-    }
+    if (gang->pod_group) out->pod_group = BuildPodGroup(*gang->pod_group);
+  }
+
+  // podGroup is plain data (names and topology levels); the scales it needs are the components'.
+  static catalog::PodGroup BuildPodGroup(const definition::PodGroup& g) {
+    auto text = [](const std::optional<definition::Text>& t) { return t ? t->value : std::string(); };
+    auto topology = [&](const std::optional<definition::Topology>& t) -> std::optional<catalog::Topology> {
+      if (!t) return std::nullopt;
+      return catalog::Topology{text(t->topology_name), text(t->required_topology_level),
+                               text(t->preferred_topology_level)};
+    };
+    catalog::PodGroup out;
+    out.name = text(g.name);
+    out.topology = topology(g.topology);
+    for (const auto& sub : g.sub_groups) out.sub_groups.push_back({text(sub.component_name), topology(sub.topology)});
+    return out;
   }
 
   const FieldPrograms& programs_;

@@ -637,6 +637,14 @@ class Checker {
         const SubGroup& sub = group.sub_groups[i];
         std::string where = "gangScheduling.podGroup.subGroups[" + std::to_string(i) + "]";
         ComponentRef(sub.component_name, sub.location, where);
+        // KAI names each subgroup after its component: a second entry would be a second
+        // subgroup with the same name in one PodGroup.
+        if (sub.component_name && !sub.component_name->value.empty() &&
+            !seen.insert(sub.component_name->value).second) {
+          Report("WM051", sub.component_name->location,
+                 where + " names component " + Quote(sub.component_name->value) +
+                     " again; subgroups are named after their component, so the names repeat");
+        }
         if (sub.topology) TopologyRules(*sub.topology, where);
       }
     }

@@ -104,7 +104,7 @@ Value ComponentToJson(const Component& c) {
   if (!c.status.empty()) m.push_back({Str("status"), StatusToJson(c.status)});
   PutResolver(&m, "instanceSelectorId", c.instance_selector_id);
   PutResolver(&m, "typeSelectorKey", c.type_selector_key);
-  if (!c.type_selector_value.empty()) m.push_back({Str("typeSelectorValue"), Str(c.type_selector_value)});
+  if (c.type_selector_value) m.push_back({Str("typeSelectorValue"), Str(*c.type_selector_value)});
   if (!c.type_selector_labels.empty()) {
     std::vector<Member> l;
     for (const auto& [k, v] : c.type_selector_labels) l.push_back({Str(k), Str(v)});
@@ -112,6 +112,25 @@ Value ComponentToJson(const Component& c) {
   }
   PutResolver(&m, "replicaSelectorKey", c.replica_selector_key);
   PutWrites(c, &m);
+  return Value::MakeObject(std::move(m));
+}
+
+// podGroup: {name, subGroups: [{componentName, topology?}], topology?} in upstream's spelling.
+Value TopologyToJson(const Topology& t) {
+  return Value::MakeObject({{Str("topologyName"), Str(t.name)},
+                            {Str("requiredTopologyLevel"), Str(t.required_level)},
+                            {Str("preferredTopologyLevel"), Str(t.preferred_level)}});
+}
+
+Value PodGroupToJson(const PodGroup& g) {
+  Array subs;
+  for (const PodSubGroup& sub : g.sub_groups) {
+    std::vector<Member> m = {{Str("componentName"), Str(sub.component)}};
+    if (sub.topology) m.push_back({Str("topology"), TopologyToJson(*sub.topology)});
+    subs.push_back(Value::MakeObject(std::move(m)));
+  }
+  std::vector<Member> m = {{Str("name"), Str(g.name)}, {Str("subGroups"), Value::MakeArray(std::move(subs))}};
+  if (g.topology) m.push_back({Str("topology"), TopologyToJson(*g.topology)});
   return Value::MakeObject(std::move(m));
 }
 
@@ -243,6 +262,29 @@ class Reader {
   }
   // ---- end of writes
 
+  std::optional<Topology> TopologyField(const Value& obj) {
+    const Value* t = ObjectField(obj, "topology");
+    if (!t) return std::nullopt;
+    return Topology{String(*t, "topologyName"), String(*t, "requiredTopologyLevel"),
+                    String(*t, "preferredTopologyLevel")};
+  }
+  std::optional<PodGroup> PodGroupField(const Value& obj) {
+    const Value* g = ObjectField(obj, "podGroup");
+    if (!g) return std::nullopt;
+    PodGroup group;
+    group.name = String(*g, "name");
+    group.topology = TopologyField(*g);
+    if (const Array* subs = ArrayField(*g, "subGroups")) {
+      for (const Value& sub : *subs) {
+        if (!sub.IsObject()) {
+          Fail("podGroup subGroups entry is not an object");
+          break;
+        }
+        group.sub_groups.push_back({String(sub, "componentName"), TopologyField(sub)});
+      }
+    }
+    return group;
+  }
   std::vector<int32_t> Ids(const Value& obj, std::string_view key) {
     std::vector<int32_t> ids;
     if (const Array* a = ArrayField(obj, key)) {
@@ -287,11 +329,13 @@ Value ToJson(const Definition& d) {
     gangs.push_back(Value::MakeObject(
         {{Str("name"), Str(g.name)}, {Str("members"), Value::MakeArray(std::move(members))}}));
   }
-  return Value::MakeObject({{Str("name"), Str(d.name)},
-                            {Str("sourceFile"), Str(d.source_file)},
-                            {Str("components"), Value::MakeArray(std::move(components))},
-                            {Str("additionalChildKinds"), Value::MakeArray(std::move(extra))},
-                            {Str("gangGroups"), Value::MakeArray(std::move(gangs))}});
+  std::vector<Member> m = {{Str("name"), Str(d.name)},
+                           {Str("sourceFile"), Str(d.source_file)},
+                           {Str("components"), Value::MakeArray(std::move(components))},
+                           {Str("additionalChildKinds"), Value::MakeArray(std::move(extra))},
+                           {Str("gangGroups"), Value::MakeArray(std::move(gangs))}};
+  if (d.pod_group) m.push_back({Str("podGroup"), PodGroupToJson(*d.pod_group)});
+  return Value::MakeObject(std::move(m));
 }
 
 bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::string* error) {
@@ -321,7 +365,7 @@ bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::str
     if (const Value* s = r.ObjectField(cv, "status")) r.Status(*s, &c.status);
     c.instance_selector_id = r.Resolver(cv, "instanceSelectorId");
     c.type_selector_key = r.Resolver(cv, "typeSelectorKey");
-    c.type_selector_value = r.String(cv, "typeSelectorValue");
+    if (cv.Find("typeSelectorValue")) c.type_selector_value = r.String(cv, "typeSelectorValue");
     if (const Value* l = r.ObjectField(cv, "typeSelectorLabels")) {
       for (const auto& [k, v] : l->AsObject()) {
         c.type_selector_labels[std::string(k.AsString())] = v.IsString() ? std::string(v.AsString()) : "";
@@ -353,6 +397,7 @@ bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::str
       out->gang_groups.push_back(std::move(group));
     }
   }
+  out->pod_group = r.PodGroupField(json);
   return error->empty();
 }
 

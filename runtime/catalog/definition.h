@@ -90,7 +90,9 @@ struct Component {
   // Pod selectors (resolvers here run on Pod objects).
   int32_t instance_selector_id = kNoResolver;
   int32_t type_selector_key = kNoResolver;
-  std::string type_selector_value;
+  // Compared with every keyPath result (jq equality); absent = keyPath alone (any non-null
+  // result). Optional because `value: ""` is a real criterion.
+  std::optional<std::string> type_selector_value;
   std::map<std::string, std::string> type_selector_labels;
   int32_t replica_selector_key = kNoResolver;
   // Writes (see WritePaths): path programs, and the framework-native suspend when defined.
@@ -112,12 +114,31 @@ struct GangGroup {
   std::vector<GangMember> members;
 };
 
+// ---- gangScheduling.podGroup: upstream's v0.2.0 API, which the KAI scheduler reads before the
+// deprecated podGroups (gang_groups). Plain data: no resolver runs for it; the subgroups' minimum
+// member counts come from the components' scales (runtime/workload/gangs.h).
+struct Topology {
+  std::string name;             // topologyName: the Topology object the levels refer to
+  std::string required_level;   // requiredTopologyLevel, "" = none
+  std::string preferred_level;  // preferredTopologyLevel, "" = none
+};
+struct PodSubGroup {
+  std::string component;  // componentName: the subtree whose pods form the subgroup
+  std::optional<Topology> topology;
+};
+struct PodGroup {
+  std::string name;
+  std::vector<PodSubGroup> sub_groups;
+  std::optional<Topology> topology;
+};
+
 struct Definition {
   std::string name;            // metadata.name
   std::string source_file;     // the YAML file it was compiled from
   std::vector<Component> components;  // [0] is the root
   std::vector<base::GroupVersionKind> additional_child_kinds;
-  std::vector<GangGroup> gang_groups;
+  std::vector<GangGroup> gang_groups;  // deprecated podGroups
+  std::optional<PodGroup> pod_group;   // podGroup (absent when the definition has none)
 
   const Component& root() const { return components.front(); }
   const Component* Find(std::string_view name) const;
