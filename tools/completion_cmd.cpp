@@ -1,8 +1,9 @@
 // `wmc completion bash|zsh|fish`: shell completion generated from the CLI11 command tree, so a
 // new verb or flag completes without touching this file. Each command's subcommands and flags are
 // listed; an option's values complete from its type name: `{a,b,c}` lists the choices, KIND the
-// root kinds of the built-in catalog, DEFINITION its definition names, DIR directories, INT and
-// friends nothing, anything else (FILE, TEXT) file names. Positionals follow the same rule.
+// root kinds of the built-in catalog, GROUP their API groups, DEFINITION its definition names,
+// FILE and TEXT file names, DIR directories, anything else (INT, VERSION) nothing. Positionals
+// follow the same rule.
 // Also `wmc --version` (VersionText): version, bundle format and the built-in catalog's hash.
 #include <CLI/CLI.hpp>
 
@@ -44,7 +45,7 @@ struct CommandSpec {
 
 // What the completion scripts know of the built-in catalog (empty when it is missing).
 struct CatalogWords {
-  std::vector<std::string> kinds, definitions;
+  std::vector<std::string> kinds, groups, definitions;
 };
 
 CatalogWords ReadCatalogWords() {
@@ -54,12 +55,14 @@ CatalogWords ReadCatalogWords() {
   std::string error;
   auto bundle = Bundle::Open(BuiltinCatalogPath(), &error, load);
   if (!bundle) return words;
-  std::set<std::string> kinds, names;
+  std::set<std::string> kinds, groups, names;
   for (const auto& d : bundle->definitions()) {
     if (!d.root().kind.kind.empty()) kinds.insert(d.root().kind.kind);
+    if (!d.root().kind.group.empty()) groups.insert(d.root().kind.group);
     names.insert(d.name);
   }
   words.kinds.assign(kinds.begin(), kinds.end());
+  words.groups.assign(groups.begin(), groups.end());
   words.definitions.assign(names.begin(), names.end());
   return words;
 }
@@ -85,16 +88,16 @@ ValueSpec ValuesOf(const std::string& type_name, const CatalogWords& catalog) {
     }
     return spec;
   }
-  if (type_name == "KIND" || type_name == "DEFINITION") {
+  if (type_name == "KIND" || type_name == "GROUP" || type_name == "DEFINITION") {
     spec.kind = Values::kWords;
-    spec.words = type_name == "KIND" ? catalog.kinds : catalog.definitions;
+    spec.words = type_name == "KIND" ? catalog.kinds : type_name == "GROUP" ? catalog.groups : catalog.definitions;
     spec.words.erase(std::remove_if(spec.words.begin(), spec.words.end(), [](auto& w) { return !IsSafeWord(w); }),
                      spec.words.end());
     return spec;
   }
   if (type_name == "DIR") spec.kind = Values::kDirs;
-  else if (type_name == "INT" || type_name == "UINT" || type_name == "FLOAT" || type_name == "NUMBER") spec.kind = Values::kNone;
-  else spec.kind = Values::kFiles;
+  else if (type_name == "FILE" || type_name == "TEXT" || type_name.empty()) spec.kind = Values::kFiles;
+  else spec.kind = Values::kNone;
   return spec;
 }
 
@@ -115,7 +118,7 @@ void Collect(CLI::App* app, const std::string& path, const CatalogWords& catalog
     OptionSpec o;
     for (const auto& s : opt->get_snames()) o.names.push_back("-" + s);
     for (const auto& l : opt->get_lnames()) o.names.push_back("--" + l);
-    o.takes_value = opt->get_type_size_max() > 0;
+    o.takes_value = opt->get_expected_max() > 0;  // flags expect no value
     if (o.takes_value) o.values = ValuesOf(opt->get_type_name(), catalog);
     o.description = OneLine(opt->get_description());
     if (!o.names.empty()) spec.options.push_back(std::move(o));

@@ -257,11 +257,13 @@ void AddDefinitionsCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<DefinitionsOptions>();
   auto* cmd = app.add_subcommand("definitions", "List the Karta definitions wmc understands");
   cmd->add_option("name", o->name, "One definition, by the name the list shows")->type_name("DEFINITION");
-  o->group_flag = cmd->add_option("--group", o->group, "Show the definitions covering this API group");
+  o->group_flag = cmd->add_option("--group", o->group, "Show the definitions covering this API group")
+                     ->type_name("GROUP");
   o->kind_flag = cmd->add_option("--kind", o->kind, "Show the definitions covering this kind; needs --group")
                      ->type_name("KIND");
   o->version_flag = cmd->add_option("--version", o->version,
-                                    "Show the definitions covering this version; needs --kind");
+                                    "Show the definitions covering this version; needs --kind")
+                        ->type_name("VERSION");
   cmd->add_option("--component-limit", o->component_limit,
                   "Maximum child components listed per definition after the root; 0 lists every "
                   "component. Table output only")
