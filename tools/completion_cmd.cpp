@@ -333,7 +333,9 @@ std::string VersionText() {
   BundleLoadOptions load;
   load.use_native = false;  // counting definitions must not map native code
   auto catalog = Bundle::FromBytes(std::move(bytes), path, &error, load);
-  std::string count = catalog ? std::to_string(catalog->definitions().size()) + " definitions, " : "unreadable: " + error + ", ";
+  size_t n = catalog ? catalog->definitions().size() : 0;
+  std::string count = catalog ? std::to_string(n) + (n == 1 ? " definition, " : " definitions, ")
+                              : "unreadable: " + error + ", ";
   return text + path + " (" + count + "crc32c " + crc + ")";
 }
 

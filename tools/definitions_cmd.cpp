@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -79,7 +80,10 @@ std::vector<Member> StatusView(const Bundle& b, const catalog::StatusDefinition&
   for (const auto& [status, matchers] : s.mappings) {
     Array list;
     for (const auto& matcher : matchers) list.push_back(MatcherView(b, matcher));
-    mappings.push_back({S(status), Value::MakeArray(std::move(list))});
+    // The catalog stores status names as reported ("Running"); Karta keys them in lower case.
+    std::string key = status;
+    if (!key.empty()) key[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(key[0])));
+    mappings.push_back({S(key), Value::MakeArray(std::move(list))});
   }
   PutObject(&m, "statusMappings", std::move(mappings));
   return m;
