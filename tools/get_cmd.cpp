@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
