@@ -1,13 +1,22 @@
 # The two set-up commands of the README, plus developer conveniences.
-#   make demo  - install missing packages, build, compile catalog/ to build/catalog.wmb, inspect an example
+#   make demo  - install missing packages, build only the CLI and its built-in catalog (no tests,
+#                no benchmarks), and show the JobSet example resolved through that catalog
 #   make test  - install missing packages, build, run every test through CTest
+#   make install PREFIX=DIR - the CLI, its catalog, completion scripts and kubectl-wm under DIR
 #   make diff-long SECONDS=N - random differential testing against libjq for N seconds
 #   make fuzz FUZZ_SECONDS=N - install clang-19, build and run the jq parser fuzzer for N seconds
 BUILD ?= build
 JOBS ?= 2
+PREFIX ?= /usr/local
+# What `make demo` builds: wmc, then catalog/ compiled by it into $(BUILD)/share/wmc/catalog.wmb
+# (the built-in catalog) and the completion scripts generated from it.
+CLI_TARGETS = wmc wmc_catalog wmc_completions
+# What `make install` builds before `cmake --install`: every target an install rule copies from
+# (another component's install block adds its targets here).
+INSTALL_TARGETS ?= $(CLI_TARGETS)
 CMAKE_FLAGS ?= -DPython3_EXECUTABLE=/usr/bin/python3
 
-.PHONY: all deps configure build demo test diff-long fuzz bench clean
+.PHONY: all deps configure build demo install test diff-long fuzz bench clean
 
 all: build
 
@@ -22,9 +31,15 @@ configure: $(BUILD)/build.ninja
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
-	$(BUILD)/bin/wmc compile catalog/ -o $(BUILD)/catalog.wmb
-	$(BUILD)/bin/wmc inspect --bundle $(BUILD)/catalog.wmb catalog/examples/jobset-training.yaml
+demo: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target $(CLI_TARGETS)
+	$(BUILD)/bin/wmc definitions --group jobset.x-k8s.io
+	$(BUILD)/bin/wmc get -f catalog/examples/jobset-training.yaml
+	$(BUILD)/bin/wmc inspect catalog/examples/jobset-training.yaml
+
+install: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target $(INSTALL_TARGETS)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -4,6 +4,8 @@
 // 2 usage or I/O error; `eval` follows jq: 3 the expression does not compile, 5 runtime error.
 #pragma once
 
+#include <string>
+
 namespace CLI {
 class App;
 }
@@ -20,5 +22,14 @@ void AddSchemaCommand(CLI::App& app, int* exit_code);   // schema_cmd.cpp (`wmc 
 void AddWriteCommands(CLI::App& app, int* exit_code);   // writes_cmd.cpp (suspend, resume, update)
 void AddPodsCommand(CLI::App& app, int* exit_code);     // pods_cmd.cpp
 void AddGangsCommand(CLI::App& app, int* exit_code);    // gangs_cmd.cpp
+void AddDefinitionsCommand(CLI::App& app, int* exit_code);  // definitions_cmd.cpp
+void AddGetCommand(CLI::App& app, int* exit_code);          // get_cmd.cpp (`wmc get -f FILE`)
+void AddValidateCommand(CLI::App& app, int* exit_code);     // validate_cmd.cpp (kli validate)
+// `wmc completion bash|zsh|fish`: scripts generated from `app`'s command tree (completion_cmd.cpp).
+void AddCompletionCommand(CLI::App& app, int* exit_code);
+
+// What `wmc --version` prints: the version, the bundle format version and the built-in
+// catalog's path, definition count and content hash (completion_cmd.cpp).
+std::string VersionText();
 
 }  // namespace wm::tools

@@ -1,7 +1,7 @@
-// `wmc inspect --bundle B.wmb [-o text|json] [--engine=auto|interp] [--max-results N]
-// [--timeout-ms MS] [FILE|-]`: resolves one workload object through a compiled catalog bundle and
-// prints its tree (components, instances, replicas, GPUs, status); -o json is workload::WorkloadJson.
-// Exit 0 on success, 1 when no definition covers the object's kind, 2 on unreadable input or bundle.
+// `wmc inspect [--bundle B.wmb | --catalog DIR] [-o text|json] [--engine=auto|interp] [FILE|-]`:
+// resolves one workload object through the built-in catalog (or the bundle the options select) and prints its tree (components, instances, replicas,
+// GPUs, status). Exit 0 on success, 1 when no definition covers the object's kind, 2 on unreadable
+// input or bundle.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include "runtime/value/json.h"
 #include "runtime/workload/view.h"
 #include "runtime/workload/workload.h"
+#include "tools/bundle_source.h"
 #include "tools/commands.h"
 #include "tools/object_input.h"
 
@@ -19,7 +20,7 @@ namespace wm::tools {
 namespace {
 
 struct InspectOptions {
-  std::string bundle;
+  BundleSourceOptions source;  // built-in catalog, --bundle or --catalog
   std::string input = "-";
   std::string output = "text";
   std::string engine = "auto";
@@ -96,13 +97,14 @@ int RunInspect(const InspectOptions& o) {
     return 2;
   }
   std::string error;
-  BundleLoadOptions load;
-  load.use_native = o.engine != "interp";
-  auto bundle = Bundle::Open(o.bundle, &error, load);
-  if (!bundle) {
+  BundleSourceOptions source = o.source;
+  source.load.use_native = o.engine != "interp";
+  LoadedBundle loaded;
+  if (!LoadBundle(source, &loaded, &error)) {
     std::fprintf(stderr, "wmc inspect: %s\n", error.c_str());
     return 2;
   }
+  const std::shared_ptr<Bundle>& bundle = loaded.bundle;
   Value object;
   if (!ReadObject(o.input, &object, &error)) {
     std::fprintf(stderr, "wmc inspect: %s\n", error.c_str());
@@ -131,7 +133,7 @@ int RunInspect(const InspectOptions& o) {
 void AddInspectCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<InspectOptions>();
   auto* cmd = app.add_subcommand("inspect", "Resolve a workload object through a catalog bundle");
-  cmd->add_option("--bundle,-b", options->bundle, "Compiled catalog bundle (.wmb)")->required();
+  AddBundleOptions(cmd, &options->source);
   cmd->add_option("-o,--output", options->output, "Output format: text (default) or json");
   cmd->add_option("--engine", options->engine,
                   "auto (native code when the bundle has it for this machine) or interp")

@@ -1,5 +1,6 @@
 // wmc: the command-line driver. Registers every subcommand (one file each) and maps CLI11 usage
 // errors to exit code 2. No exception escapes: an unexpected one is reported and exits 2.
+// Installed also as `kubectl-wm` (a symlink), so `kubectl wm get -f ...` runs the same commands.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -9,8 +10,10 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"wmc - compiler and validator for Kubernetes workload map definitions"};
+  app.name("wmc");
   app.require_subcommand(1);
-  app.set_version_flag("--version", "wmc 0.1.0");
+  app.set_version_flag("--version", [] { return wm::tools::VersionText(); },
+                       "Print the version, the bundle format and the built-in catalog's hash");
   int exit_code = 0;
   wm::tools::AddParseCommand(app, &exit_code);
   wm::tools::AddEvalCommand(app, &exit_code);
@@ -22,6 +25,10 @@ int main(int argc, char** argv) {
   wm::tools::AddWriteCommands(app, &exit_code);
   wm::tools::AddPodsCommand(app, &exit_code);
   wm::tools::AddGangsCommand(app, &exit_code);
+  wm::tools::AddDefinitionsCommand(app, &exit_code);
+  wm::tools::AddGetCommand(app, &exit_code);
+  wm::tools::AddValidateCommand(app, &exit_code);
+  wm::tools::AddCompletionCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
