@@ -13,7 +13,7 @@ PREFIX ?= /usr/local
 CLI_TARGETS = wmc wmc_catalog wmc_completions
 # What `make install` builds before `cmake --install`: every target an install rule copies from
 # (another component's install block adds its targets here).
-INSTALL_TARGETS ?= $(CLI_TARGETS)
+INSTALL_TARGETS ?= $(CLI_TARGETS) wm_c
 CMAKE_FLAGS ?= -DPython3_EXECUTABLE=/usr/bin/python3
 
 .PHONY: all deps configure build demo install test diff-long fuzz bench clean
