@@ -92,7 +92,7 @@ std::vector<Member> StatusView(const Bundle& b, const catalog::StatusDefinition&
 std::vector<Member> PodSelectorView(const Bundle& b, const catalog::Component& c) {
   std::vector<Member> type, m;
   PutJq(b, &type, "keyPath", c.type_selector_key);
-  if (!c.type_selector_value.empty()) type.push_back({S("value"), S(c.type_selector_value)});
+  if (c.type_selector_value) type.push_back({S("value"), S(*c.type_selector_value)});
   std::vector<Member> labels;
   for (const auto& [k, v] : c.type_selector_labels) labels.push_back({S(k), S(v)});
   PutObject(&type, "matchLabels", std::move(labels));

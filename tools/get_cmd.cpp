@@ -147,7 +147,7 @@ Collected Collect(const std::vector<Value>& objects, const Bundle& bundle) {
       continue;
     }
     Row row{w.name, w.namespace_, w.kind, w.api_version, Text(Metadata(o), "creationTimestamp"),
-            w.definition->name, std::nullopt, w.statuses, i};
+            w.definition->name, std::nullopt, w.status.matched_statuses, i};
     row.created = ParseRfc3339(row.created_at);
     out.rows.push_back(std::move(row));
   }
