@@ -9,14 +9,13 @@
 #include <string>
 
 #include "runtime/value/json.h"
+#include "runtime/workload/view.h"
 #include "tools/commands.h"
 #include "tools/gang_input.h"
 
 namespace wm::tools {
 namespace {
 
-using workload::ErrorCode;
-using workload::Result;
 
 struct PodsOptions {
   GangInputOptions input;
@@ -25,48 +24,6 @@ struct PodsOptions {
 };
 
 Value S(std::string_view s) { return Value::String(s); }
-Value OptionalText(const std::optional<std::string>& s) { return s ? S(*s) : Value(); }
-Value Strings(const std::vector<std::string>& list) {
-  Array a;
-  for (const auto& s : list) a.push_back(S(s));
-  return Value::MakeArray(std::move(a));
-}
-
-Value LegacyJson(const Result<workload::LegacyPodGroup>& r) {
-  if (!r.ok()) return Value::MakeObject({{S("error"), S(r.error.message)}});
-  const workload::LegacyPodGroup& g = r.value;
-  return Value::MakeObject({{S("group"), S(g.effective.group)},
-                            {S("effectiveComponent"), S(g.effective.component->name)},
-                            {S("instance"), OptionalText(g.instance)},
-                            {S("groupKeys"), Strings(g.group_keys)},
-                            {S("name"), S(g.name)},
-                            {S("minMember"), Value::Number(static_cast<double>(g.min_member))}});
-}
-
-Value PodGroupJson(const Result<workload::PodGroupMembership>& r) {
-  if (!r.ok()) return Value::MakeObject({{S("error"), S(r.error.message)}});
-  return Value::MakeObject({{S("name"), S(r.value.name)},
-                            {S("subGroup"), r.value.sub_group.empty() ? Value() : S(r.value.sub_group)},
-                            {S("kaiSubGroups"), Strings(r.value.kai_sub_groups)}});
-}
-
-Value PodJson(const workload::PodAnswers& a) {
-  std::vector<Member> errors;
-  auto answer = [&](const char* key, const auto& result, Value value) {
-    if (!result.ok()) errors.push_back({S(key), S(result.error.message)});
-    return Member{S(key), result.ok() ? std::move(value) : Value()};
-  };
-  std::vector<Member> m = {{S("name"), S(a.pod)}};
-  m.push_back(answer("component", a.component, a.component.ok() ? S(a.component.value->name) : Value()));
-  m.push_back(answer("instance", a.instance, OptionalText(a.instance.value)));
-  m.push_back(answer("replicaKey", a.replica_key, OptionalText(a.replica_key.value)));
-  m.push_back({S("podGroupName"), a.pod_group_name.empty() ? Value() : S(a.pod_group_name)});
-  if (a.legacy) m.push_back({S("podGroups"), LegacyJson(*a.legacy)});
-  if (a.pod_group) m.push_back({S("podGroup"), PodGroupJson(*a.pod_group)});
-  if (!errors.empty()) m.push_back({S("errors"), Value::MakeObject(std::move(errors))});
-  return Value::MakeObject(std::move(m));
-}
-
 // One table row per pod; "!" lines below it for each answer that failed.
 std::string RenderText(const GangWorkload& w, const std::vector<workload::PodAnswers>& answers) {
   std::vector<std::vector<std::string>> rows = {
@@ -135,7 +92,7 @@ int RunPods(const PodsOptions& o) {
     return 0;
   }
   Array rendered;
-  for (const auto& a : answers) rendered.push_back(PodJson(a));
+  for (const auto& a : answers) rendered.push_back(workload::PodAnswersJson(a));
   Value json = Value::MakeObject(
       {{S("apiVersion"), S(w.api_version)},
        {S("kind"), S(w.kind)},

@@ -50,15 +50,17 @@ func (r Resolver) PodSide() bool {
 
 // Workload is the resolution of one workload object (wm_resolve).
 type Workload struct {
-	APIVersion string              `json:"apiVersion"`
-	Kind       string              `json:"kind"`
-	Name       string              `json:"name"`
-	Namespace  string              `json:"namespace"`
-	Definition string              `json:"definition"`
-	Status     []string            `json:"status"` // matched statuses, upstream order; ["Undefined"] when none
-	Phase      *string             `json:"phase"`  // nil without a phase definition
-	Conditions []Condition         `json:"conditions"`
-	Resources  struct{ GPUs float64 `json:"gpus"` } `json:"resources"`
+	APIVersion string      `json:"apiVersion"`
+	Kind       string      `json:"kind"`
+	Name       string      `json:"name"`
+	Namespace  string      `json:"namespace"`
+	Definition string      `json:"definition"`
+	Status     []string    `json:"status"` // matched statuses, upstream order; ["Undefined"] when none
+	Phase      *string     `json:"phase"`  // nil without a phase definition
+	Conditions []Condition `json:"conditions"`
+	Resources  struct {
+		GPUs float64 `json:"gpus"`
+	} `json:"resources"`
 	Components []ResolvedComponent `json:"components"` // definition order, the root first
 	Problems   []string            `json:"problems"`   // workload-level (status) problems
 }
@@ -106,4 +108,105 @@ func (w *Workload) Component(name string) *ResolvedComponent {
 		}
 	}
 	return nil
+}
+
+// PodAnswer is everything wm_pod_map answers for one pod (`wmc pods -o json`, one pod). A failed
+// answer is nil and its message (upstream's wording) is in Errors under the answer's JSON name:
+// "component", "instance" or "replicaKey".
+type PodAnswer struct {
+	Name         string              `json:"name"`
+	Component    *string             `json:"component"`
+	Instance     *string             `json:"instance"`            // nil: single-instance component, or failed
+	ReplicaKey   *string             `json:"replicaKey"`          // nil: no replicaSelector, or failed
+	PodGroupName *string             `json:"podGroupName"`        // KAI's PodGroup; nil when that failed
+	PodGroups    *LegacyPodGroup     `json:"podGroups,omitempty"` // the definition has legacy podGroups
+	PodGroup     *PodGroupMembership `json:"podGroup,omitempty"`  // the definition has a podGroup
+	Errors       map[string]string   `json:"errors,omitempty"`
+}
+
+// LegacyPodGroup is where a pod goes under the legacy podGroups (KAI's getPodGroupMetadataAlpha);
+// Error is set instead when that failed.
+type LegacyPodGroup struct {
+	Group              string   `json:"group"`
+	EffectiveComponent string   `json:"effectiveComponent"`
+	Instance           *string  `json:"instance"`
+	GroupKeys          []string `json:"groupKeys"`
+	Name               string   `json:"name"`
+	MinMember          int64    `json:"minMember"`
+	Error              string   `json:"error,omitempty"`
+}
+
+// PodGroupMembership is where a pod goes under the podGroup API; Error is set instead when that
+// failed.
+type PodGroupMembership struct {
+	Name         string   `json:"name"`
+	SubGroup     *string  `json:"subGroup"`
+	KAISubGroups []string `json:"kaiSubGroups"`
+	Error        string   `json:"error,omitempty"`
+}
+
+// Gangs is the gang scheduling of one workload (wm_gangs, `wmc gangs -o json`).
+type Gangs struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Namespace  string `json:"namespace"`
+	Definition string `json:"definition"`
+	// GangSource is the form KAI follows: "podGroup", "podGroups" or "default".
+	GangSource string            `json:"gangSource"`
+	PodGroup   *PodGroupPlan     `json:"podGroup,omitempty"`  // the definition has a podGroup
+	PodGroups  []LegacyGangGroup `json:"podGroups,omitempty"` // the definition has legacy podGroups
+	Default    *DefaultPodGroup  `json:"default,omitempty"`   // KAI's default grouper applies
+}
+
+// PodGroupPlan is KAI's PodGroup under the podGroup API; Error is set instead when that failed.
+type PodGroupPlan struct {
+	Name         string         `json:"name"`
+	Topology     *Topology      `json:"topology"`
+	MinMember    int64          `json:"minMember"`
+	MinSubGroups int64          `json:"minSubGroups"`
+	SubGroups    []SubGroupPlan `json:"subGroups"`
+	Error        string         `json:"error,omitempty"`
+}
+
+// SubGroupPlan is one subgroup of a PodGroupPlan.
+type SubGroupPlan struct {
+	Name      string    `json:"name"`
+	MinMember int64     `json:"minMember"`
+	Topology  *Topology `json:"topology,omitempty"`
+}
+
+// Topology is a topology constraint of a PodGroup or subgroup.
+type Topology struct {
+	TopologyName           string `json:"topologyName"`
+	RequiredTopologyLevel  string `json:"requiredTopologyLevel"`
+	PreferredTopologyLevel string `json:"preferredTopologyLevel"`
+}
+
+// LegacyGangGroup is one entry of the legacy podGroups.
+type LegacyGangGroup struct {
+	Name    string       `json:"name"`
+	Members []GangMember `json:"members"`
+}
+
+// GangMember is a member of a legacy podGroups entry. MinMember is CalculateSubtreeScale of the
+// member's component: a number, or {"error": "..."} (upstream's message).
+type GangMember struct {
+	Component       string           `json:"component"`
+	Filters         []string         `json:"filters"`
+	GroupByKeyPaths []string         `json:"groupByKeyPaths"`
+	MinMember       json.RawMessage  `json:"minMember"`
+	Instances       []InstanceMember `json:"instances,omitempty"`
+}
+
+// InstanceMember is the subtree scale of one instance of a member's component.
+type InstanceMember struct {
+	ID        string          `json:"id"`
+	MinMember json.RawMessage `json:"minMember"`
+}
+
+// DefaultPodGroup is KAI's default grouper's PodGroup: one per workload, minimum 1.
+type DefaultPodGroup struct {
+	Name      string `json:"name"`
+	MinMember int64  `json:"minMember"`
 }

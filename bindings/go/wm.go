@@ -247,7 +247,7 @@ func (b *Bundle) Resolvers() ([]Resolver, error) {
 // Resolve resolves a workload object: JSON bytes, or any value encoding/json can marshal (a
 // map[string]any, an *unstructured.Unstructured, a typed object).
 func (b *Bundle) Resolve(object any, limits *Limits) (*Workload, error) {
-	data, err := objectJSON(object)
+	data, err := ObjectJSON(object)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,9 @@ func (b *Bundle) Resolve(object any, limits *Limits) (*Workload, error) {
 	return w, json.Unmarshal(out, w)
 }
 
-func objectJSON(object any) ([]byte, error) {
+// ObjectJSON is the JSON text of an object argument: []byte, json.RawMessage and string as they
+// are, anything else through encoding/json (CodeInvalidInput when that fails).
+func ObjectJSON(object any) ([]byte, error) {
 	switch o := object.(type) {
 	case []byte:
 		return o, nil
@@ -273,4 +275,149 @@ func objectJSON(object any) ([]byte, error) {
 		return nil, &Error{Code: CodeInvalidInput, Message: "cannot encode object as JSON: " + err.Error()}
 	}
 	return data, nil
+}
+
+// PodMapJSON maps a Pod (JSON) to the workload object (JSON) it belongs to and returns
+// wm_pod_map's JSON: what `wmc pods -o json` prints per pod. limits may be nil.
+func (b *Bundle) PodMapJSON(workload, pod []byte, limits *Limits) ([]byte, error) {
+	cl := limits.c()
+	defer C.free(unsafe.Pointer(cl))
+	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return withObject(workload, func(wp *C.char, wn C.size_t) C.wm_code {
+			return withObject(pod, func(pp *C.char, pn C.size_t) C.wm_code {
+				return C.wm_pod_map(h, wp, wn, pp, pn, cl, out, cerr)
+			})
+		})
+	})
+}
+
+// MapPod maps a Pod to the workload object it belongs to (each JSON bytes or anything
+// encoding/json marshals): its component, instance, replica key and PodGroup, or upstream's error
+// for each answer that failed.
+func (b *Bundle) MapPod(workload, pod any, limits *Limits) (*PodAnswer, error) {
+	wdata, err := ObjectJSON(workload)
+	if err != nil {
+		return nil, err
+	}
+	pdata, err := ObjectJSON(pod)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.PodMapJSON(wdata, pdata, limits)
+	if err != nil {
+		return nil, err
+	}
+	a := &PodAnswer{}
+	return a, json.Unmarshal(out, a)
+}
+
+// GangsJSON returns wm_gangs' JSON for a workload object: what `wmc gangs -o json` prints
+// without --pods. limits may be nil.
+func (b *Bundle) GangsJSON(workload []byte, limits *Limits) ([]byte, error) {
+	cl := limits.c()
+	defer C.free(unsafe.Pointer(cl))
+	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return withObject(workload, func(p *C.char, n C.size_t) C.wm_code {
+			return C.wm_gangs(h, p, n, cl, out, cerr)
+		})
+	})
+}
+
+// Gangs returns the gang scheduling of a workload object (JSON bytes or anything encoding/json
+// marshals) as the KAI scheduler's Karta grouper builds it.
+func (b *Bundle) Gangs(workload any, limits *Limits) (*Gangs, error) {
+	data, err := ObjectJSON(workload)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.GangsJSON(data, limits)
+	if err != nil {
+		return nil, err
+	}
+	g := &Gangs{}
+	return g, json.Unmarshal(out, g)
+}
+
+// cComponent is a component name for the C ABI: NULL (the root) for "".
+func cComponent(name string) *C.char {
+	if name == "" {
+		return nil
+	}
+	return C.CString(name)
+}
+
+// SuspendJSON applies the suspend actions of a component ("" for the root) to a workload object
+// and returns the updated object (wm_suspend).
+func (b *Bundle) SuspendJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
+	return b.actions(workload, component, limits, true)
+}
+
+// ResumeJSON applies the resume actions (wm_resume), as SuspendJSON.
+func (b *Bundle) ResumeJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
+	return b.actions(workload, component, limits, false)
+}
+
+func (b *Bundle) actions(workload []byte, component string, limits *Limits, suspend bool) ([]byte, error) {
+	cl := limits.c()
+	defer C.free(unsafe.Pointer(cl))
+	cc := cComponent(component)
+	defer C.free(unsafe.Pointer(cc))
+	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return withObject(workload, func(p *C.char, n C.size_t) C.wm_code {
+			if suspend {
+				return C.wm_suspend(h, p, n, cc, cl, out, cerr)
+			}
+			return C.wm_resume(h, p, n, cc, cl, out, cerr)
+		})
+	})
+}
+
+// UpdateJSON writes one pod field ("podTemplateSpec", "podSpec", "metadata", "fragmentedPodSpec")
+// of every instance of a component ("" for the root) and returns the updated object (wm_update).
+// values maps instance ids ("" for a single-instance component) to the values.
+func (b *Bundle) UpdateJSON(workload []byte, component, field string, values map[string]json.RawMessage,
+	limits *Limits) ([]byte, error) {
+	valuesJSON, err := json.Marshal(values)
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidInput, Message: "cannot encode values as JSON: " + err.Error()}
+	}
+	cl := limits.c()
+	defer C.free(unsafe.Pointer(cl))
+	cc := cComponent(component)
+	defer C.free(unsafe.Pointer(cc))
+	cfield := C.CString(field)
+	defer C.free(unsafe.Pointer(cfield))
+	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return withObject(workload, func(p *C.char, n C.size_t) C.wm_code {
+			return withObject(valuesJSON, func(vp *C.char, vn C.size_t) C.wm_code {
+				return C.wm_update(h, p, n, cc, cfield, vp, vn, cl, out, cerr)
+			})
+		})
+	})
+}
+
+// ExtractJSON returns wm_component_extract's JSON: upstream's GetExtractedInstances of a
+// component ("" for the root) as a list in instance-id order, or upstream's error.
+func (b *Bundle) ExtractJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
+	return b.componentCall(workload, component, limits, false)
+}
+
+// StatusJSON returns wm_status' JSON: upstream's ExtractStatus of a component ("" for the root).
+func (b *Bundle) StatusJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
+	return b.componentCall(workload, component, limits, true)
+}
+
+func (b *Bundle) componentCall(workload []byte, component string, limits *Limits, status bool) ([]byte, error) {
+	cl := limits.c()
+	defer C.free(unsafe.Pointer(cl))
+	cc := cComponent(component)
+	defer C.free(unsafe.Pointer(cc))
+	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return withObject(workload, func(p *C.char, n C.size_t) C.wm_code {
+			if status {
+				return C.wm_status(h, p, n, cc, cl, out, cerr)
+			}
+			return C.wm_component_extract(h, p, n, cc, cl, out, cerr)
+		})
+	})
 }

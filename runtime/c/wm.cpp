@@ -15,8 +15,13 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/catalog/definition.h"
 #include "runtime/value/json.h"
+#include "runtime/workload/accessor.h"
+#include "runtime/workload/gangs.h"
+#include "runtime/workload/pods.h"
 #include "runtime/workload/run.h"
+#include "runtime/workload/status.h"
 #include "runtime/workload/view.h"
+#include "runtime/workload/writes.h"
 #include "runtime/workload/workload.h"
 
 #ifndef WM_VERSION
@@ -92,7 +97,7 @@ static_assert(WM_ERR_INVALID_INPUT == static_cast<int>(ErrorCode::kInvalidInput)
               WM_ERR_EVALUATION == static_cast<int>(ErrorCode::kEvaluation) &&
               WM_ERR_MISMATCH == static_cast<int>(ErrorCode::kMismatch) &&
               WM_ERR_LIMIT == static_cast<int>(ErrorCode::kLimit));
-[[maybe_unused]] wm_code CodeOf(ErrorCode code) { return static_cast<wm_code>(code); }
+wm_code CodeOf(ErrorCode code) { return static_cast<wm_code>(code); }
 
 // Copies JSON text into a caller-owned buffer.
 void Emit(const wm::Value& value, wm_buffer* out) {
@@ -222,6 +227,87 @@ void RequireCall(const wm_bundle* bundle, wm_buffer* out) {
   out->size = 0;
 }
 
+// The definition of a workload object's apiVersion/kind, or the failure wm_resolve would give.
+const wm::catalog::Definition& DefinitionOf(const wm_bundle* b, const wm::Value& object,
+                                            std::string* api_version, std::string* kind) {
+  auto text = [&](const char* key) {
+    const wm::Value* v = object.IsObject() ? object.Find(key) : nullptr;
+    return v && v->IsString() ? std::string(v->AsString()) : std::string();
+  };
+  *api_version = text("apiVersion");
+  *kind = text("kind");
+  if (api_version->empty() || kind->empty()) {
+    throw Failure{WM_ERR_INVALID_INPUT, "not a Kubernetes object: apiVersion and kind are required"};
+  }
+  const wm::catalog::Definition* definition = b->bundle->FindDefinition(*api_version, *kind);
+  if (!definition) {
+    throw Failure{WM_ERR_NO_DEFINITION, "no definition in the bundle for " + *api_version + " " + *kind};
+  }
+  return *definition;
+}
+
+// A component by name, or the root for NULL.
+const wm::catalog::Component& ComponentOf(const wm::catalog::Definition& definition, const char* name) {
+  if (!name) return definition.root();
+  const wm::catalog::Component* c = definition.Find(name);
+  if (!c) throw Failure{WM_ERR_NOT_FOUND, std::string("component ") + name + " not found"};
+  return *c;
+}
+
+// One workload object read through its definition: what the pod and gang operations share (the
+// tools' GangWorkload, without the file handling). Not movable: the reader points at the accessor.
+struct WorkloadContext {
+  WorkloadContext(const wm_bundle* b, const char* json, size_t size, const wm_limits* limits)
+      : object(ParseObject(json, size)),
+        run(RunOptionsFor(b, limits)),
+        definition(&DefinitionOf(b, object, &gang.api_version, &gang.kind)) {
+    wm::workload::AccessorOptions options;
+    options.run = run;
+    accessor = std::make_unique<wm::workload::Accessor>(*b->bundle, *definition, object, options);
+    summary = std::make_unique<wm::workload::StructureSummary>(*definition);
+    reader = wm::workload::ScaleReaderOf(*accessor);
+    gang.bundle = b->bundle.get();
+    gang.definition = definition;
+    gang.summary = summary.get();
+    gang.reader = &reader;
+    gang.identity = wm::workload::WorkloadIdentity::Of(object);
+    gang.run = run;
+  }
+  WorkloadContext(const WorkloadContext&) = delete;
+  WorkloadContext& operator=(const WorkloadContext&) = delete;
+
+  wm::Value object;
+  wm::RunOptions run;
+  wm::workload::GangContext gang;  // declared before `definition`: DefinitionOf fills its names
+  const wm::catalog::Definition* definition;
+  std::unique_ptr<wm::workload::Accessor> accessor;
+  std::unique_ptr<wm::workload::StructureSummary> summary;
+  wm::workload::ScaleReader reader;
+};
+
+// Returns a write's updated object, or throws its error.
+void EmitWrite(const wm::workload::Result<wm::Value>& written, wm_buffer* out) {
+  if (!written.ok()) throw Failure{CodeOf(written.error.code), written.error.message};
+  Emit(written.value, out);
+}
+
+// The suspend or resume actions of a component on a workload object.
+using SuspendOrResume = wm::workload::Result<wm::Value> (*)(const wm::Bundle&, const wm::Value&,
+                                                            const wm::catalog::Component&,
+                                                            const wm::workload::WriteOptions&);
+wm_code RunActions(SuspendOrResume apply, const wm_bundle* bundle, const char* json, size_t size,
+                   const char* component, const wm_limits* limits, wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    wm::Value object = ParseObject(json, size);
+    std::string api_version, kind;
+    const wm::catalog::Definition& definition = DefinitionOf(bundle, object, &api_version, &kind);
+    wm::workload::WriteOptions options;
+    options.run = RunOptionsFor(bundle, limits);
+    EmitWrite(apply(*bundle->bundle, object, ComponentOf(definition, component), options), out);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -299,6 +385,100 @@ wm_code wm_resolve(const wm_bundle* bundle, const char* object_json, size_t obje
     wm::workload::ResolveOptions options;
     options.run = RunOptionsFor(bundle, limits);
     Emit(ResolvedJson(*bundle->bundle, object, options), out);
+  });
+}
+
+wm_code wm_pod_map(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                   const char* pod_json, size_t pod_size, const wm_limits* limits, wm_buffer* out,
+                   wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    WorkloadContext w(bundle, workload_json, workload_size, limits);
+    wm::Value pod = ParseObject(pod_json, pod_size);
+    if (!pod.IsObject()) throw Failure{WM_ERR_INVALID_INPUT, "the pod is not a JSON object"};
+    wm::workload::PodQuerier querier(*bundle->bundle, pod, w.run);
+    Emit(wm::workload::PodAnswersJson(wm::workload::AnswerPod(querier, *w.summary, w.reader, w.gang.identity)),
+         out);
+  });
+}
+
+wm_code wm_gangs(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                 const wm_limits* limits, wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    WorkloadContext w(bundle, workload_json, workload_size, limits);
+    Emit(wm::workload::GangsJson(w.gang, wm::workload::ViewGangs(w.gang, nullptr)), out);
+  });
+}
+
+wm_code wm_suspend(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                   const char* component, const wm_limits* limits, wm_buffer* out, wm_error** error) {
+  return RunActions(wm::workload::Suspend, bundle, workload_json, workload_size, component, limits,
+                    out, error);
+}
+
+wm_code wm_resume(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                  const char* component, const wm_limits* limits, wm_buffer* out, wm_error** error) {
+  return RunActions(wm::workload::Resume, bundle, workload_json, workload_size, component, limits,
+                    out, error);
+}
+
+wm_code wm_update(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                  const char* component, const char* field, const char* values_json,
+                  size_t values_size, const wm_limits* limits, wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    Require(field != nullptr, "field is NULL");
+    wm::Value object = ParseObject(workload_json, workload_size);
+    std::string api_version, kind;
+    const wm::catalog::Definition& definition = DefinitionOf(bundle, object, &api_version, &kind);
+    const wm::catalog::Component& c = ComponentOf(definition, component);
+    wm::Value values = ParseObject(values_json, values_size);
+    if (!values.IsObject()) throw Failure{WM_ERR_INVALID_INPUT, "values must be a JSON object of instance id -> value"};
+    wm::workload::InstanceValues by_instance;
+    for (const auto& [id, value] : values.AsObject()) by_instance[std::string(id.AsString())] = value;
+    wm::workload::WriteOptions options;
+    options.run = RunOptionsFor(bundle, limits);
+    const wm::Bundle& b = *bundle->bundle;
+    std::string_view f = field;
+    if (f == "podTemplateSpec") return EmitWrite(wm::workload::UpdatePodTemplateSpec(b, object, c, by_instance, options), out);
+    if (f == "podSpec") return EmitWrite(wm::workload::UpdatePodSpec(b, object, c, by_instance, options), out);
+    if (f == "metadata") return EmitWrite(wm::workload::UpdatePodMetadata(b, object, c, by_instance, options), out);
+    if (f == "fragmentedPodSpec") {
+      return EmitWrite(wm::workload::UpdateFragmentedPodSpec(b, object, c, by_instance, options), out);
+    }
+    throw Failure{WM_ERR_BAD_ARGUMENT, "unknown field '" + std::string(f) +
+                                           "' (podTemplateSpec, podSpec, metadata or fragmentedPodSpec)"};
+  });
+}
+
+wm_code wm_component_extract(const wm_bundle* bundle, const char* workload_json,
+                             size_t workload_size, const char* component, const wm_limits* limits,
+                             wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    WorkloadContext w(bundle, workload_json, workload_size, limits);
+    auto instances = w.accessor->ExtractedInstances(ComponentOf(*w.definition, component));
+    if (!instances.ok()) throw Failure{CodeOf(instances.error.code), instances.error.message};
+    wm::Array list;
+    for (const auto& instance : instances.value) {
+      wm::Value json = wm::workload::ExtractedInstanceJson(instance);
+      std::vector<wm::Member> members = {{String("id"), String(instance.id)}};
+      for (const auto& member : json.AsObject()) members.push_back(member);
+      list.push_back(wm::Value::MakeObject(std::move(members)));
+    }
+    Emit(wm::Value::MakeArray(std::move(list)), out);
+  });
+}
+
+wm_code wm_status(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                  const char* component, const wm_limits* limits, wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    WorkloadContext w(bundle, workload_json, workload_size, limits);
+    auto status = wm::workload::ExtractStatus(*w.accessor, ComponentOf(*w.definition, component));
+    if (!status.ok()) throw Failure{CodeOf(status.error.code), status.error.message};
+    Emit(wm::workload::StatusJson(status.value), out);
   });
 }
 

@@ -119,6 +119,76 @@ WM_API wm_code wm_bundle_resolvers(const wm_bundle* bundle, wm_buffer* out, wm_e
 WM_API wm_code wm_resolve(const wm_bundle* bundle, const char* object_json, size_t object_size,
                           const wm_limits* limits, wm_buffer* out, wm_error** error);
 
+/* Maps one Pod (JSON bytes) to the workload it belongs to, as upstream's pkg/instructions and the
+ * KAI scheduler's Karta pod grouper answer it; the object `wmc pods -o json` prints per pod:
+ *   {"name", "component" (InferPodComponent), "instance" (InferPodComponentInstance),
+ *    "replicaKey", "podGroupName" (KAI's PodGroup for the pod, null when that failed),
+ *    "podGroups"?: {"group", "effectiveComponent", "instance", "groupKeys", "name", "minMember"}
+ *                  or {"error"} (legacy podGroups, when the definition has them),
+ *    "podGroup"?: {"name", "subGroup", "kaiSubGroups"} or {"error"} (when it has a podGroup),
+ *    "errors"?: {"component" | "instance" | "replicaKey": upstream's message}}
+ * A failed answer is null in the object and its message is under "errors": per-pod failures are
+ * part of the answer, not an error of the call. Errors: WM_ERR_INVALID_INPUT (malformed JSON, a
+ * workload without apiVersion/kind, a pod that is not an object), WM_ERR_NO_DEFINITION. */
+WM_API wm_code wm_pod_map(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                          const char* pod_json, size_t pod_size, const wm_limits* limits,
+                          wm_buffer* out, wm_error** error);
+
+/* The gang scheduling of one workload as the KAI scheduler's Karta grouper builds it; the object
+ * `wmc gangs -o json` prints (without --pods):
+ *   {"apiVersion", "kind", "name", "namespace", "definition",
+ *    "gangSource": "podGroup" | "podGroups" | "default" (the form KAI follows),
+ *    "podGroup"?: {"name", "topology", "minMember", "minSubGroups",
+ *                  "subGroups": [{"name", "minMember", "topology"?}]} or {"error"},
+ *    "podGroups"?: [{"name", "members": [{"component", "filters", "groupByKeyPaths",
+ *                   "minMember" (CalculateSubtreeScale, or {"error"}),
+ *                   "instances"?: [{"id", "minMember"}]}]}],
+ *    "default"?: {"name", "minMember": 1}}
+ * Errors: WM_ERR_INVALID_INPUT (malformed JSON, no apiVersion/kind), WM_ERR_NO_DEFINITION. */
+WM_API wm_code wm_gangs(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                        const wm_limits* limits, wm_buffer* out, wm_error** error);
+
+/* Writes (upstream's Component update and suspend/resume calls). Each returns the updated workload
+ * object as JSON (keys sorted, as upstream evaluates on an object that went through a Go map); the
+ * input bytes are not changed. `component` is a component name, or NULL for the root;
+ * WM_ERR_NOT_FOUND "component <name> not found" for an unknown one. Errors otherwise as upstream's:
+ * WM_ERR_NO_DEFINITION "component <name> does not have suspendDefinition", WM_ERR_MISMATCH
+ * "array length mismatch: expected N values but got M", WM_ERR_NOT_FOUND "value not found for
+ * instance id: X", WM_ERR_EVALUATION for a failing path ("suspendActions[i]: ..."). */
+WM_API wm_code wm_suspend(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                          const char* component, const wm_limits* limits, wm_buffer* out,
+                          wm_error** error);
+WM_API wm_code wm_resume(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                         const char* component, const wm_limits* limits, wm_buffer* out,
+                         wm_error** error);
+/* Writes one pod field of every instance of `component`: `field` is "podTemplateSpec", "podSpec",
+ * "metadata" or "fragmentedPodSpec"; `values_json` is a JSON object instance id -> value ("" for
+ * the single instance of a component without instanceIdPath), the values being a
+ * FragmentedPodSpec object ({"schedulerName", "labels", ...}) for "fragmentedPodSpec".
+ * WM_ERR_BAD_ARGUMENT for another field, WM_ERR_INVALID_INPUT when values_json is not an object. */
+WM_API wm_code wm_update(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                         const char* component, const char* field, const char* values_json,
+                         size_t values_size, const wm_limits* limits, wm_buffer* out,
+                         wm_error** error);
+
+/* Upstream's Component.GetExtractedInstances for `component` (NULL: the root), in instance-id
+ * order: [{"id" ("" for a single-instance component), "podTemplateSpec"?, "podSpec"?,
+ * "fragmentedPodSpec"?, "metadata"?, "scale"?: {"replicas"?, "minReplicas"?, "maxReplicas"?}}]
+ * (a key is absent when the component has no such definition). Unlike wm_resolve, a failing
+ * resolver is an error of the call, with upstream's message and code (WM_ERR_EVALUATION,
+ * WM_ERR_MISMATCH "instance ids count (N) does not match results count (M)", WM_ERR_LIMIT), and
+ * WM_ERR_NOT_FOUND for an unknown component. */
+WM_API wm_code wm_component_extract(const wm_bundle* bundle, const char* workload_json,
+                                    size_t workload_size, const char* component,
+                                    const wm_limits* limits, wm_buffer* out, wm_error** error);
+/* Upstream's Accessor.ExtractStatus for `component` (NULL: the root): {"phase"?, "conditions"?,
+ * "matchedStatuses"} or upstream's error: WM_ERR_NO_DEFINITION "component <name> does not have
+ * status definition", WM_ERR_EVALUATION "failed to extract phase: ...", "failed to extract
+ * conditions: ...", "failed to match status: ...". */
+WM_API wm_code wm_status(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                         const char* component, const wm_limits* limits, wm_buffer* out,
+                         wm_error** error);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

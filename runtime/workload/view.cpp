@@ -3,11 +3,15 @@
 // omitempty rules; the extracted Kubernetes objects are given as the resolvers produced them.
 #include "runtime/workload/view.h"
 
+#include <algorithm>
+#include <map>
+
 namespace wm::workload {
 namespace {
 
 Value S(std::string_view s) { return Value::String(s); }
 Value Number(double d) { return Value::Number(d); }
+Value Count(int64_t n) { return Value::Number(static_cast<double>(n)); }
 
 // omitempty for the Go type behind a fragmented field: "" strings, empty maps and slices, nil.
 bool IsGoEmpty(const Value& v, GoShape shape) {
@@ -60,6 +64,26 @@ Value InstanceJson(const Instance& inst) {
   m.push_back({S("gpus"), Number(inst.gpus)});
   PutExtracted(inst.extracted, &m);
   return Value::MakeObject(std::move(m));
+}
+
+Value OptionalText(const std::optional<std::string>& s) { return s ? S(*s) : Value(); }
+
+Value LegacyPodGroupJson(const Result<LegacyPodGroup>& r) {
+  if (!r.ok()) return Value::MakeObject({{S("error"), S(r.error.message)}});
+  const LegacyPodGroup& g = r.value;
+  return Value::MakeObject({{S("group"), S(g.effective.group)},
+                            {S("effectiveComponent"), S(g.effective.component->name)},
+                            {S("instance"), OptionalText(g.instance)},
+                            {S("groupKeys"), Strings(g.group_keys)},
+                            {S("name"), S(g.name)},
+                            {S("minMember"), Number(static_cast<double>(g.min_member))}});
+}
+
+Value MembershipJson(const Result<PodGroupMembership>& r) {
+  if (!r.ok()) return Value::MakeObject({{S("error"), S(r.error.message)}});
+  return Value::MakeObject({{S("name"), S(r.value.name)},
+                            {S("subGroup"), r.value.sub_group.empty() ? Value() : S(r.value.sub_group)},
+                            {S("kaiSubGroups"), Strings(r.value.kai_sub_groups)}});
 }
 
 Value ComponentJson(const ResolvedComponent& c) {
@@ -124,6 +148,155 @@ Value WorkloadJson(const ResolvedWorkload& w) {
   m.push_back({S("resources"), Value::MakeObject({{S("gpus"), Number(w.gpus)}})});
   m.push_back({S("components"), Value::MakeArray(std::move(components))});
   if (!w.problems.empty()) m.push_back({S("problems"), Strings(w.problems)});
+  return Value::MakeObject(std::move(m));
+}
+
+Value PodAnswersJson(const PodAnswers& a) {
+  std::vector<Member> errors;
+  auto answer = [&](const char* key, const auto& result, Value value) {
+    if (!result.ok()) errors.push_back({S(key), S(result.error.message)});
+    return Member{S(key), result.ok() ? std::move(value) : Value()};
+  };
+  std::vector<Member> m = {{S("name"), S(a.pod)}};
+  m.push_back(answer("component", a.component, a.component.ok() ? S(a.component.value->name) : Value()));
+  m.push_back(answer("instance", a.instance, OptionalText(a.instance.value)));
+  m.push_back(answer("replicaKey", a.replica_key, OptionalText(a.replica_key.value)));
+  m.push_back({S("podGroupName"), a.pod_group_name.empty() ? Value() : S(a.pod_group_name)});
+  if (a.legacy) m.push_back({S("podGroups"), LegacyPodGroupJson(*a.legacy)});
+  if (a.pod_group) m.push_back({S("podGroup"), MembershipJson(*a.pod_group)});
+  if (!errors.empty()) m.push_back({S("errors"), Value::MakeObject(std::move(errors))});
+  return Value::MakeObject(std::move(m));
+}
+
+GangMemberView ViewGangMember(const GangContext& w, const catalog::GangMember& m) {
+  GangMemberView v{&m, {0, {ErrorCode::kNotFound, "component " + m.component + " not found"}}, {}};
+  const catalog::Component* c = w.definition->Find(m.component);
+  if (!c) return v;
+  v.min_member = CalculateSubtreeScale(*w.summary, *w.reader, *c);
+  if (c->instance_id < 0) return v;
+  Result<std::vector<std::string>> ids = w.reader->instance_ids(*c);
+  for (const std::string& id : ids.value) {
+    v.instances.emplace_back(id, CalculateSubtreeScale(*w.summary, *w.reader, *c, id));
+  }
+  return v;
+}
+
+namespace {
+
+// A count or its error, as JSON (n or {"error": "..."}).
+Value CountJson(const Result<int64_t>& r) { return r.ok() ? Count(r.value) : Value::MakeObject({{S("error"), S(r.error.message)}}); }
+
+Value TopologyJson(const std::optional<catalog::Topology>& t) {
+  if (!t) return Value();
+  return Value::MakeObject({{S("topologyName"), S(t->name)},
+                            {S("requiredTopologyLevel"), S(t->required_level)},
+                            {S("preferredTopologyLevel"), S(t->preferred_level)}});
+}
+
+Value Sources(const GangContext& w, const std::vector<int32_t>& ids) {
+  Array a;
+  for (int32_t id : ids) a.push_back(S(w.bundle->resolver_info(id).source));
+  return Value::MakeArray(std::move(a));
+}
+
+Value LegacyJson(const GangContext& w) {
+  Array groups;
+  for (const catalog::GangGroup& g : w.definition->gang_groups) {
+    Array members;
+    for (const catalog::GangMember& m : g.members) {
+      GangMemberView v = ViewGangMember(w, m);
+      std::vector<Member> mm = {{S("component"), S(m.component)},
+                                {S("filters"), Sources(w, m.filters)},
+                                {S("groupByKeyPaths"), Sources(w, m.group_by_key_paths)},
+                                {S("minMember"), CountJson(v.min_member)}};
+      if (!v.instances.empty()) {
+        Array instances;
+        for (const auto& [id, scale] : v.instances) {
+          instances.push_back(Value::MakeObject({{S("id"), S(id)}, {S("minMember"), CountJson(scale)}}));
+        }
+        mm.push_back({S("instances"), Value::MakeArray(std::move(instances))});
+      }
+      members.push_back(Value::MakeObject(std::move(mm)));
+    }
+    groups.push_back(Value::MakeObject({{S("name"), S(g.name)}, {S("members"), Value::MakeArray(std::move(members))}}));
+  }
+  return Value::MakeArray(std::move(groups));
+}
+
+Value PlanJson(const Result<PodGroupPlan>& r) {
+  if (!r.ok()) return Value::MakeObject({{S("error"), S(r.error.message)}});
+  Array subs;
+  for (const auto& sub : r.value.sub_groups) {
+    std::vector<Member> m = {{S("name"), S(sub.name)}, {S("minMember"), Count(sub.min_member)}};
+    if (sub.topology) m.push_back({S("topology"), TopologyJson(sub.topology)});
+    subs.push_back(Value::MakeObject(std::move(m)));
+  }
+  return Value::MakeObject({{S("name"), S(r.value.name)},
+                            {S("topology"), TopologyJson(r.value.topology)},
+                            {S("minMember"), Count(r.value.min_member)},
+                            {S("minSubGroups"), Count(r.value.min_sub_groups)},
+                            {S("subGroups"), Value::MakeArray(std::move(subs))}});
+}
+
+// The PodGroups of the pods in order of first appearance; a pod without one is a problem.
+std::vector<PodGroupUse> GroupPods(const GangContext& w, const std::vector<Value>& pods,
+                                   std::vector<std::string>* problems) {
+  std::vector<PodGroupUse> groups;
+  std::map<std::string, size_t> index;
+  for (const Value& pod : pods) {
+    PodQuerier querier(*w.bundle, pod, w.run);
+    PodAnswers a = AnswerPod(querier, *w.summary, *w.reader, w.identity);
+    if (a.pod_group_name.empty()) {
+      const Error& e = a.source == GangSource::kPodGroup ? a.pod_group->error : a.legacy->error;
+      problems->push_back(a.pod + ": " + e.message);
+      continue;
+    }
+    auto [it, inserted] = index.emplace(a.pod_group_name, groups.size());
+    if (inserted) groups.push_back({a.pod_group_name, {}, {}});
+    groups[it->second].pods.push_back(a.pod);
+    if (a.source == GangSource::kPodGroups) groups[it->second].AddMin(a.legacy->value.min_member);
+    if (a.source == GangSource::kDefault) groups[it->second].AddMin(1);
+  }
+  return groups;
+}
+
+}  // namespace
+
+void PodGroupUse::AddMin(int64_t n) {
+  if (std::find(min_members.begin(), min_members.end(), n) == min_members.end()) min_members.push_back(n);
+}
+
+GangsView ViewGangs(const GangContext& w, const std::vector<Value>* pods) {
+  GangsView view;
+  view.source = PreferredGangSource(*w.definition);
+  if (w.definition->pod_group) view.plan = PlanPodGroup(*w.summary, *w.reader, w.identity);
+  if (pods) view.uses = GroupPods(w, *pods, &view.problems);
+  return view;
+}
+
+Value GangsJson(const GangContext& w, const GangsView& view) {
+  std::vector<Member> m = {{S("apiVersion"), S(w.api_version)}, {S("kind"), S(w.kind)},
+                           {S("name"), S(w.identity.name)},     {S("namespace"), S(w.identity.namespace_)},
+                           {S("definition"), S(w.definition->name)},
+                           {S("gangSource"), S(GangSourceName(view.source))}};
+  if (view.plan) m.push_back({S("podGroup"), PlanJson(*view.plan)});
+  if (!w.definition->gang_groups.empty()) m.push_back({S("podGroups"), LegacyJson(w)});
+  if (view.source == GangSource::kDefault) {
+    m.push_back({S("default"), Value::MakeObject({{S("name"), S(DefaultPodGroupName(w.identity))},
+                                                  {S("minMember"), Count(1)}})});
+  }
+  if (view.uses) {
+    Array groups;
+    for (const auto& u : *view.uses) {
+      Array mins;
+      for (int64_t n : u.min_members) mins.push_back(Count(n));
+      groups.push_back(Value::MakeObject({{S("name"), S(u.name)},
+                                          {S("minMembers"), Value::MakeArray(std::move(mins))},
+                                          {S("pods"), Strings(u.pods)}}));
+    }
+    m.push_back({S("podGroupsOfPods"), Value::MakeArray(std::move(groups))});
+  }
+  if (!view.problems.empty()) m.push_back({S("problems"), Strings(view.problems)});
   return Value::MakeObject(std::move(m));
 }
 

@@ -292,4 +292,220 @@ TEST_F(CApi, PerCallLimitsApply) {
   EXPECT_EQ(JobProblems(normal), 0u);
 }
 
+
+// Every document of a YAML file (under the source tree) as JSON texts.
+std::vector<std::string> Documents(const std::string& path) {
+  std::string yaml = ReadFile(std::string(WM_SOURCE_DIR) + "/" + path);
+  std::vector<std::string> docs;
+  wm::base::yaml::Error error;
+  EXPECT_TRUE(wm::base::yaml::TextToJson(yaml, {}, &docs, &error)) << error.message;
+  return docs;
+}
+
+// The catalog example the goldens of `stem` ran on (as tests/golden/check_golden.sh picks it):
+// <stem>-running.yaml, else the file named on the first line of its pods file.
+std::string WorkloadOfPods(const std::string& stem) {
+  std::string running = stem + "-running.yaml";
+  if (std::filesystem::exists(std::string(WM_SOURCE_DIR) + "/catalog/examples/" + running)) return running;
+  std::string first_line = ReadFile(std::string(WM_SOURCE_DIR) + "/catalog/examples/pods/" + stem + "-pods.yaml");
+  first_line = first_line.substr(0, first_line.find('\n'));
+  size_t end = first_line.find(".yaml");
+  size_t begin = first_line.rfind(' ', end) + 1;
+  return first_line.substr(begin, end + 5 - begin);
+}
+
+void MapPod(const wm_bundle* bundle, const std::string& workload, const std::string& pod, Call* call) {
+  call->code = wm_pod_map(bundle, workload.data(), workload.size(), pod.data(), pod.size(), nullptr,
+                          &call->out, &call->error);
+}
+
+TEST_F(CApi, PodMapAnswersAJobSetPod) {
+  std::vector<std::string> pods = Documents("catalog/examples/pods/jobset-x-k8s-io-jobset-v1alpha2-pods.yaml");
+  ASSERT_FALSE(pods.empty());
+  Call c;
+  MapPod(catalog_.bundle, Example("jobset-training.yaml"), pods[0], &c);
+  ASSERT_EQ(c.code, WM_OK) << c.message();
+  json p = c.Json();
+  EXPECT_EQ(p["name"], "llama-pretrain-leader-0-0-x7k2p");
+  EXPECT_EQ(p["component"], "replicatedjob");
+  EXPECT_EQ(p["instance"], "leader");
+  EXPECT_EQ(p["podGroupName"], "pg-5b0d7a56-3f0e-4d8e-9c51-7e1f3a2b9c10-job");  // podGroup, read first
+  EXPECT_EQ(p["podGroup"]["subGroup"], "replicatedjob");
+  EXPECT_EQ(p["podGroups"]["groupKeys"], json::array({"llama-pretrain"}));
+  EXPECT_EQ(p["podGroups"]["minMember"], 1);  // the leader instance's subtree
+  EXPECT_FALSE(p.contains("errors"));
+}
+
+// The ABI answers every example pod exactly as `wmc pods -o json` does (its goldens).
+TEST_F(CApi, PodMapAgreesWithThePodsGoldens) {
+  namespace fs = std::filesystem;
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(WM_SOURCE_DIR) + "/tests/golden/pods")) {
+    if (entry.path().extension() != ".json") continue;
+    std::string stem = entry.path().stem().string();
+    std::string pods_file = "catalog/examples/pods/" + stem + "-pods.yaml";
+    std::string workload_file = WorkloadOfPods(stem);
+    json golden = json::parse(ReadFile(entry.path().string()));
+    std::vector<std::string> pods = Documents(pods_file);
+    ASSERT_EQ(pods.size(), golden["pods"].size()) << stem;
+    std::string workload = Example(workload_file);
+    for (size_t i = 0; i < pods.size(); ++i) {
+      Call c;
+      MapPod(catalog_.bundle, workload, pods[i], &c);
+      ASSERT_EQ(c.code, WM_OK) << stem << ": " << c.message();
+      EXPECT_EQ(c.Json(), golden["pods"][i]) << stem << " pod " << i;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST_F(CApi, PodMapErrors) {
+  std::string pod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}})";
+  Call unknown;
+  MapPod(catalog_.bundle, R"({"apiVersion":"x/v1","kind":"Nope"})", pod, &unknown);
+  EXPECT_EQ(unknown.code, WM_ERR_NO_DEFINITION);
+  EXPECT_EQ(unknown.message(), "no definition in the bundle for x/v1 Nope");
+  Call bad_pod;
+  MapPod(catalog_.bundle, Example("jobset-training.yaml"), "[1]", &bad_pod);
+  EXPECT_EQ(bad_pod.code, WM_ERR_INVALID_INPUT);
+  Call untyped;
+  MapPod(catalog_.bundle, "{}", pod, &untyped);
+  EXPECT_EQ(untyped.code, WM_ERR_INVALID_INPUT);
+  Call null_out;
+  null_out.code = wm_pod_map(catalog_.bundle, "{}", 2, "{}", 2, nullptr, nullptr, &null_out.error);
+  EXPECT_EQ(null_out.code, WM_ERR_BAD_ARGUMENT);
+}
+
+void Gangs(const wm_bundle* bundle, const std::string& workload, Call* call) {
+  call->code = wm_gangs(bundle, workload.data(), workload.size(), nullptr, &call->out, &call->error);
+}
+
+// The ABI's gang view is `wmc gangs -o json` without the pods' part (the goldens ran with --pods).
+TEST_F(CApi, GangsAgreeWithTheGangsGoldens) {
+  namespace fs = std::filesystem;
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(WM_SOURCE_DIR) + "/tests/golden/gangs")) {
+    if (entry.path().extension() != ".json") continue;
+    std::string stem = entry.path().stem().string();
+    json golden = json::parse(ReadFile(entry.path().string()));
+    golden.erase("podGroupsOfPods");
+    golden.erase("problems");
+    Call c;
+    Gangs(catalog_.bundle, Example(WorkloadOfPods(stem)), &c);
+    ASSERT_EQ(c.code, WM_OK) << stem << ": " << c.message();
+    EXPECT_EQ(c.Json(), golden) << stem;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST_F(CApi, GangsOfAJobSetAndErrors) {
+  Call c;
+  Gangs(catalog_.bundle, Example("jobset-training.yaml"), &c);
+  ASSERT_EQ(c.code, WM_OK) << c.message();
+  json g = c.Json();
+  EXPECT_EQ(g["gangSource"], "podGroup");
+  EXPECT_EQ(g["podGroup"]["subGroups"][0], json::parse(R"({"name":"replicatedjob","minMember":3})"));
+  EXPECT_EQ(g["podGroups"][0]["members"][0]["instances"][1], json::parse(R"({"id":"worker","minMember":2})"));
+  Call unknown;
+  Gangs(catalog_.bundle, R"({"apiVersion":"x/v1","kind":"Nope"})", &unknown);
+  EXPECT_EQ(unknown.code, WM_ERR_NO_DEFINITION);
+  Call bad;
+  Gangs(catalog_.bundle, "{", &bad);
+  EXPECT_EQ(bad.code, WM_ERR_INVALID_INPUT);
+}
+
+TEST_F(CApi, SuspendAndResumeTheRoot) {
+  std::string jobset = Example("jobset-training.yaml");
+  Call suspended;
+  suspended.code = wm_suspend(catalog_.bundle, jobset.data(), jobset.size(), nullptr, nullptr,
+                              &suspended.out, &suspended.error);
+  ASSERT_EQ(suspended.code, WM_OK) << suspended.message();
+  json s = suspended.Json();
+  EXPECT_EQ(s["spec"]["suspend"], true);
+  EXPECT_EQ(s["metadata"]["name"], "llama-pretrain");
+  std::string text(suspended.out.data, suspended.out.size);
+  Call resumed;
+  resumed.code = wm_resume(catalog_.bundle, text.data(), text.size(), nullptr, nullptr, &resumed.out,
+                           &resumed.error);
+  ASSERT_EQ(resumed.code, WM_OK) << resumed.message();
+  EXPECT_EQ(resumed.Json()["spec"]["suspend"], false);
+  Call child;
+  child.code = wm_suspend(catalog_.bundle, jobset.data(), jobset.size(), "replicatedjob", nullptr,
+                          &child.out, &child.error);
+  EXPECT_EQ(child.code, WM_ERR_NO_DEFINITION);
+  EXPECT_EQ(child.message(), "component replicatedjob does not have suspendDefinition");
+  Call unknown;
+  unknown.code = wm_suspend(catalog_.bundle, jobset.data(), jobset.size(), "nope", nullptr,
+                            &unknown.out, &unknown.error);
+  EXPECT_EQ(unknown.code, WM_ERR_NOT_FOUND);
+  EXPECT_EQ(unknown.message(), "component nope not found");
+}
+
+void Update(const wm_bundle* bundle, const std::string& workload, const char* component,
+            const char* field, const std::string& values, Call* call) {
+  call->code = wm_update(bundle, workload.data(), workload.size(), component, field, values.data(),
+                         values.size(), nullptr, &call->out, &call->error);
+}
+
+TEST_F(CApi, UpdateWritesEachInstance) {
+  std::string jobset = Example("jobset-training.yaml");
+  Call c;
+  Update(catalog_.bundle, jobset, "replicatedjob", "podTemplateSpec",
+         R"({"leader":{"spec":{"schedulerName":"kai"}},"worker":{"spec":{"schedulerName":"volcano"}}})", &c);
+  ASSERT_EQ(c.code, WM_OK) << c.message();
+  Call resolved;
+  std::string updated(c.out.data, c.out.size);
+  Resolve(catalog_.bundle, updated, &resolved);
+  ASSERT_EQ(resolved.code, WM_OK) << resolved.message();
+  json view = resolved.Json();
+  ASSERT_EQ(view["components"].size(), 2u) << view.dump();
+  const json& instances = view["components"][1]["instances"];
+  ASSERT_EQ(instances.size(), 2u) << view.dump();
+  EXPECT_EQ(instances[0]["podTemplateSpec"]["spec"], json::parse(R"({"schedulerName":"kai"})"));
+  EXPECT_EQ(instances[1]["podTemplateSpec"]["spec"], json::parse(R"({"schedulerName":"volcano"})"));
+
+  Call missing;
+  Update(catalog_.bundle, jobset, "replicatedjob", "podTemplateSpec", R"({"leader":{}})", &missing);
+  EXPECT_EQ(missing.code, WM_ERR_NOT_FOUND);
+  EXPECT_NE(missing.message().find("value not found for instance id: worker"), std::string::npos)
+      << missing.message();
+  Call field;
+  Update(catalog_.bundle, jobset, "replicatedjob", "spec", "{}", &field);
+  EXPECT_EQ(field.code, WM_ERR_BAD_ARGUMENT);
+  Call values;
+  Update(catalog_.bundle, jobset, "replicatedjob", "podSpec", "[]", &values);
+  EXPECT_EQ(values.code, WM_ERR_INVALID_INPUT);
+}
+
+TEST_F(CApi, ComponentExtractAndStatus) {
+  std::string jobset = Example("jobset-training.yaml");
+  Call extracted;
+  extracted.code = wm_component_extract(catalog_.bundle, jobset.data(), jobset.size(), "replicatedjob",
+                                        nullptr, &extracted.out, &extracted.error);
+  ASSERT_EQ(extracted.code, WM_OK) << extracted.message();
+  json list = extracted.Json();
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["id"], "leader");
+  EXPECT_EQ(list[1]["id"], "worker");
+  EXPECT_EQ(list[1]["scale"]["replicas"], 2);
+  EXPECT_TRUE(list[0]["podTemplateSpec"].is_object());
+
+  Call status;
+  status.code = wm_status(catalog_.bundle, jobset.data(), jobset.size(), nullptr, nullptr, &status.out,
+                          &status.error);
+  ASSERT_EQ(status.code, WM_OK) << status.message();
+  EXPECT_EQ(status.Json()["matchedStatuses"], json::array({"Running"}));
+  Call child;
+  child.code = wm_status(catalog_.bundle, jobset.data(), jobset.size(), "replicatedjob", nullptr,
+                         &child.out, &child.error);
+  EXPECT_EQ(child.code, WM_ERR_NO_DEFINITION);
+  EXPECT_EQ(child.message(), "component replicatedjob does not have status definition");
+  Call unknown;
+  unknown.code = wm_component_extract(catalog_.bundle, jobset.data(), jobset.size(), "nope", nullptr,
+                                      &unknown.out, &unknown.error);
+  EXPECT_EQ(unknown.code, WM_ERR_NOT_FOUND);
+}
+
 }  // namespace

@@ -1,7 +1,9 @@
 // Command example resolves a workload through a compiled catalog bundle with the Go binding and
-// prints its components, the way a consumer of the upstream library walks a ComponentFactory.
+// prints its components, the way a consumer of the upstream library walks a ComponentFactory; with
+// -pods, it also maps the first pod of that file and prints its component and pod group.
 //
-//	go run ./example -bundle build/catalog.wmb catalog/examples/jobset-training.yaml
+//	go run ./example -bundle build/catalog.wmb \
+//	  -pods catalog/examples/pods/jobset-x-k8s-io-jobset-v1alpha2-pods.yaml catalog/examples/jobset-training.yaml
 package main
 
 import (
@@ -14,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/wmc/wm"
+	"github.com/wmc/wm/instructions"
 	"github.com/wmc/wm/resource"
 )
 
@@ -31,7 +34,50 @@ func readObject(path string) (map[string]any, error) {
 	return object, nil
 }
 
-func run(bundlePath, objectPath string) error {
+// firstPod reads the first Pod of a YAML stream (catalog/examples/pods/*-pods.yaml).
+func firstPod(path string) (map[string]any, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	decoder := yaml.NewDecoder(f)
+	for {
+		var pod map[string]any
+		if err := decoder.Decode(&pod); err != nil {
+			return nil, fmt.Errorf("%s: no pod: %w", path, err)
+		}
+		if pod != nil {
+			return pod, nil
+		}
+	}
+}
+
+// printPod maps one pod to the workload and prints its component, instance and PodGroup.
+func printPod(bundle *wm.Bundle, object map[string]any, podsPath string) error {
+	pod, err := firstPod(podsPath)
+	if err != nil {
+		return err
+	}
+	a, err := instructions.AnswerPod(bundle, object, pod)
+	if err != nil {
+		return err
+	}
+	text := func(s *string) string {
+		if s == nil {
+			return "-"
+		}
+		return *s
+	}
+	fmt.Printf("pod %s: component %s, instance %s, pod group %s\n", a.Name, text(a.Component), text(a.Instance),
+		text(a.PodGroupName))
+	for answer, message := range a.Errors {
+		fmt.Printf("  %s: %s\n", answer, message)
+	}
+	return nil
+}
+
+func run(bundlePath, objectPath, podsPath string) error {
 	bundle, err := wm.Open(bundlePath, nil)
 	if err != nil {
 		return err
@@ -73,17 +119,21 @@ func run(bundlePath, objectPath string) error {
 			fmt.Printf("  instance %q scale %s\n", id, scale)
 		}
 	}
+	if podsPath != "" {
+		return printPod(bundle, object, podsPath)
+	}
 	return nil
 }
 
 func main() {
 	bundlePath := flag.String("bundle", "build/catalog.wmb", "compiled catalog bundle (.wmb)")
+	podsPath := flag.String("pods", "", "pods of the workload (YAML stream): map the first one")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: example -bundle BUNDLE WORKLOAD.yaml")
+		fmt.Fprintln(os.Stderr, "usage: example -bundle BUNDLE [-pods PODS.yaml] WORKLOAD.yaml")
 		os.Exit(2)
 	}
-	if err := run(*bundlePath, flag.Arg(0)); err != nil {
+	if err := run(*bundlePath, flag.Arg(0), *podsPath); err != nil {
 		fmt.Fprintln(os.Stderr, "example:", err)
 		os.Exit(1)
 	}

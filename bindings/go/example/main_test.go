@@ -1,4 +1,4 @@
-// The example runs on the JobSet example of the catalog.
+// The example runs on the JobSet example of the catalog and maps its first pod.
 package main
 
 import (
@@ -12,7 +12,9 @@ func TestExampleRuns(t *testing.T) {
 	if bundle == "" || src == "" {
 		t.Skip("WM_BUNDLE / WM_SOURCE_DIR not set (run through CTest: ctest -R go)")
 	}
-	if err := run(bundle, filepath.Join(src, "catalog", "examples", "jobset-training.yaml")); err != nil {
+	examples := filepath.Join(src, "catalog", "examples")
+	pods := filepath.Join(examples, "pods", "jobset-x-k8s-io-jobset-v1alpha2-pods.yaml")
+	if err := run(bundle, filepath.Join(examples, "jobset-training.yaml"), pods); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,7 +4,7 @@ package resource
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"strings"
 
 	"github.com/wmc/wm"
@@ -87,42 +87,79 @@ func (c *Component) GetScale(ctx context.Context) (map[string]Scale, error) {
 	return out, nil
 }
 
-// GetExtractedInstances returns, per instance id, what was extracted for it.
+// GetExtractedInstances returns, per instance id, what was extracted for it, with upstream's
+// error when a path fails (one libwm call, wm_component_extract).
 func (c *Component) GetExtractedInstances(ctx context.Context) (map[string]ExtractedInstance, error) {
-	ids, err := c.GetInstanceIds(ctx)
+	data, err := c.factory.bundle.ExtractJSON(c.factory.object, c.abiName(), nil)
 	if err != nil {
 		return nil, err
 	}
-	scales, err := c.GetScale(ctx)
-	if err != nil {
+	var list []struct {
+		ID string `json:"id"`
+		ExtractedInstance
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
 		return nil, err
 	}
-	out := make(map[string]ExtractedInstance, len(ids))
-	for i, id := range ids {
-		inst := c.resolved.Instances[i]
-		e := ExtractedInstance{PodTemplateSpec: inst.PodTemplateSpec, PodSpec: inst.PodSpec,
-			FragmentedPodSpec: inst.FragmentedPodSpec, Metadata: inst.Metadata}
-		if s, ok := scales[id]; ok {
-			e.Scale = &s
-		}
-		out[id] = e
+	out := make(map[string]ExtractedInstance, len(list))
+	for _, inst := range list {
+		out[inst.ID] = inst.ExtractedInstance
 	}
 	return out, nil
 }
 
 // GetStatus returns the workload's status when this component has the status definition (the
-// root); nil otherwise, as upstream.
+// root); nil otherwise, as upstream. Errors are upstream's (wm_status).
 func (c *Component) GetStatus(ctx context.Context) (*Status, error) {
 	if !c.info.HasStatusDefinition {
 		return nil, nil
 	}
-	w := c.factory.workload
-	if len(w.Problems) > 0 {
-		return nil, errors.New("failed to match status: " + strings.Join(w.Problems, "; "))
+	data, err := c.factory.bundle.StatusJSON(c.factory.object, c.abiName(), nil)
+	if err != nil {
+		return nil, err
 	}
-	s := &Status{Phase: w.Phase, Conditions: w.Conditions}
-	for _, name := range w.Status {
-		s.MatchedStatuses = append(s.MatchedStatuses, ResourceStatus(name))
+	s := &Status{}
+	return s, json.Unmarshal(data, s)
+}
+
+// abiName is "" for the root (the ABI's NULL), else the component's name.
+func (c *Component) abiName() string {
+	if c.info.Owner == nil {
+		return ""
 	}
-	return s, nil
+	return c.info.Name
+}
+
+// ApplySuspendActions applies the component's suspend actions to the factory's object and returns
+// the updated object (JSON). Upstream changes its unstructured object in place; here the factory's
+// object stays as it was resolved.
+func (c *Component) ApplySuspendActions(ctx context.Context) (json.RawMessage, error) {
+	return c.factory.bundle.SuspendJSON(c.factory.object, c.abiName(), nil)
+}
+
+// ApplyResumeActions applies the component's resume actions, as ApplySuspendActions.
+func (c *Component) ApplyResumeActions(ctx context.Context) (json.RawMessage, error) {
+	return c.factory.bundle.ResumeJSON(c.factory.object, c.abiName(), nil)
+}
+
+// UpdatePodTemplateSpec writes the pod template spec of each instance (instance id -> spec, ""
+// for a single-instance component) and returns the updated object.
+func (c *Component) UpdatePodTemplateSpec(ctx context.Context, specs map[string]json.RawMessage) (json.RawMessage, error) {
+	return c.factory.bundle.UpdateJSON(c.factory.object, c.abiName(), "podTemplateSpec", specs, nil)
+}
+
+// UpdatePodSpec writes the pod spec of each instance, as UpdatePodTemplateSpec.
+func (c *Component) UpdatePodSpec(ctx context.Context, specs map[string]json.RawMessage) (json.RawMessage, error) {
+	return c.factory.bundle.UpdateJSON(c.factory.object, c.abiName(), "podSpec", specs, nil)
+}
+
+// UpdatePodMetadata writes the pod metadata of each instance, as UpdatePodTemplateSpec.
+func (c *Component) UpdatePodMetadata(ctx context.Context, metadata map[string]json.RawMessage) (json.RawMessage, error) {
+	return c.factory.bundle.UpdateJSON(c.factory.object, c.abiName(), "metadata", metadata, nil)
+}
+
+// UpdateFragmentedPodSpec writes fragmented pod specs (FragmentedPodSpec objects) of each
+// instance, as UpdatePodTemplateSpec.
+func (c *Component) UpdateFragmentedPodSpec(ctx context.Context, specs map[string]json.RawMessage) (json.RawMessage, error) {
+	return c.factory.bundle.UpdateJSON(c.factory.object, c.abiName(), "fragmentedPodSpec", specs, nil)
 }

@@ -55,13 +55,19 @@ type ExtractedInstance struct {
 type ComponentFactory struct {
 	definition wm.Definition
 	workload   *wm.Workload
+	bundle     *wm.Bundle
+	object     []byte // the workload object as JSON: what the writes start from
 }
 
 // NewComponentFactoryFromObject resolves object (JSON bytes or anything encoding/json marshals,
 // e.g. *unstructured.Unstructured) through the bundle definition of its apiVersion/kind.
 // Upstream takes the Karta definition as its first argument; here the bundle finds it.
 func NewComponentFactoryFromObject(bundle *wm.Bundle, object any) (*ComponentFactory, error) {
-	workload, err := bundle.Resolve(object, nil)
+	data, err := wm.ObjectJSON(object)
+	if err != nil {
+		return nil, err
+	}
+	workload, err := bundle.Resolve(data, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +77,7 @@ func NewComponentFactoryFromObject(bundle *wm.Bundle, object any) (*ComponentFac
 	}
 	for _, d := range defs {
 		if d.Name == workload.Definition {
-			return &ComponentFactory{definition: d, workload: workload}, nil
+			return &ComponentFactory{definition: d, workload: workload, bundle: bundle, object: data}, nil
 		}
 	}
 	return nil, &wm.Error{Code: wm.CodeInternal, Message: "definition " + workload.Definition + " not in bundle"}

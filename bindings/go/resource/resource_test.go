@@ -107,3 +107,51 @@ func TestUnknownComponent(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestJobSetWrites(t *testing.T) {
+	ctx := context.Background()
+	f := factoryFor(t, "jobset-training.yaml")
+	root, _ := f.GetRootComponent()
+	suspended, err := root.ApplySuspendActions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var object struct {
+		Spec struct {
+			Suspend *bool `json:"suspend"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(suspended, &object); err != nil || object.Spec.Suspend == nil || !*object.Spec.Suspend {
+		t.Errorf("suspended: %s (%v)", suspended, err)
+	}
+	resumed, err := root.ApplyResumeActions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(resumed, &object); err != nil || object.Spec.Suspend == nil || *object.Spec.Suspend {
+		t.Errorf("resumed: %s (%v)", resumed, err)
+	}
+
+	jobs, _ := f.GetComponent("replicatedjob")
+	if _, err := jobs.ApplySuspendActions(ctx); !wm.IsCode(err, wm.CodeNoDefinition) ||
+		err.Error() != "component replicatedjob does not have suspendDefinition" {
+		t.Errorf("child suspend: %v", err)
+	}
+	spec := json.RawMessage(`{"spec":{"schedulerName":"kai"}}`)
+	updated, err := jobs.UpdatePodTemplateSpec(ctx, map[string]json.RawMessage{"leader": spec, "worker": spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewComponentFactoryFromObject(f.bundle, updated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, _ = g.GetComponent("replicatedjob")
+	instances, err := jobs.GetExtractedInstances(ctx)
+	if err != nil || string(instances["worker"].PodTemplateSpec) != string(spec) {
+		t.Errorf("worker after update: %s (%v)", instances["worker"].PodTemplateSpec, err)
+	}
+	if _, err := jobs.UpdatePodTemplateSpec(ctx, map[string]json.RawMessage{"leader": spec}); !wm.IsCode(err, wm.CodeNotFound) {
+		t.Errorf("missing instance: %v", err)
+	}
+}
