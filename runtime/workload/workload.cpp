@@ -84,37 +84,58 @@ ResolvedComponent ResolveComponent(const Accessor& accessor, const catalog::Comp
   return out;
 }
 
-double Multiplier(char suffix_first, std::string_view suffix, bool* ok) {
-  *ok = true;
-  if (suffix.empty()) return 1;
-  if (suffix == "m") return 1e-3;
-  if (suffix == "k") return 1e3;
-  if (suffix == "M") return 1e6;
-  if (suffix == "G") return 1e9;
-  if (suffix == "T") return 1e12;
-  if (suffix == "Ki") return 1024.0;
-  if (suffix == "Mi") return 1024.0 * 1024;
-  if (suffix == "Gi") return 1024.0 * 1024 * 1024;
-  if (suffix == "Ti") return 1024.0 * 1024 * 1024 * 1024;
-  (void)suffix_first;
-  *ok = false;
-  return 0;
+// The multiplier of a Kubernetes quantity suffix (k8s.io/apimachinery resource.Quantity): binary
+// SI (Ki..Ei), decimal SI (n, u, m, "", k, M, G, T, P, E) or a decimal exponent (e3, E-2);
+// nullopt for anything else.
+std::optional<double> SuffixMultiplier(std::string_view suffix) {
+  static const std::pair<std::string_view, double> kSuffixes[] = {
+      {"", 1},           {"n", 1e-9},       {"u", 1e-6},       {"m", 1e-3},
+      {"k", 1e3},        {"M", 1e6},        {"G", 1e9},        {"T", 1e12},
+      {"P", 1e15},       {"E", 1e18},       {"Ki", 0x1p10},    {"Mi", 0x1p20},
+      {"Gi", 0x1p30},    {"Ti", 0x1p40},    {"Pi", 0x1p50},    {"Ei", 0x1p60}};
+  for (const auto& [name, multiplier] : kSuffixes) {
+    if (suffix == name) return multiplier;
+  }
+  if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
+    std::string_view exponent = suffix.substr(1);
+    if (exponent.front() == '+' || exponent.front() == '-') exponent.remove_prefix(1);
+    if (exponent.empty() || exponent.size() > 3) return std::nullopt;
+    for (char c : exponent) {
+      if (c < '0' || c > '9') return std::nullopt;
+    }
+    return std::pow(10.0, std::stoi(std::string(suffix.substr(1))));
+  }
+  return std::nullopt;
 }
 
 }  // namespace
 
 std::optional<double> ParseQuantity(const Value& quantity) {
-  if (quantity.IsNumber()) return quantity.AsNumber();
+  if (quantity.IsNumber()) {
+    double n = quantity.AsNumber();
+    return std::isfinite(n) ? std::optional<double>(n) : std::nullopt;
+  }
   if (!quantity.IsString()) return std::nullopt;
-  std::string s(quantity.AsString());
-  char* end = nullptr;
-  double n = std::strtod(s.c_str(), &end);
-  if (end == s.c_str()) return std::nullopt;
-  std::string_view suffix(end);
-  bool ok = false;
-  double mult = Multiplier(suffix.empty() ? '\0' : suffix.front(), suffix, &ok);
-  if (!ok) return std::nullopt;
-  return n * mult;
+  // Kubernetes' grammar: [+-] digits [. digits] suffix (or [+-] . digits). strtod alone would also
+  // take "NaN", "inf", "0x10" and "1e400", which no Kubernetes quantity is.
+  std::string_view text = quantity.AsString();
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  size_t digits = 0;
+  auto skip_digits = [&] {
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++digits;
+  };
+  skip_digits();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    skip_digits();
+  }
+  if (digits == 0) return std::nullopt;
+  std::optional<double> multiplier = SuffixMultiplier(text.substr(i));
+  if (!multiplier) return std::nullopt;
+  double number = std::strtod(std::string(text.substr(0, i)).c_str(), nullptr);
+  double value = number * *multiplier;
+  return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
 double PodGpus(const Value& pod_spec) {

@@ -26,6 +26,22 @@ TEST(Quantity, ParsesNumbersAndSuffixes) {
   EXPECT_FALSE(ParseQuantity(Json("null")));
 }
 
+TEST(Quantity, FollowsTheKubernetesGrammar) {
+  EXPECT_EQ(ParseQuantity(Json("\"1.5\"")), 1.5);
+  EXPECT_EQ(ParseQuantity(Json("\".5\"")), 0.5);
+  EXPECT_EQ(ParseQuantity(Json("\"+2\"")), 2.0);
+  EXPECT_EQ(ParseQuantity(Json("\"1e3\"")), 1000.0);
+  EXPECT_EQ(ParseQuantity(Json("\"2E-2\"")), 0.02);
+  EXPECT_EQ(ParseQuantity(Json("\"1Pi\"")), 1125899906842624.0);
+  EXPECT_DOUBLE_EQ(*ParseQuantity(Json("\"3n\"")), 3e-9);
+  // strtod would take all of these; none is a Kubernetes quantity.
+  for (const char* bad : {"\"NaN\"", "\"inf\"", "\"-Infinity\"", "\"0x10\"", "\"1e400\"",
+                          "\"\"", "\".\"", "\"1..2\"", "\" 1\"", "\"1 \"", "\"1Kb\"", "\"1e\"",
+                          "\"1e+\"", "\"1e1234\""}) {
+    EXPECT_FALSE(ParseQuantity(Json(bad))) << bad;
+  }
+}
+
 TEST(PodGpus, RequestsWinOverLimitsAndContainersAdd) {
   EXPECT_EQ(PodGpus(Json(R"({"containers":[
       {"resources":{"requests":{"nvidia.com/gpu":"2"},"limits":{"nvidia.com/gpu":"8"}}},
