@@ -349,26 +349,17 @@ func cComponent(name string) *C.char {
 // SuspendJSON applies the suspend actions of a component ("" for the root) to a workload object
 // and returns the updated object (wm_suspend).
 func (b *Bundle) SuspendJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
-	return b.actions(workload, component, limits, true)
+	return b.componentCall(workload, component, limits, func(h *C.wm_bundle, p *C.char, n C.size_t,
+		cc *C.char, cl *C.wm_limits, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return C.wm_suspend(h, p, n, cc, cl, out, cerr)
+	})
 }
 
 // ResumeJSON applies the resume actions (wm_resume), as SuspendJSON.
 func (b *Bundle) ResumeJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
-	return b.actions(workload, component, limits, false)
-}
-
-func (b *Bundle) actions(workload []byte, component string, limits *Limits, suspend bool) ([]byte, error) {
-	cl := limits.c()
-	defer C.free(unsafe.Pointer(cl))
-	cc := cComponent(component)
-	defer C.free(unsafe.Pointer(cc))
-	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
-		return withObject(workload, func(p *C.char, n C.size_t) C.wm_code {
-			if suspend {
-				return C.wm_suspend(h, p, n, cc, cl, out, cerr)
-			}
-			return C.wm_resume(h, p, n, cc, cl, out, cerr)
-		})
+	return b.componentCall(workload, component, limits, func(h *C.wm_bundle, p *C.char, n C.size_t,
+		cc *C.char, cl *C.wm_limits, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return C.wm_resume(h, p, n, cc, cl, out, cerr)
 	})
 }
 
@@ -399,25 +390,34 @@ func (b *Bundle) UpdateJSON(workload []byte, component, field string, values map
 // ExtractJSON returns wm_component_extract's JSON: upstream's GetExtractedInstances of a
 // component ("" for the root) as a list in instance-id order, or upstream's error.
 func (b *Bundle) ExtractJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
-	return b.componentCall(workload, component, limits, false)
+	return b.componentCall(workload, component, limits, func(h *C.wm_bundle, p *C.char, n C.size_t,
+		cc *C.char, cl *C.wm_limits, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return C.wm_component_extract(h, p, n, cc, cl, out, cerr)
+	})
 }
 
 // StatusJSON returns wm_status' JSON: upstream's ExtractStatus of a component ("" for the root).
 func (b *Bundle) StatusJSON(workload []byte, component string, limits *Limits) ([]byte, error) {
-	return b.componentCall(workload, component, limits, true)
+	return b.componentCall(workload, component, limits, func(h *C.wm_bundle, p *C.char, n C.size_t,
+		cc *C.char, cl *C.wm_limits, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return C.wm_status(h, p, n, cc, cl, out, cerr)
+	})
 }
 
-func (b *Bundle) componentCall(workload []byte, component string, limits *Limits, status bool) ([]byte, error) {
+// componentOp is one wm_* operation on a workload object and a component name.
+type componentOp func(h *C.wm_bundle, p *C.char, n C.size_t, cc *C.char, cl *C.wm_limits,
+	out *C.wm_buffer, cerr **C.wm_error) C.wm_code
+
+// componentCall runs op with the C forms of the limits, the component name ("" = the root) and
+// the workload bytes: what suspend, resume, extract and status share.
+func (b *Bundle) componentCall(workload []byte, component string, limits *Limits, op componentOp) ([]byte, error) {
 	cl := limits.c()
 	defer C.free(unsafe.Pointer(cl))
 	cc := cComponent(component)
 	defer C.free(unsafe.Pointer(cc))
 	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
 		return withObject(workload, func(p *C.char, n C.size_t) C.wm_code {
-			if status {
-				return C.wm_status(h, p, n, cc, cl, out, cerr)
-			}
-			return C.wm_component_extract(h, p, n, cc, cl, out, cerr)
+			return op(h, p, n, cc, cl, out, cerr)
 		})
 	})
 }
