@@ -1,8 +1,10 @@
 // Whole-workload resolution through the C ABI (wm_resolve: JSON bytes in, JSON bytes out) next to
 // the same resolution through the C++ API (ParseJson + workload::Resolve, no output document), so
 // the ABI's own cost shows. Each catalog example below is resolved through its definition compiled
-// to native code and to the interpreter, as a consumer would load them from a bundle.
-//   build/bin/bench_capi [--benchmark_filter=Abi]
+// to native code and to the interpreter, as a consumer would load them from a bundle. The PodMap
+// cases map every example pod of the workload (catalog/examples/pods/) to its component, instance,
+// replica key and PodGroup: one wm_pod_map_batch call against one wm_pod_map call per pod.
+//   build/bin/bench_capi [--benchmark_filter=Abi|PodMap]
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -38,19 +40,22 @@ const Case kCases[] = {
   std::exit(1);
 }
 
-std::string ExampleJson(const Case& c) {
-  std::ifstream in(std::string(WM_SOURCE_DIR) + "/catalog/examples/" + c.example);
+// Every YAML document of a file under catalog/examples/ as JSON text.
+std::vector<std::string> ExampleDocuments(const std::string& relative, bool first_only) {
+  std::ifstream in(std::string(WM_SOURCE_DIR) + "/catalog/examples/" + relative);
   std::stringstream text;
   text << in.rdbuf();
   std::vector<std::string> docs;
   wm::base::yaml::Error error;
   wm::base::yaml::TextOptions options;
-  options.first_document_only = true;
+  options.first_document_only = first_only;
   if (!wm::base::yaml::TextToJson(text.str(), options, &docs, &error) || docs.empty()) {
-    Die(std::string(c.example) + ": " + error.message);
+    Die(relative + ": " + error.message);
   }
-  return docs[0];
+  return docs;
 }
+
+std::string ExampleJson(const Case& c) { return ExampleDocuments(c.example, true)[0]; }
 
 std::string BundleBytes(const Case& c, bool native) {
   wm::driver::DefinitionOptions options;
@@ -66,6 +71,8 @@ std::string BundleBytes(const Case& c, bool native) {
 struct Fixture {
   std::string bytes;
   std::string object;
+  std::vector<std::string> pods;  // the example's pods, one JSON text each
+  std::string pod_list;           // the same pods as one JSON array
   wm_bundle* abi = nullptr;
   std::shared_ptr<wm::Bundle> cpp;
 };
@@ -76,6 +83,10 @@ Fixture& Get(size_t index, bool native) {
   if (f.abi) return f;
   f.bytes = BundleBytes(kCases[index], native);
   f.object = ExampleJson(kCases[index]);
+  f.pods = ExampleDocuments(std::string("pods/") + kCases[index].definition + "-pods.yaml", false);
+  f.pod_list = "[";
+  for (const std::string& pod : f.pods) f.pod_list += (f.pod_list.size() > 1 ? "," : "") + pod;
+  f.pod_list += "]";
   wm_error* error = nullptr;
   if (wm_bundle_open_bytes(f.bytes.data(), f.bytes.size(), nullptr, &f.abi, &error) != WM_OK) {
     Die(wm_error_message(error));
@@ -119,10 +130,48 @@ void BM_ResolveCpp(benchmark::State& state, bool native) {
   }
 }
 
+// All pods of the example in one call: the workload is parsed and resolved once.
+void BM_PodMapBatch(benchmark::State& state, bool native) {
+  Fixture& f = Get(static_cast<size_t>(state.range(0)), native);
+  state.SetLabel(kCases[state.range(0)].name);
+  for (auto _ : state) {
+    wm_buffer out{};
+    if (wm_pod_map_batch(f.abi, f.object.data(), f.object.size(), f.pod_list.data(),
+                         f.pod_list.size(), nullptr, &out, nullptr) != WM_OK) {
+      state.SkipWithError("wm_pod_map_batch failed");
+      break;
+    }
+    wm_buffer_free(&out);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(f.pods.size()));
+}
+
+// One wm_pod_map call per pod, as a consumer answering pods one at a time does.
+void BM_PodMapEach(benchmark::State& state, bool native) {
+  Fixture& f = Get(static_cast<size_t>(state.range(0)), native);
+  state.SetLabel(kCases[state.range(0)].name);
+  for (auto _ : state) {
+    for (const std::string& pod : f.pods) {
+      wm_buffer out{};
+      if (wm_pod_map(f.abi, f.object.data(), f.object.size(), pod.data(), pod.size(), nullptr,
+                     &out, nullptr) != WM_OK) {
+        state.SkipWithError("wm_pod_map failed");
+        return;
+      }
+      wm_buffer_free(&out);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(f.pods.size()));
+}
+
 BENCHMARK_CAPTURE(BM_ResolveAbi, native, true)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_ResolveAbi, interp, false)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_ResolveCpp, native, true)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_ResolveCpp, interp, false)->DenseRange(0, 1);
+BENCHMARK_CAPTURE(BM_PodMapBatch, native, true)->DenseRange(0, 1);
+BENCHMARK_CAPTURE(BM_PodMapEach, native, true)->DenseRange(0, 1);
+BENCHMARK_CAPTURE(BM_PodMapBatch, interp, false)->DenseRange(0, 1);
+BENCHMARK_CAPTURE(BM_PodMapEach, interp, false)->DenseRange(0, 1);
 
 }  // namespace
 

@@ -311,6 +311,40 @@ func (b *Bundle) MapPod(workload, pod any, limits *Limits) (*PodAnswer, error) {
 	return a, json.Unmarshal(out, a)
 }
 
+// PodMapBatchJSON maps many pods of one workload in one call (wm_pod_map_batch): the workload is
+// read once. pods is a JSON array of Pods or a List (`kubectl get pods -o json` output); the result
+// is a JSON array of wm_pod_map answers in input order. limits may be nil.
+func (b *Bundle) PodMapBatchJSON(workload, pods []byte, limits *Limits) ([]byte, error) {
+	cl := limits.c()
+	defer C.free(unsafe.Pointer(cl))
+	return b.call(func(h *C.wm_bundle, out *C.wm_buffer, cerr **C.wm_error) C.wm_code {
+		return withObject(workload, func(wp *C.char, wn C.size_t) C.wm_code {
+			return withObject(pods, func(pp *C.char, pn C.size_t) C.wm_code {
+				return C.wm_pod_map_batch(h, wp, wn, pp, pn, cl, out, cerr)
+			})
+		})
+	})
+}
+
+// MapPods maps every pod of pods (a slice of Pods, a List, or their JSON) to the workload, reading
+// the workload once; one answer per pod, in order.
+func (b *Bundle) MapPods(workload, pods any, limits *Limits) ([]PodAnswer, error) {
+	wdata, err := ObjectJSON(workload)
+	if err != nil {
+		return nil, err
+	}
+	pdata, err := ObjectJSON(pods)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.PodMapBatchJSON(wdata, pdata, limits)
+	if err != nil {
+		return nil, err
+	}
+	var answers []PodAnswer
+	return answers, json.Unmarshal(out, &answers)
+}
+
 // GangsJSON returns wm_gangs' JSON for a workload object: what `wmc gangs -o json` prints
 // without --pods. limits may be nil.
 func (b *Bundle) GangsJSON(workload []byte, limits *Limits) ([]byte, error) {

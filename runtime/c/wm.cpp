@@ -402,6 +402,33 @@ wm_code wm_pod_map(const wm_bundle* bundle, const char* workload_json, size_t wo
   });
 }
 
+wm_code wm_pod_map_batch(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
+                         const char* pods_json, size_t pods_size, const wm_limits* limits,
+                         wm_buffer* out, wm_error** error) {
+  return Guarded(error, [&] {
+    RequireCall(bundle, out);
+    WorkloadContext w(bundle, workload_json, workload_size, limits);
+    wm::Value pods = ParseObject(pods_json, pods_size);
+    const wm::Value* items = &pods;
+    if (pods.IsObject()) items = pods.Find("items");
+    if (items == nullptr || !items->IsArray()) {
+      throw Failure{WM_ERR_INVALID_INPUT, "pods must be a JSON array of Pods or a List with \"items\""};
+    }
+    wm::Array answers;
+    answers.reserve(items->AsArray().size());
+    for (size_t i = 0; i < items->AsArray().size(); ++i) {
+      const wm::Value& pod = items->AsArray()[i];
+      if (!pod.IsObject()) {
+        throw Failure{WM_ERR_INVALID_INPUT, "pods[" + std::to_string(i) + "] is not a JSON object"};
+      }
+      wm::workload::PodQuerier querier(*bundle->bundle, pod, w.run);
+      answers.push_back(wm::workload::PodAnswersJson(
+          wm::workload::AnswerPod(querier, *w.summary, w.reader, w.gang.identity)));
+    }
+    Emit(wm::Value::MakeArray(std::move(answers)), out);
+  });
+}
+
 wm_code wm_gangs(const wm_bundle* bundle, const char* workload_json, size_t workload_size,
                  const wm_limits* limits, wm_buffer* out, wm_error** error) {
   return Guarded(error, [&] {

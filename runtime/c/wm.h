@@ -134,6 +134,16 @@ WM_API wm_code wm_pod_map(const wm_bundle* bundle, const char* workload_json, si
                           const char* pod_json, size_t pod_size, const wm_limits* limits,
                           wm_buffer* out, wm_error** error);
 
+/* wm_pod_map for many pods of one workload: the workload is parsed and resolved once, then each
+ * pod is answered against it. `pods_json` is a JSON array of Pod objects, or a List (an object
+ * with "items", e.g. `kubectl get pods -o json` output). The result is a JSON array with one
+ * wm_pod_map answer per pod, in input order. Errors: as wm_pod_map; WM_ERR_INVALID_INPUT when
+ * pods_json is neither an array nor an object with an "items" array, or an item is not an
+ * object (the message names its index). */
+WM_API wm_code wm_pod_map_batch(const wm_bundle* bundle, const char* workload_json,
+                                size_t workload_size, const char* pods_json, size_t pods_size,
+                                const wm_limits* limits, wm_buffer* out, wm_error** error);
+
 /* The gang scheduling of one workload as the KAI scheduler's Karta grouper builds it; the object
  * `wmc gangs -o json` prints (without --pods):
  *   {"apiVersion", "kind", "name", "namespace", "definition",

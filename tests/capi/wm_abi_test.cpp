@@ -377,6 +377,58 @@ TEST_F(CApi, PodMapErrors) {
   EXPECT_EQ(null_out.code, WM_ERR_BAD_ARGUMENT);
 }
 
+void MapPods(const wm_bundle* bundle, const std::string& workload, const std::string& pods, Call* call) {
+  call->code = wm_pod_map_batch(bundle, workload.data(), workload.size(), pods.data(), pods.size(),
+                                nullptr, &call->out, &call->error);
+}
+
+// The batch call answers every example's pods in one call, exactly as the goldens (and so as
+// wm_pod_map per pod), whether the pods come as an array or as a kubectl List.
+TEST_F(CApi, PodMapBatchAgreesWithThePodsGoldens) {
+  namespace fs = std::filesystem;
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(WM_SOURCE_DIR) + "/tests/golden/pods")) {
+    if (entry.path().extension() != ".json") continue;
+    std::string stem = entry.path().stem().string();
+    json golden = json::parse(ReadFile(entry.path().string()));
+    json pods = json::array();
+    for (const std::string& pod : Documents("catalog/examples/pods/" + stem + "-pods.yaml")) {
+      pods.push_back(json::parse(pod));
+    }
+    std::string workload = Example(WorkloadOfPods(stem));
+    Call as_array;
+    MapPods(catalog_.bundle, workload, pods.dump(), &as_array);
+    ASSERT_EQ(as_array.code, WM_OK) << stem << ": " << as_array.message();
+    EXPECT_EQ(as_array.Json(), golden["pods"]) << stem;
+    Call as_list;
+    json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", pods}};
+    MapPods(catalog_.bundle, workload, list.dump(), &as_list);
+    ASSERT_EQ(as_list.code, WM_OK) << stem << ": " << as_list.message();
+    EXPECT_EQ(as_list.Json(), golden["pods"]) << stem;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST_F(CApi, PodMapBatchErrors) {
+  std::string jobset = Example("jobset-training.yaml");
+  Call not_a_list;
+  MapPods(catalog_.bundle, jobset, R"({"kind":"Pod"})", &not_a_list);
+  EXPECT_EQ(not_a_list.code, WM_ERR_INVALID_INPUT);
+  EXPECT_EQ(not_a_list.message(), "pods must be a JSON array of Pods or a List with \"items\"");
+  Call bad_item;
+  MapPods(catalog_.bundle, jobset, R"([{"kind":"Pod"}, 7])", &bad_item);
+  EXPECT_EQ(bad_item.code, WM_ERR_INVALID_INPUT);
+  EXPECT_EQ(bad_item.message(), "pods[1] is not a JSON object");
+  Call empty;
+  MapPods(catalog_.bundle, jobset, "[]", &empty);
+  ASSERT_EQ(empty.code, WM_OK) << empty.message();
+  EXPECT_EQ(empty.Json(), json::array());
+  Call unknown;
+  MapPods(catalog_.bundle, R"({"apiVersion":"x/v1","kind":"Nope"})", "[]", &unknown);
+  EXPECT_EQ(unknown.code, WM_ERR_NO_DEFINITION);
+}
+
 void Gangs(const wm_bundle* bundle, const std::string& workload, Call* call) {
   call->code = wm_gangs(bundle, workload.data(), workload.size(), nullptr, &call->out, &call->error);
 }

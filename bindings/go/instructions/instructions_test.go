@@ -124,3 +124,33 @@ func TestJobSetGangs(t *testing.T) {
 		t.Errorf("unknown instance: %v", err)
 	}
 }
+
+// One batch call gives, pod for pod, the answers of one call per pod.
+func TestMapPodsAgreesWithMapPod(t *testing.T) {
+	b, workload, pods := jobset(t)
+	raw := make([]json.RawMessage, len(pods))
+	for i, p := range pods {
+		raw[i] = p
+	}
+	batch, err := b.MapPods(workload, raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(batch) != len(pods) {
+		t.Fatalf("%d answers for %d pods", len(batch), len(pods))
+	}
+	for i, p := range pods {
+		one, err := b.MapPod(workload, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(batch[i])
+		want, _ := json.Marshal(one)
+		if string(got) != string(want) {
+			t.Errorf("pod %d: batch %s, single %s", i, got, want)
+		}
+	}
+	if _, err := b.MapPods(workload, `{"kind":"Pod"}`, nil); !wm.IsCode(err, wm.CodeInvalidInput) {
+		t.Errorf("a lone Pod object: want CodeInvalidInput, got %v", err)
+	}
+}
