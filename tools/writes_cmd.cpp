@@ -13,7 +13,9 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/catalog/definition.h"
 #include "runtime/value/json.h"
+#include "runtime/value/value.h"
 #include "runtime/workload/run.h"
+#include "runtime/workload/accessor.h"
 #include "runtime/workload/writes.h"
 #include "tools/commands.h"
 #include "tools/object_input.h"
@@ -152,7 +154,9 @@ int32_t ValueResolverOf(const catalog::Component& c, const std::string& field) {
 workload::Result<workload::InstanceValues> ValuesFor(const WriteTarget& t, const WriteCommandOptions& o,
                                                      const FieldValue& set) {
   workload::Result<workload::InstanceValues> out;
-  auto ids = workload::InstanceIdsForWrites(*t.bundle, t.object, *t.component);
+  // Ids and current values are read as the update will read them: on the key-sorted object.
+  const Value sorted = SortKeysDeep(t.object);
+  auto ids = workload::InstanceIdsOfSorted(*t.bundle, sorted, *t.component, {});
   if (!ids.ok()) {
     out.error = ids.error;
     return out;
@@ -160,7 +164,7 @@ workload::Result<workload::InstanceValues> ValuesFor(const WriteTarget& t, const
   std::vector<Value> current;
   int32_t resolver = ValueResolverOf(*t.component, set.field);
   if (o.has_instance && resolver >= 0) {
-    workload::Outputs outputs = workload::RunResolver(*t.bundle, resolver, t.object, {});
+    workload::Outputs outputs = workload::RunResolver(*t.bundle, resolver, sorted, {});
     if (!outputs.ok()) {
       out.error = {workload::ErrorCode::kEvaluation, outputs.error};
       return out;

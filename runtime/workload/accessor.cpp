@@ -136,12 +136,39 @@ Result<std::vector<std::optional<int32_t>>> ConvertReplicas(const std::vector<Va
 }
 
 // Evaluates one optional path: no resolver = no results (upstream's extract with a nil path).
-Result<std::vector<Value>> Evaluate(const Accessor& a, int32_t resolver) {
+Result<std::vector<Value>> EvaluateOn(const Bundle& bundle, const Value& object, const RunOptions& run,
+                                      int32_t resolver) {
   Result<std::vector<Value>> out;
   if (resolver < 0) return out;
-  Outputs o = a.Run(resolver);
+  Outputs o = RunResolver(bundle, resolver, object, run);
   if (!o.ok()) out.error = ResolverError(o);
   else out.value = std::move(o.values);
+  return out;
+}
+
+Result<std::vector<Value>> Evaluate(const Accessor& a, int32_t resolver) {
+  return EvaluateOn(a.bundle(), a.object(), a.run_options(), resolver);
+}
+
+// Upstream's ExtractInstanceIds on a key-sorted object (Accessor::ExtractInstanceIds).
+Result<std::vector<std::string>> ExtractInstanceIdsOn(const Bundle& bundle, const Value& object,
+                                                      const RunOptions& run, const catalog::Component& c) {
+  if (c.instance_id < 0) return {{}, Fail(ErrorCode::kNoDefinition, "no instance id path defined")};
+  Result<std::vector<Value>> values = EvaluateOn(bundle, object, run, c.instance_id);
+  if (!values.ok()) return {{}, values.error};
+  Result<std::vector<std::string>> out;
+  bool any_empty = false;
+  for (size_t i = 0; i < values.value.size(); ++i) {
+    const Value& v = values.value[i];
+    if (auto e = CheckShape(v, GoShape::kString, "string", i)) return {{}, *e};
+    out.value.push_back(v.IsString() ? std::string(v.AsString()) : std::string());
+    any_empty = any_empty || out.value.back().empty();
+  }
+  if (any_empty) {
+    std::string joined;
+    for (size_t i = 0; i < out.value.size(); ++i) joined += (i ? "," : "") + out.value[i];
+    return {{}, Fail(ErrorCode::kEvaluation, "instance id path contained empty string values [" + joined + "]")};
+  }
   return out;
 }
 
@@ -233,23 +260,7 @@ Accessor::Accessor(const Bundle& bundle, const catalog::Definition& definition, 
 Outputs Accessor::Run(int32_t resolver) const { return RunResolver(*bundle_, resolver, object_, options_.run); }
 
 Result<std::vector<std::string>> Accessor::ExtractInstanceIds(const catalog::Component& c) const {
-  if (c.instance_id < 0) return {{}, Fail(ErrorCode::kNoDefinition, "no instance id path defined")};
-  Result<std::vector<Value>> values = Evaluate(*this, c.instance_id);
-  if (!values.ok()) return {{}, values.error};
-  Result<std::vector<std::string>> out;
-  bool any_empty = false;
-  for (size_t i = 0; i < values.value.size(); ++i) {
-    const Value& v = values.value[i];
-    if (auto e = CheckShape(v, GoShape::kString, "string", i)) return {{}, *e};
-    out.value.push_back(v.IsString() ? std::string(v.AsString()) : std::string());
-    any_empty = any_empty || out.value.back().empty();
-  }
-  if (any_empty) {
-    std::string joined;
-    for (size_t i = 0; i < out.value.size(); ++i) joined += (i ? "," : "") + out.value[i];
-    return {{}, Fail(ErrorCode::kEvaluation, "instance id path contained empty string values [" + joined + "]")};
-  }
-  return out;
+  return ExtractInstanceIdsOn(*bundle_, object_, options_.run, c);
 }
 
 Result<std::vector<Value>> Accessor::ExtractPodTemplateSpecs(const catalog::Component& c) const {
@@ -316,7 +327,12 @@ Result<std::vector<Scale>> Accessor::ExtractScales(const catalog::Component& c) 
 }
 
 Result<std::vector<std::string>> Accessor::InstanceIds(const catalog::Component& c) const {
-  Result<std::vector<std::string>> ids = ExtractInstanceIds(c);
+  return InstanceIdsOfSorted(*bundle_, object_, c, options_.run);
+}
+
+Result<std::vector<std::string>> InstanceIdsOfSorted(const Bundle& bundle, const Value& sorted_object,
+                                                     const catalog::Component& c, const RunOptions& run) {
+  Result<std::vector<std::string>> ids = ExtractInstanceIdsOn(bundle, sorted_object, run, c);
   if (ids.error.code == ErrorCode::kNoDefinition) return {{""}, {}};
   if (!ids.ok()) return {{}, WrapError("failed to extract instance ids for component " + c.name, std::move(ids.error))};
   return ids;

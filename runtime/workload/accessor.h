@@ -133,6 +133,11 @@ class Accessor {
   AccessorOptions options_;
 };
 
+// Accessor::InstanceIds for code that holds the object but no Accessor (the writes of writes.h):
+// `sorted_object` must already be key-sorted (SortKeysDeep), as the Accessor keeps it.
+Result<std::vector<std::string>> InstanceIdsOfSorted(const Bundle& bundle, const Value& sorted_object,
+                                                     const catalog::Component& c, const RunOptions& run);
+
 // --- errors shared by the workload layer (status, pods, writes), worded as the Go library's.
 // A failed resolver run as an Error: kLimit for a limit of EvalLimits, else kEvaluation.
 Error ResolverError(const Outputs& outputs);

@@ -2,6 +2,7 @@
 // setpath for each path in order on the updated copy: jq's `(p) = $v` is exactly
 // `reduce path(p) as $p (.; setpath($p; $v))`, and upstream's AssignZip is the same reduce with
 // the i-th value. setpath is the interpreter's own builtin (ops::CallBuiltin), not a second copy.
+#include "runtime/workload/accessor.h"
 #include "runtime/workload/writes.h"
 
 #include "runtime/eval/ops.h"
@@ -69,7 +70,7 @@ Result<std::vector<Value>> Unzip(const Bundle& bundle, const Value& object,
                                  const std::string& plural, const WriteOptions& options) {
   Result<std::vector<Value>> out;
   const std::string prefix = "failed to unzip given " + plural + " and instance ids: ";
-  auto ids = InstanceIdsForWrites(bundle, object, component, options);
+  auto ids = InstanceIdsOfSorted(bundle, object, component, options.run);
   if (!ids.ok()) {
     out.error = Wrap(prefix + "failed to get instance ids: ", ids.error);
     return out;
@@ -118,42 +119,38 @@ Result<Value> UpdatePodField(const Bundle& bundle, const Value& input,
 
 // ---- fragmented pod spec
 
-// What counts as "empty" for a field: Go's zero value of its type in upstream's FragmentedPodSpec.
-enum class ZeroValue : uint8_t {
-  kString,   // string: null or ""
-  kMap,      // map[string]string: null or {}
-  kPointer,  // *struct: null only ({} is a non-nil pointer)
-  kSlice,    // []T: null or []
-};
-
-struct FragmentedField {
-  const char* name;     // JSON name in a FragmentedPodSpec ("schedulerName")
+// One step of upstream's UpdateFragmentedPodSpec: the field (names, Go type and shape from the
+// Accessor's table in accessor.h) and how its error names it.
+struct FragmentedUpdate {
+  FragmentedField field;
   const char* display;  // in `failed to update <display>: ...`
-  ZeroValue zero;
+  const FragmentedFieldInfo& info() const { return FragmentedFields()[static_cast<size_t>(field)]; }
 };
 
-// Upstream's UpdateFragmentedPodSpec order.
-constexpr FragmentedField kFragmentedFields[] = {
-    {"schedulerName", "scheduler name", ZeroValue::kString},
-    {"priorityClassName", "priority class name", ZeroValue::kString},
-    {"image", "image", ZeroValue::kString},
-    {"labels", "labels", ZeroValue::kMap},
-    {"annotations", "annotations", ZeroValue::kMap},
-    {"resources", "resources", ZeroValue::kPointer},
-    {"podAffinity", "pod affinity", ZeroValue::kPointer},
-    {"nodeAffinity", "node affinity", ZeroValue::kPointer},
-    {"container", "container", ZeroValue::kPointer},
-    {"resourceClaims", "resource claims", ZeroValue::kSlice},
-    {"containers", "containers", ZeroValue::kSlice},
+// Upstream's UpdateFragmentedPodSpec order (not the struct order of FragmentedField).
+constexpr FragmentedUpdate kFragmentedUpdates[] = {
+    {FragmentedField::kSchedulerName, "scheduler name"},
+    {FragmentedField::kPriorityClassName, "priority class name"},
+    {FragmentedField::kImage, "image"},
+    {FragmentedField::kLabels, "labels"},
+    {FragmentedField::kAnnotations, "annotations"},
+    {FragmentedField::kResources, "resources"},
+    {FragmentedField::kPodAffinity, "pod affinity"},
+    {FragmentedField::kNodeAffinity, "node affinity"},
+    {FragmentedField::kContainer, "container"},
+    {FragmentedField::kResourceClaims, "resource claims"},
+    {FragmentedField::kContainers, "containers"},
 };
 
-bool IsEmpty(const Value& v, ZeroValue zero) {
+// Whether a value is Go's zero value for a field of this shape: null or "" for a string, null or
+// {} for a map, null or [] for a slice, only null for a struct pointer ({} is a non-nil pointer).
+bool IsEmpty(const Value& v, GoShape shape) {
   if (v.IsNull()) return true;
-  switch (zero) {
-    case ZeroValue::kString: return v.IsString() && v.AsString().empty();
-    case ZeroValue::kMap: return v.IsObject() && v.AsObject().empty();
-    case ZeroValue::kSlice: return v.IsArray() && v.AsArray().empty();
-    case ZeroValue::kPointer: return false;
+  switch (shape) {
+    case GoShape::kString: return v.IsString() && v.AsString().empty();
+    case GoShape::kStringMap: return v.IsObject() && v.AsObject().empty();
+    case GoShape::kSlice: return v.IsArray() && v.AsArray().empty();
+    case GoShape::kStructPointer: return false;
   }
   return false;
 }
@@ -161,18 +158,18 @@ bool IsEmpty(const Value& v, ZeroValue zero) {
 // Upstream's updateField for one fragmented field over every instance's spec.
 Result<Value> UpdateFragmentedField(const Bundle& bundle, const Value& object,
                                     const catalog::Component& component,
-                                    const std::vector<Value>& specs, const FragmentedField& field,
+                                    const std::vector<Value>& specs, const FragmentedFieldInfo& field,
                                     const WriteOptions& options) {
   std::vector<Value> values;
   bool all_empty = true;
   for (const Value& spec : specs) {
-    const Value* v = spec.IsObject() ? spec.Find(field.name) : nullptr;
+    const Value* v = spec.IsObject() ? spec.Find(field.json_name) : nullptr;
     values.push_back(v ? *v : Value::Null());
-    all_empty = all_empty && IsEmpty(values.back(), field.zero);
+    all_empty = all_empty && IsEmpty(values.back(), field.shape);
   }
   Result<Value> out;
   out.value = object;
-  auto path = component.write_paths.fragmented.find(std::string(field.name) + "Path");
+  auto path = component.write_paths.fragmented.find(std::string(field.path_key));
   if (all_empty) return out;  // nothing to write, and no null written where a value was
   if (path == component.write_paths.fragmented.end()) {
     out.error = MakeError(ErrorCode::kNoDefinition, "path is not defined and values are not empty");
@@ -207,39 +204,6 @@ Result<Value> ApplyActions(const Bundle& bundle, const Value& object,
 }
 
 }  // namespace
-
-Result<std::vector<std::string>> InstanceIdsForWrites(const Bundle& bundle, const Value& object,
-                                                      const catalog::Component& component,
-                                                      const WriteOptions& options) {
-  Result<std::vector<std::string>> out;
-  if (component.instance_id < 0) {
-    out.value = {""};
-    return out;
-  }
-  const std::string prefix = "failed to extract instance ids for component " + component.name + ": ";
-  Outputs ids = RunResolver(bundle, component.instance_id, object, options.run);
-  if (!ids.ok()) {
-    out.error = MakeError(ids.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, prefix + ids.error);
-    return out;
-  }
-  bool any_empty = false;
-  for (size_t i = 0; i < ids.values.size(); ++i) {
-    if (!ids.values[i].IsString()) {
-      out.error = MakeError(ErrorCode::kEvaluation, prefix + "failed to convert object at index " +
-                                                        std::to_string(i) + " to type string");
-      return out;
-    }
-    out.value.emplace_back(ids.values[i].AsString());
-    any_empty = any_empty || out.value.back().empty();
-  }
-  if (any_empty) {
-    std::string joined;
-    for (size_t i = 0; i < out.value.size(); ++i) joined += (i ? "," : "") + out.value[i];
-    out.error = MakeError(ErrorCode::kEvaluation,
-                          prefix + "instance id path contained empty string values [" + joined + "]");
-  }
-  return out;
-}
 
 Result<Value> Assign(const Bundle& bundle, const Value& object, int32_t path_program,
                      const Value& value, const WriteOptions& options) {
@@ -310,7 +274,7 @@ Result<Value> UpdatePodMetadata(const Bundle& bundle, const Value& object,
 const std::vector<std::string>& FragmentedFieldNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (const FragmentedField& f : kFragmentedFields) out.emplace_back(f.name);
+    for (const FragmentedUpdate& f : kFragmentedUpdates) out.emplace_back(f.info().json_name);
     return out;
   }();
   return names;
@@ -333,10 +297,10 @@ Result<Value> UpdateFragmentedPodSpec(const Bundle& bundle, const Value& input,
     return out;
   }
   out.value = object;
-  for (const FragmentedField& field : kFragmentedFields) {
-    auto step = UpdateFragmentedField(bundle, out.value, component, ordered.value, field, options);
+  for (const FragmentedUpdate& update : kFragmentedUpdates) {
+    auto step = UpdateFragmentedField(bundle, out.value, component, ordered.value, update.info(), options);
     if (!step.ok()) {
-      out.error = Wrap("failed to update " + std::string(field.display) + ": ", step.error);
+      out.error = Wrap("failed to update " + std::string(update.display) + ": ", step.error);
       out.value = object;
       return out;
     }

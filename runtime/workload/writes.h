@@ -34,14 +34,6 @@ Result<Value> Assign(const Bundle& bundle, const Value& object, int32_t path_pro
 Result<Value> AssignZip(const Bundle& bundle, const Value& object, int32_t path_program,
                         const std::vector<Value>& values, const WriteOptions& options = {});
 
-// The instance ids the component updates unzip by, as upstream's Component.GetInstanceIds gives
-// them: [""] (the anonymous single instance) without an instanceIdPath; non-string or empty ids
-// are errors. Writes learn instance ids only here: it becomes accessor.h's InstanceIds(component)
-// once that lands.
-Result<std::vector<std::string>> InstanceIdsForWrites(const Bundle& bundle, const Value& object,
-                                                      const catalog::Component& component,
-                                                      const WriteOptions& options = {});
-
 // Instance id -> value ("" for the single instance of a component without instanceIdPath).
 using InstanceValues = std::map<std::string, Value>;
 

@@ -15,6 +15,7 @@
 #include "compiler/driver/definitions.h"
 #include "runtime/bundle/bundle.h"
 #include "runtime/value/json.h"
+#include "runtime/workload/accessor.h"
 #include "runtime/workload/writes.h"
 
 namespace wm::workload {
@@ -299,10 +300,10 @@ TEST_F(Writes, SuspendErrorsNameTheAction) {
 }
 
 TEST_F(Writes, InstanceIdsMustBeNonEmptyStrings) {
-  auto ids = InstanceIdsForWrites(*bundle_, Json(kGroups), Component("group"));
+  auto ids = InstanceIdsOfSorted(*bundle_, SortKeysDeep(Json(kGroups)), Component("group"), {});
   ASSERT_TRUE(ids.ok()) << ids.error.message;
   EXPECT_EQ(ids.value, (std::vector<std::string>{"zeta", "alpha"}));
-  EXPECT_EQ(InstanceIdsForWrites(*bundle_, Json("{}"), Component("app")).value, (std::vector<std::string>{""}));
+  EXPECT_EQ(InstanceIdsOfSorted(*bundle_, Json("{}"), Component("app"), {}).value, (std::vector<std::string>{""}));
   auto empty = UpdatePodTemplateSpec(*bundle_, Json(R"({"spec":{"groups":[{"name":"a"},{"name":""}]}})"),
                                      Component("group"), {});
   EXPECT_EQ(empty.error.message,
