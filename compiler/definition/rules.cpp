@@ -72,6 +72,39 @@ std::string Normalized(std::string_view text) {
   return out;
 }
 
+// The operator that decides how `<keyPath> == <value>` parses when upstream pastes the two
+// together: the tail of the expression (through `|`, `as`, `label` and `def`, which keep their
+// meaning), if it is an operator that binds looser than `==` (`,`, `//`, `or`, `and`, assignments).
+// Null when pasting is harmless.
+const jq::Node* LooseTail(const jq::Node& ast) {
+  const jq::Node* node = &ast;
+  for (;;) {
+    switch (node->kind) {
+      case jq::NodeKind::Pipe: node = node->kid(1); break;
+      case jq::NodeKind::Bind: node = node->kids.empty() ? nullptr : node->kids.back().get(); break;
+      case jq::NodeKind::Label: node = node->kid(0); break;
+      case jq::NodeKind::FuncDef: node = node->kid(1); break;
+      case jq::NodeKind::Comma:
+      case jq::NodeKind::Alternative:
+      case jq::NodeKind::Or:
+      case jq::NodeKind::And:
+      case jq::NodeKind::Assign: return node;
+      default: return nullptr;
+    }
+    if (node == nullptr) return nullptr;
+  }
+}
+
+std::string_view OperatorText(const jq::Node& node) {
+  switch (node.kind) {
+    case jq::NodeKind::Comma: return ",";
+    case jq::NodeKind::Alternative: return "//";
+    case jq::NodeKind::Or: return "or";
+    case jq::NodeKind::And: return "and";
+    default: return node.text;  // assignments carry their operator
+  }
+}
+
 class Checker {
  public:
   Checker(const Definition& def, DiagnosticSink& sink) : def_(def), sink_(sink) {}
@@ -305,6 +338,16 @@ class Checker {
     if (type.value && !type.key_path) {
       Report("WM025", type.value->location,
              Label(c) + " componentTypeSelector.value is set without keyPath");
+    }
+    if (type.value && type.key_path && type.key_path->parsed()) {
+      if (const jq::Node* loose = LooseTail(*type.key_path->ast)) {
+        Report("WM027", type.key_path->map.Map(loose->token.begin),
+               Label(c) + " componentTypeSelector.keyPath ends in `" + std::string(OperatorText(*loose)) +
+                   "`, which binds looser than `==`: upstream evaluates `<keyPath> == <value>` as "
+                   "written, so it compares only the last operand with the value",
+               {"wrap the keyPath in parentheses, `(" + type.key_path->text +
+                ")`, so that upstream and wmc compare its whole result"});
+      }
     }
     if (type.match_labels) {
       if (type.match_labels->empty()) {

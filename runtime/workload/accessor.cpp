@@ -218,7 +218,8 @@ Result<std::vector<T>> ZipWithIds(Result<std::vector<T>> items, std::string_view
 }  // namespace
 
 Error ResolverError(const Outputs& o) {
-  return Fail(o.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, o.error);
+  return Fail(o.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation,
+              "JQ execution error for expression '" + o.expression + "': " + o.message);
 }
 
 Error WrapError(std::string_view prefix, Error e) {

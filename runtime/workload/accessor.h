@@ -139,7 +139,8 @@ Result<std::vector<std::string>> InstanceIdsOfSorted(const Bundle& bundle, const
                                                      const catalog::Component& c, const RunOptions& run);
 
 // --- errors shared by the workload layer (status, pods, writes), worded as the Go library's.
-// A failed resolver run as an Error: kLimit for a limit of EvalLimits, else kEvaluation.
+// A failed resolver run as an Error worded as upstream's JQExecutionError, `JQ execution error for
+// expression '<jq source>': <message>`; kLimit for a limit of EvalLimits, else kEvaluation.
 Error ResolverError(const Outputs& outputs);
 // Go's fmt.Errorf("<prefix>: %w", e): the message gets the prefix, the code stays.
 Error WrapError(std::string_view prefix, Error e);

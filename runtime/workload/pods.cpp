@@ -4,6 +4,7 @@
 #include "runtime/workload/pods.h"
 
 #include "runtime/value/json.h"
+#include "runtime/workload/accessor.h"
 
 namespace wm::workload {
 namespace {
@@ -103,7 +104,7 @@ std::string PodQuerier::Source(int32_t resolver) const { return bundle_->resolve
 
 Result<Value> PodQuerier::Single(int32_t resolver) const {
   Outputs o = Run(resolver);
-  if (!o.ok()) return {Value(), Fail(o.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, o.error)};
+  if (!o.ok()) return {Value(), ResolverError(o)};
   if (o.values.size() != 1) {
     return {Value(), Fail(ErrorCode::kEvaluation,
                           "expected single query result, got " + std::to_string(o.values.size()))};
@@ -125,7 +126,7 @@ Result<bool> PodQuerier::MatchesComponentType(const catalog::Component& c) const
   if (!HasTypeSelector(c)) return {false, {}};
   if (c.type_selector_key >= 0) {
     Outputs o = Run(c.type_selector_key);
-    if (!o.ok()) return {false, Fail(o.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, o.error)};
+    if (!o.ok()) return {false, ResolverError(o)};
     // Upstream evaluates `<keyPath> == "<value>"` and looks for a true result; comparing each
     // keyPath result here is the same test with the keyPath parenthesised.
     Value wanted = c.type_selector_value ? Value::String(*c.type_selector_value) : Value();

@@ -16,8 +16,10 @@ Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const 
       },
       &error, run);
   if (status == EvalStatus::kError) {
-    result.error = bundle.resolver_info(id).role + " `" + bundle.resolver_info(id).source +
-                   "`: " + error.Message();
+    const ResolverInfo& info = bundle.resolver_info(id);
+    result.message = error.Message();
+    result.expression = info.source;
+    result.error = info.role + " `" + info.source + "`: " + result.message;
     result.limit = error.limit;
   }
   return result;

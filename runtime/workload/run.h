@@ -42,8 +42,10 @@ struct Result {
 // All outputs of one resolver run, or the error that stopped it.
 struct Outputs {
   std::vector<Value> values;
-  std::string error;  // "<role> `<jq source>`: <message>", empty on success
-  bool limit = false; // the error is a limit of EvalLimits (outputs, fuel, memory, time)
+  std::string error;       // "<role> `<jq source>`: <message>", empty on success (wmc's own views)
+  std::string message;     // the engine's message alone
+  std::string expression;  // the resolver's jq source, for upstream's wording of the error
+  bool limit = false;      // the error is a limit of EvalLimits (outputs, fuel, memory, time)
   bool ok() const { return error.empty(); }
 };
 

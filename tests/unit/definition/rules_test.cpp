@@ -33,10 +33,10 @@ struct Checked {
   }
 };
 
-Checked Check(const std::string& text) {
+Checked Check(const std::string& text, bool parse_jq = false) {
   Checked c;
   LoadOptions options;
-  options.parse_jq = false;  // the rules do not depend on jq syntax
+  options.parse_jq = parse_jq;  // most rules do not depend on jq syntax
   c.definitions = LoadDefinitions("r.yaml", text, options, c.sink).definitions;
   for (const Definition& d : c.definitions) CheckDefinition(d, c.sink);
   return c;
@@ -201,6 +201,26 @@ TEST(Rules, WM024_WM025_TypeSelector) {
   Checked c = Check(Def("", "      podSelector:\n        componentTypeSelector: {value: leader}\n"));
   EXPECT_EQ(c.With("WM024").size(), 1u);
   EXPECT_EQ(c.With("WM025").size(), 1u);
+}
+
+// Upstream pastes `<keyPath> == "<value>"`: a keyPath ending in a looser operator compares only
+// its last operand. Through a pipe the tail decides; a parenthesised keyPath is fine.
+TEST(Rules, WM027_LooseKeyPathWithValue) {
+  auto selector = [](const std::string& key_path, bool with_value) {
+    return "      podSelector:\n        componentTypeSelector:\n          keyPath: '" + key_path + "'\n" +
+           (with_value ? "          value: submitter\n" : "");
+  };
+  for (const char* loose : {".metadata.labels[\"x\"] // \"submitter\"", ".a, .b", ".a or .b", ".a and .b",
+                            ".metadata | .labels.x // \"d\"", ". as $p | $p.a, $p.b"}) {
+    Checked c = Check(Def("", selector(loose, true)), /*parse_jq=*/true);
+    EXPECT_EQ(c.With("WM027").size(), 1u) << loose;
+  }
+  for (const char* fine : {"(.metadata.labels[\"x\"] // \"submitter\")", ".metadata.labels.x", ".a | .b",
+                           "if .a then .b else .c end", "[.a, .b] | first"}) {
+    EXPECT_TRUE(Check(Def("", selector(fine, true)), true).With("WM027").empty()) << fine;
+  }
+  // Without a value upstream evaluates the keyPath alone: nothing is pasted.
+  EXPECT_TRUE(Check(Def("", selector(".a // .b", false)), true).With("WM027").empty());
 }
 
 TEST(Rules, WM026_MatchLabels) {
