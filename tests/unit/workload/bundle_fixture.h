@@ -19,9 +19,16 @@
 
 namespace wm::testing {
 
+struct CompileBundleOptions {
+  bool native = false;             // also compile native code for what the backends support
+  int opt_level = 0;               // LLVM optimisation level of that native code
+  bool findings_fail = false;      // any finding (warnings included) fails the test
+};
+
 // Compiles `yaml` (one or more definitions) to a loaded bundle; null (with a test failure) when the
 // definitions have errors.
-inline std::shared_ptr<Bundle> CompileBundle(const std::string& yaml) {
+inline std::shared_ptr<Bundle> CompileBundle(const std::string& yaml,
+                                             const CompileBundleOptions& how = {}) {
   static std::atomic<int> counter{0};
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() /
@@ -31,13 +38,17 @@ inline std::shared_ptr<Bundle> CompileBundle(const std::string& yaml) {
   driver::DefinitionOptions options;
   options.goal = driver::Goal::kBundle;
   options.type_check = false;
-  options.native = false;
+  options.native = how.native;
+  options.opt_level = how.opt_level;
   driver::Expected<driver::CompiledDefinitions> compiled =
       driver::CompileDefinitions({(dir / "definition.yaml").string()}, options);
   fs::remove_all(dir);
   if (!compiled.ok()) {
     ADD_FAILURE() << compiled.failure().message;
     return nullptr;
+  }
+  if (how.findings_fail) {
+    for (const auto& d : compiled->sink.items()) ADD_FAILURE() << d.rule << " " << d.message;
   }
   if (!compiled->bundle) {
     std::string findings;

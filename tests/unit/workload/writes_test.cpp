@@ -5,23 +5,18 @@
 // values in order, and the input object is never modified.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 
-#include "compiler/driver/definitions.h"
 #include "runtime/bundle/bundle.h"
 #include "runtime/value/json.h"
+#include "tests/unit/workload/bundle_fixture.h"
 #include "runtime/workload/accessor.h"
 #include "runtime/workload/writes.h"
 
 namespace wm::workload {
 namespace {
 
-namespace fs = std::filesystem;
 
 constexpr const char* kDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
@@ -94,33 +89,15 @@ spec:
 class Writes : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    fs::path dir = fs::temp_directory_path() / ("wm-writes-test-" + std::to_string(getpid()));
-    fs::create_directories(dir);
-    std::ofstream((dir / "writes.yaml").string()) << kDefinition;
-    driver::DefinitionOptions options;
-    options.goal = driver::Goal::kBundle;
-    options.type_check = false;
-    options.opt_level = 0;
-    auto compiled = driver::CompileDefinitions({(dir / "writes.yaml").string()}, options);
-    fs::remove_all(dir);
-    ASSERT_TRUE(compiled.ok());
-    for (const Diagnostic& d : compiled->sink.items()) ADD_FAILURE() << d.rule << " " << d.message;
-    ASSERT_TRUE(compiled->bundle.has_value()) << compiled->bundle_error;
-    std::string error;
-    bundle_ = Bundle::FromBytes(compiled->bundle->bytes, "writes.wmb", &error);
-    ASSERT_NE(bundle_, nullptr) << error;
+    bundle_ = testing::CompileBundle(kDefinition, {.native = true, .opt_level = 0, .findings_fail = true});
+    ASSERT_NE(bundle_, nullptr);
   }
   static void TearDownTestSuite() { bundle_.reset(); }
 
   static const catalog::Component& Component(const std::string& name) {
     return *bundle_->definitions().at(0).Find(name);
   }
-  static Value Json(std::string_view text) {
-    Value v;
-    JsonError e;
-    EXPECT_TRUE(ParseJson(text, &v, &e)) << e.message << " in " << text;
-    return v;
-  }
+  static Value Json(std::string_view text) { return testing::ParseObject(text); }
   static std::string Text(const Value& v) { return ToJson(v); }
 
   static std::shared_ptr<Bundle> bundle_;
