@@ -202,5 +202,56 @@ TEST(DescribeView, ExtractionErrorsAreWrappedAsUpstreamDoes) {
       << view.error.message;
 }
 
+TEST(DescribeRequest, FragmentedSpecCountsCrLevelResourcesOnlyWithoutContainerRequests) {
+  ExtractedInstance instance;
+  instance.fragmented_pod_spec.emplace();
+  FragmentedPodSpec& f = *instance.fragmented_pod_spec;
+  f[FragmentedField::kResources] = ParseObject(R"({"limits": {"nvidia.com/gpu": "4", "cpu": "8"}})");
+  EXPECT_EQ(InstanceRequest(instance).gpus, 4);
+  EXPECT_EQ(InstanceRequest(instance).cpu_millis, 8000);
+  f[FragmentedField::kContainer] = ParseObject(R"({"name": "main", "resources": {"requests": {"cpu": "1"}}})");
+  f[FragmentedField::kContainers] = ParseObject(R"([{"resources": {"requests": {"nvidia.com/gpu": 1}}}])");
+  EXPECT_EQ(InstanceRequest(instance), (DescribeResources{1, 1000, 0}));
+}
+
+// Two pod-bearing components: the one without a componentTypeSelector claims no pod (it is not
+// the sole pod-bearing component), the other keeps the pods its selector matches.
+TEST(DescribeView, SelectorlessPeerClaimsNoPod) {
+  auto bundle = CompileBundle(R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: pair}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: top
+      kind: {group: example.com, version: v1, kind: Top}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings:
+          running: [{byPhase: Running}]
+    childComponents:
+    - name: server
+      ownerRef: top
+      specDefinition: {podTemplateSpecPath: .spec.server}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels.role', value: server}
+    - name: sidecar
+      ownerRef: top
+      specDefinition: {podTemplateSpecPath: .spec.sidecar}
+)");
+  ASSERT_NE(bundle, nullptr);
+  Value object = ParseObject(R"({"apiVersion":"example.com/v1","kind":"Top","metadata":{"name":"p"},
+    "spec":{"server":{"spec":{"containers":[{}]}},"sidecar":{"spec":{"containers":[{}]}}}})");
+  auto view = BuildDescribeView(*bundle, bundle->definitions().front(), object,
+                                {Pod("s-0", "server", true, "n1"), Pod("x-0", "other", true, "n2")});
+  ASSERT_TRUE(view.ok()) << view.error.message;
+  ASSERT_EQ(view.value.components.size(), 2u);
+  ASSERT_EQ(view.value.components[0].pods.size(), 1u);
+  EXPECT_EQ(view.value.components[0].pods[0].name, "s-0");
+  EXPECT_TRUE(view.value.components[1].pods.empty());  // kept at 1 desired, 0 current
+  EXPECT_EQ(view.value.components[1].replicas.desired, 1);
+  EXPECT_EQ(view.value.phases, (std::vector<std::string>{"Undefined"}));  // no phase definition matched
+}
+
 }  // namespace
 }  // namespace wm::workload
