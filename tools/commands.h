@@ -25,6 +25,7 @@ void AddGangsCommand(CLI::App& app, int* exit_code);    // gangs_cmd.cpp
 void AddDefinitionsCommand(CLI::App& app, int* exit_code);  // definitions_cmd.cpp
 void AddGetCommand(CLI::App& app, int* exit_code);          // get_cmd.cpp (`wmc get -f FILE`)
 void AddValidateCommand(CLI::App& app, int* exit_code);     // validate_cmd.cpp (kli validate)
+void AddDescribeCommand(CLI::App& app, int* exit_code);     // describe_cmd.cpp (kli describe -f)
 // `wmc completion bash|zsh|fish`: scripts generated from `app`'s command tree (completion_cmd.cpp).
 void AddCompletionCommand(CLI::App& app, int* exit_code);
 

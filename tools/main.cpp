@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   wm::tools::AddGangsCommand(app, &exit_code);
   wm::tools::AddDefinitionsCommand(app, &exit_code);
   wm::tools::AddGetCommand(app, &exit_code);
+  wm::tools::AddDescribeCommand(app, &exit_code);
   wm::tools::AddValidateCommand(app, &exit_code);
   wm::tools::AddCompletionCommand(app, &exit_code);
   try {

@@ -3,7 +3,11 @@
 # -o json) on every catalog/examples/*.yaml and diffs the output with tests/golden/<stem>.{txt,json};
 # then `wmc pods` and `wmc gangs --pods` on every catalog/examples/pods/<stem>-pods.yaml against its
 # workload (<stem>-running.yaml, or the example its first line names), diffed with
-# tests/golden/{pods,gangs}/<stem>.{txt,json}.
+# tests/golden/{pods,gangs}/<stem>.{txt,json}; then `wmc describe -f` on every example (text, json,
+# yaml) with --pods catalog/examples/pods/<P>-pods.yaml when the example is <P>-*.yaml or the pods
+# file's first line names it, plus the stand-in owners tests/golden/describe/owners/<P>-owners.yaml
+# (the ReplicaSets, Jobs, ... between the pods and the workload), diffed with
+# tests/golden/describe/<stem>.{txt,json,yaml} (ORIGIN, the temporary bundle's path, as catalog.wmb).
 # Usage: tests/golden/check_golden.sh path/to/wmc [--update]   (exit 0 all equal, 1 differences)
 set -euo pipefail
 wmc=${1:?usage: check_golden.sh path/to/wmc [--update]}
@@ -56,6 +60,34 @@ for pods in "$root"/catalog/examples/pods/*-pods.yaml; do
           "catalog/examples/pods/$stem-pods.yaml" "$workload") > "$work/$verb-$stem.$format" 2>&1 || true
       check "$work/$verb-$stem.$format" "$golden/$verb/$stem.$format"
     done
+  done
+done
+# The pods file of an example (relative to $root), or nothing.
+pods_of() {
+  local stem=$1 pods
+  for pods in "$root"/catalog/examples/pods/*-pods.yaml; do
+    local p
+    p=$(basename "$pods" -pods.yaml)
+    if [[ $stem == "$p"-* ]] || head -1 "$pods" | grep -q "\b$stem\.yaml"; then
+      echo "catalog/examples/pods/$p-pods.yaml"
+      return
+    fi
+  done
+}
+for example in "$root"/catalog/examples/*.yaml; do
+  stem=$(basename "$example" .yaml)
+  pods=$(pods_of "$stem")
+  args=(--now 2026-12-03T12:00:00Z)
+  if [[ -n $pods ]]; then
+    args+=(--pods "$pods")
+    owners="tests/golden/describe/owners/$(basename "$pods" -pods.yaml)-owners.yaml"
+    if [[ -f $root/$owners ]]; then args+=(--pods "$owners"); fi
+  fi
+  for format in txt json yaml; do
+    if [[ $format == txt ]]; then output=table; else output=$format; fi
+    (cd "$root" && "$wmc" describe --bundle "$work/catalog.wmb" -o "$output" "${args[@]}" \
+        -f "catalog/examples/$stem.yaml") 2>&1 | sed "s|$work/||g" > "$work/describe-$stem.$format" || true
+    check "$work/describe-$stem.$format" "$golden/describe/$stem.$format"
   done
 done
 if (( failures > 0 )); then
