@@ -422,8 +422,9 @@ int RunGet(const GetOptions& opts) {
 void AddGetCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<GetOptions>();
   auto* cmd = app.add_subcommand("get", "List workloads with their phase, from a file or the cluster (kli get)");
+  // KIND: the completion scripts offer the catalog's kinds (plurals and short names work too).
   cmd->add_option("type", o->args, "TYPE[/NAME] [NAME]: read the cluster through kubectl")
-      ->type_name("TYPE");
+      ->type_name("KIND");
   cmd->add_option("-f,--filename", o->file,
                   "Objects to list: a kind: List, kubectl get -o json output or a multi-document "
                   "YAML/JSON stream; - for stdin")
