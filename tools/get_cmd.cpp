@@ -1,10 +1,13 @@
-// `wmc get -f FILE|- [--all-types] [--phase P]... [-o table|wide|json|yaml] [--bundle B |
-// --catalog DIR]`: the workloads of a file (a `kind: List`, `kubectl get -o json` output, or a
-// multi-document YAML/JSON stream) as `kli get` lists them: NAME NAMESPACE [TYPE] PHASE AGE
-// [ORIGIN], newest first, PHASE the statuses workload::Resolve matched. `--all-types` keeps only
+// `wmc get (-f FILE|- | TYPE[/NAME] [NAME] | --all-types) [-n NS|-A] [--context C] [--kubeconfig K]
+// [--phase P]... [-o table|wide|json|yaml] [--bundle B | --catalog DIR]`: workloads as `kli get`
+// lists them: NAME NAMESPACE [TYPE] PHASE AGE [ORIGIN], newest first, PHASE the statuses
+// workload::Resolve matched. Two sources feed one renderer: a file (a `kind: List`, `kubectl get -o
+// json` output, or a multi-document YAML/JSON stream), or the cluster through the user's kubectl
+// (tools/kubectl_source.h; TYPE resolved by tools/type_resolver.h). `--all-types` keeps only
 // top-level workloads: an object whose controller owner chain reaches an object of a covered kind
-// in the same input (matched by UID) is hidden. Kinds no definition covers are reported once each
-// on stderr. Exit 0 listed (also when nothing matched), 2 usage, unreadable input or bundle.
+// (matched by UID; live mode also fetches the uncovered owners in between, once per kind) is
+// hidden. Kinds no definition covers are reported once each on stderr. Exit 0 listed (also when
+// nothing matched), 1 kubectl failed or TYPE unknown/ambiguous, 2 usage, unreadable input or bundle.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -23,7 +26,9 @@
 #include "tools/cli_output.h"
 #include "tools/commands.h"
 #include "tools/kube_time.h"
+#include "tools/kubectl_source.h"
 #include "tools/object_input.h"
+#include "tools/type_resolver.h"
 
 namespace wm::tools {
 namespace {
@@ -34,6 +39,8 @@ const std::vector<std::string> kPhases = {"Initializing", "Running",   "Complete
 
 struct GetOptions {
   std::string file;
+  std::vector<std::string> args;  // TYPE[/NAME] [NAME]: live mode
+  KubectlOptions kubectl;
   std::vector<std::string> phases;
   bool all_types = false;
   std::string output = "table";
@@ -123,11 +130,11 @@ struct Collected {
   std::vector<std::string> warnings;
 };
 
-Collected Collect(const std::vector<Value>& objects, const Bundle& bundle) {
+Collected Collect(const std::vector<Value>& objects, size_t listed, const Bundle& bundle) {
   Collected out;
   std::map<std::string, size_t> uncovered;  // "apiVersion Kind" -> objects, reported once each
   std::vector<std::string> uncovered_order;
-  for (size_t i = 0; i < objects.size(); ++i) {
+  for (size_t i = 0; i < listed; ++i) {
     const Value& o = objects[i];
     std::string api_version = Text(o, "apiVersion"), kind = Text(o, "kind");
     if (api_version.empty() || kind.empty()) {
@@ -214,8 +221,172 @@ Value RowView(const Row& r, const std::string& origin) {
                             {S("phases"), Value::MakeArray(std::move(phases))}});
 }
 
+// What the renderer lists: objects[0, listed) are candidates for rows; the others are only there
+// for the --all-types owner walk (live mode's owners of uncovered kinds).
+struct GetInput {
+  std::vector<Value> objects;
+  size_t listed = 0;
+  bool by_name = false;    // TYPE NAME: json/yaml print the one View, not a list
+  std::string empty_note = "No workloads found.";
+};
+
+bool ReadFileInput(const GetOptions& o, GetInput* input, std::string* error) {
+  std::vector<Value> documents;
+  if (!ReadObjects(o.file, &documents, error)) return false;
+  input->objects = FlattenLists(documents);
+  input->listed = input->objects.size();
+  return true;
+}
+
+// TYPE[/NAME] [NAME] split into the type token and the optional name; false with kli's usage error.
+bool SplitTypeArgs(const std::vector<std::string>& args, std::string* type, std::optional<std::string>* name) {
+  *type = args.front();
+  size_t slash = type->find('/');
+  if (slash != std::string::npos) {
+    *name = type->substr(slash + 1);
+    *type = type->substr(0, slash);
+    if (args.size() > 1 || name->value().empty() || type->empty()) {
+      std::fprintf(stderr, "error: give the name as TYPE/NAME or as TYPE NAME, once\n");
+      return false;
+    }
+  } else if (args.size() == 2) {
+    *name = args[1];
+  } else if (args.size() > 2) {
+    std::fprintf(stderr, "error: too many arguments: wmc get TYPE[/NAME] [NAME]\n");
+    return false;
+  }
+  return true;
+}
+
+// The controller owners of objects[...] that are not in `objects`, as the kinds to fetch.
+std::vector<ResolvedType> MissingOwnerKinds(const std::vector<Value>& objects, std::set<std::string>* asked) {
+  std::set<std::string> uids;
+  for (const Value& o : objects) uids.insert(Text(Metadata(o), "uid"));
+  std::vector<ResolvedType> kinds;
+  for (const Value& o : objects) {
+    const Value* refs = Metadata(o).IsObject() ? Metadata(o).Find("ownerReferences") : nullptr;
+    if (!refs || !refs->IsArray()) continue;
+    for (const Value& ref : refs->AsArray()) {
+      const Value* controller = ref.IsObject() ? ref.Find("controller") : nullptr;
+      if (!controller || controller->kind() != Kind::True || uids.count(Text(ref, "uid"))) continue;
+      auto gvk = base::GroupVersionKind::FromApiVersion(Text(ref, "apiVersion"), Text(ref, "kind"));
+      if (!gvk.full() || !asked->insert(gvk.ToString()).second) continue;
+      kinds.push_back({gvk, NamesOf(gvk.group, gvk.kind)});
+    }
+  }
+  return kinds;
+}
+
+// --all-types, live: fetches the owners the walk needs (a ReplicaSet between a Deployment and its
+// pods), once per kind, a few levels up. An owner kind kubectl cannot list ends that chain.
+void FetchOwners(const KubectlOptions& kubectl, GetInput* input) {
+  std::set<std::string> asked;
+  for (int level = 0; level < 4; ++level) {
+    std::vector<ResolvedType> kinds = MissingOwnerKinds(input->objects, &asked);
+    if (kinds.empty()) return;
+    for (const ResolvedType& kind : kinds) {
+      std::vector<Value> owners;
+      FetchError ignored;
+      if (FetchObjects(kubectl, kind, std::nullopt, &owners, &ignored)) {
+        for (Value& owner : owners) input->objects.push_back(std::move(owner));
+      }
+    }
+  }
+}
+
+// The cluster's objects of TYPE (or of every covered type the cluster serves, for --all-types).
+int ReadLiveInput(const GetOptions& o, const Bundle& bundle, GetInput* input) {
+  std::vector<base::GroupVersionKind> covered = CoveredKinds(bundle);
+  FetchError error;
+  bool ok = true;
+  if (o.all_types) {
+    std::vector<ResolvedType> installed;
+    ok = InstalledTypes(o.kubectl, AllCoveredTypes(covered), &installed, &error) &&
+         FetchObjectsOfTypes(o.kubectl, installed, &input->objects, &error);
+  } else {
+    std::string token;
+    std::optional<std::string> name;
+    if (!SplitTypeArgs(o.args, &token, &name)) return 2;
+    TypeError type_error;
+    std::optional<ResolvedType> type = ResolveType(covered, token, &type_error);
+    if (!type) {
+      std::fprintf(stderr, "error: %s\n", type_error.message.c_str());
+      return 1;
+    }
+    input->by_name = name.has_value();
+    ok = FetchObjects(o.kubectl, *type, name, &input->objects, &error);
+  }
+  if (!ok) {
+    std::fprintf(stderr, "error: %s\n", error.message.c_str());
+    return error.exit_code;
+  }
+  input->listed = input->objects.size();
+  if (o.all_types) FetchOwners(o.kubectl, input);
+  if (o.kubectl.all_namespaces) input->empty_note = "No workloads found in any namespace.";
+  else if (!o.kubectl.namespace_.empty()) input->empty_note = "No workloads found in namespace " + o.kubectl.namespace_ + ".";
+  return 0;
+}
+
+// Which source the options select; false after a usage error.
+bool CheckSource(const GetOptions& o) {
+  bool live_flags = !o.kubectl.namespace_.empty() || o.kubectl.all_namespaces || !o.kubectl.context.empty() ||
+                    !o.kubectl.kubeconfig.empty();
+  if (!o.file.empty() && (!o.args.empty() || live_flags)) {
+    std::fprintf(stderr, "error: -f reads a file: TYPE, -n, -A, --context and --kubeconfig read the cluster\n");
+    return false;
+  }
+  if (o.file.empty() && o.all_types != o.args.empty()) {
+    std::fprintf(stderr, o.all_types ? "error: give a TYPE or --all-types, not both\n"
+                                     : "error: a TYPE, --all-types or -f FILE is required\n");
+    return false;
+  }
+  return true;
+}
+
+// Rows of the input after the filters, newest first.
+std::vector<Row> FilteredRows(const GetOptions& o, const GetInput& input, const Bundle& bundle,
+                              Collected* collected) {
+  std::unordered_map<std::string, size_t> by_uid;
+  for (size_t i = 0; i < input.objects.size(); ++i) {
+    std::string uid = Text(Metadata(input.objects[i]), "uid");
+    if (!uid.empty()) by_uid.emplace(uid, i);
+  }
+  std::vector<Row> rows;
+  for (Row& r : collected->rows) {
+    if (!PassesPhaseFilter(r, o.phases)) continue;
+    if (o.all_types && OwnedByCoveredObject(input.objects, r.object, bundle, by_uid)) continue;
+    rows.push_back(std::move(r));
+  }
+  SortNewestFirst(&rows);
+  return rows;
+}
+
+void Render(const GetOptions& o, const GetInput& input, const LoadedBundle& loaded, int64_t now) {
+  Collected collected = Collect(input.objects, input.listed, *loaded.bundle);
+  std::set<std::string> kinds;
+  for (const Row& r : collected.rows) kinds.insert(r.api_version + " " + r.kind);
+  bool type_column = o.all_types || kinds.size() > 1;
+  std::vector<Row> rows = FilteredRows(o, input, *loaded.bundle, &collected);
+
+  if ((o.output == "json" || o.output == "yaml") && input.by_name && rows.size() == 1) {
+    PrintStructured(RowView(rows.front(), loaded.origin), o.output);
+  } else if (o.output == "json" || o.output == "yaml") {
+    Array items;
+    for (const Row& r : rows) items.push_back(RowView(r, loaded.origin));
+    PrintStructured(ListEnvelope(std::move(items)), o.output);
+  } else if (rows.empty()) {
+    std::fprintf(stderr, "%s\n", input.empty_note.c_str());
+  } else {
+    PrintTable(rows, type_column, o, now, loaded);
+  }
+  // Warnings go out last, after the rows, so a long table cannot scroll them out of view.
+  std::fflush(stdout);
+  for (const auto& w : collected.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+}
+
 int RunGet(const GetOptions& opts) {
   GetOptions o = opts;
+  if (!CheckSource(o)) return 2;
   if (!CheckOutputFormat("error", o.output, {"table", "wide", "json", "yaml"})) return 2;
   if (!NormalizePhases(&o.phases)) return 2;
   int64_t now = static_cast<int64_t>(std::time(nullptr));
@@ -233,43 +404,16 @@ int RunGet(const GetOptions& opts) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 2;
   }
-  std::vector<Value> documents;
-  if (!ReadObjects(o.file, &documents, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+  GetInput input;
+  if (!o.file.empty()) {
+    if (!ReadFileInput(o, &input, &error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 2;
+    }
+  } else if (int code = ReadLiveInput(o, *loaded.bundle, &input); code != 0) {
+    return code;
   }
-  std::vector<Value> objects = FlattenLists(documents);
-  Collected collected = Collect(objects, *loaded.bundle);
-
-  std::set<std::string> kinds;
-  for (const Row& r : collected.rows) kinds.insert(r.api_version + " " + r.kind);
-  bool type_column = o.all_types || kinds.size() > 1;
-
-  std::unordered_map<std::string, size_t> by_uid;
-  for (size_t i = 0; i < objects.size(); ++i) {
-    std::string uid = Text(Metadata(objects[i]), "uid");
-    if (!uid.empty()) by_uid.emplace(uid, i);
-  }
-  std::vector<Row> rows;
-  for (Row& r : collected.rows) {
-    if (!PassesPhaseFilter(r, o.phases)) continue;
-    if (o.all_types && OwnedByCoveredObject(objects, r.object, *loaded.bundle, by_uid)) continue;
-    rows.push_back(std::move(r));
-  }
-  SortNewestFirst(&rows);
-
-  if (o.output == "json" || o.output == "yaml") {
-    Array items;
-    for (const Row& r : rows) items.push_back(RowView(r, loaded.origin));
-    PrintStructured(ListEnvelope(std::move(items)), o.output);
-  } else if (rows.empty()) {
-    std::fputs("No workloads found.\n", stderr);
-  } else {
-    PrintTable(rows, type_column, o, now, loaded);
-  }
-  // Warnings go out last, after the rows, so a long table cannot scroll them out of view.
-  std::fflush(stdout);
-  for (const auto& w : collected.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  Render(o, input, loaded, now);
   return 0;
 }
 
@@ -277,11 +421,13 @@ int RunGet(const GetOptions& opts) {
 
 void AddGetCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<GetOptions>();
-  auto* cmd = app.add_subcommand("get", "List the workloads of a file with their phase (kli get)");
+  auto* cmd = app.add_subcommand("get", "List workloads with their phase, from a file or the cluster (kli get)");
+  // KIND: the completion scripts offer the catalog's kinds (plurals and short names work too).
+  cmd->add_option("type", o->args, "TYPE[/NAME] [NAME]: read the cluster through kubectl")
+      ->type_name("KIND");
   cmd->add_option("-f,--filename", o->file,
                   "Objects to list: a kind: List, kubectl get -o json output or a multi-document "
                   "YAML/JSON stream; - for stdin")
-      ->required()
       ->type_name("FILE");
   std::string phases;
   for (const auto& p : kPhases) phases += (phases.empty() ? "" : ",") + p;
@@ -289,10 +435,11 @@ void AddGetCommand(CLI::App& app, int* exit_code) {
       ->type_name("{" + phases + "}")
       ->allow_extra_args(false);
   cmd->add_flag("--all-types", o->all_types,
-                "Only top-level workloads: hide objects whose controller owner chain reaches a "
-                "covered object of the input");
+                "Every covered type (from the cluster without -f); only top-level workloads: hide "
+                "objects whose controller owner chain reaches a covered object");
   cmd->add_option("-o,--output", o->output, "Output format")->type_name("{table,wide,json,yaml}");
   cmd->add_option("--now", o->now, "Time AGE is measured against (RFC 3339; for tests)")->group("");
+  AddKubectlOptions(cmd, &o->kubectl);
   AddBundleOptions(cmd, &o->source);
   cmd->callback([o, exit_code] { *exit_code = RunGet(*o); });
 }
