@@ -17,14 +17,17 @@
 #include "tools/commands.h"
 #include "tools/describe_render.h"
 #include "tools/kube_time.h"
+#include "tools/kubectl_source.h"
 #include "tools/object_input.h"
 
 namespace wm::tools {
 namespace {
 
-struct DescribeFileOptions {
-  std::string file;
-  std::vector<std::string> pods;
+struct DescribeCommandOptions {
+  std::string file;                // -f: a manifest
+  std::vector<std::string> pods;   // --pods: with -f
+  std::vector<std::string> args;   // TYPE/NAME or TYPE NAME: live, through kubectl
+  KubectlOptions kubectl;          // -n, --context, --kubeconfig
   DescribeOptions describe;
 };
 
@@ -127,10 +130,10 @@ bool ReadWorkload(const std::string& file, Value* out) {
   return true;
 }
 
-int RunDescribeFile(const DescribeFileOptions& o) {
+int RunDescribeFile(const DescribeCommandOptions& o) {
   if (!CheckDescribeOptions(o.describe)) return 2;
   if (o.file.empty()) {
-    std::fputs("error: describe needs the workload: -f FILE (- for stdin)\n", stderr);
+    std::fputs("error: describe needs the workload: -f FILE (- for stdin), or TYPE/NAME\n", stderr);
     return 2;
   }
   int stdin_uses = o.file == "-" ? 1 : 0;
@@ -156,6 +159,46 @@ int RunDescribeFile(const DescribeFileOptions& o) {
     }
   }
   return RunDescribe(input, o.describe);
+}
+
+// `wmc describe TYPE/NAME`: the workload, its pods and the owners between them from the cluster,
+// through the user's kubectl.
+int RunDescribeLive(const DescribeCommandOptions& o) {
+  if (!CheckDescribeOptions(o.describe)) return 2;
+  if (!o.file.empty() || !o.pods.empty()) {
+    std::fputs("error: -f and --pods read files: TYPE/NAME reads the cluster; give one or the other\n", stderr);
+    return 2;
+  }
+  if (o.kubectl.all_namespaces) {
+    std::fputs("error: describe reads one workload: -A does not apply, use -n NS\n", stderr);
+    return 2;
+  }
+  std::string token;
+  std::optional<std::string> name;
+  if (!SplitTypeArgs(o.args, "describe", &token, &name)) return 2;
+  if (!name) {
+    std::fputs("error: a NAME is required: give it as TYPE/NAME or as TYPE NAME\n", stderr);
+    return 2;
+  }
+  LoadedBundle loaded;
+  std::string load_error;
+  if (!LoadBundle(o.describe.source, &loaded, &load_error)) {
+    std::fprintf(stderr, "error: %s\n", load_error.c_str());
+    return 2;
+  }
+  TypeError type_error;
+  std::optional<ResolvedType> type = ResolveType(CoveredKinds(*loaded.bundle), token, &type_error);
+  if (!type) {
+    std::fprintf(stderr, "error: %s\n", type_error.message.c_str());
+    return 1;
+  }
+  DescribeInput input;
+  FetchError fetch_error;
+  if (!FetchDescribeInput(o.kubectl, *type, *name, &input, &fetch_error)) {
+    std::fprintf(stderr, "error: %s\n", fetch_error.message.c_str());
+    return fetch_error.exit_code;
+  }
+  return RunDescribe(input, o.describe, &loaded);
 }
 
 }  // namespace
@@ -222,8 +265,10 @@ int RunDescribe(const DescribeInput& input, const DescribeOptions& o, const Load
 }
 
 void AddDescribeCommand(CLI::App& app, int* exit_code) {
-  auto o = std::make_shared<DescribeFileOptions>();
+  auto o = std::make_shared<DescribeCommandOptions>();
   auto* cmd = app.add_subcommand("describe", "Show one workload in full: components, pods, resources (kli describe)");
+  cmd->add_option("args", o->args, "TYPE/NAME or TYPE NAME: read the workload from the cluster through kubectl")
+      ->type_name("KIND");
   cmd->add_option("-f,--filename", o->file, "The workload manifest (YAML or JSON); - for stdin")->type_name("FILE");
   cmd->add_option("--pods", o->pods,
                   "Pods of the workload (kubectl get pods -o json: a List, a stream or one Pod) and the "
@@ -237,7 +282,8 @@ void AddDescribeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-o,--output", o->describe.output, "Output format")->type_name("{table,json,yaml,dot,svg}");
   cmd->add_option("--now", o->describe.now, "Time the age is measured against (RFC 3339; for tests)")->group("");
   AddBundleOptions(cmd, &o->describe.source);
-  cmd->callback([o, exit_code] { *exit_code = RunDescribeFile(*o); });
+  AddKubectlOptions(cmd, &o->kubectl);
+  cmd->callback([o, exit_code] { *exit_code = o->args.empty() ? RunDescribeFile(*o) : RunDescribeLive(*o); });
 }
 
 }  // namespace wm::tools

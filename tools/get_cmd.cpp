@@ -238,62 +238,6 @@ bool ReadFileInput(const GetOptions& o, GetInput* input, std::string* error) {
   return true;
 }
 
-// TYPE[/NAME] [NAME] split into the type token and the optional name; false with kli's usage error.
-bool SplitTypeArgs(const std::vector<std::string>& args, std::string* type, std::optional<std::string>* name) {
-  *type = args.front();
-  size_t slash = type->find('/');
-  if (slash != std::string::npos) {
-    *name = type->substr(slash + 1);
-    *type = type->substr(0, slash);
-    if (args.size() > 1 || name->value().empty() || type->empty()) {
-      std::fprintf(stderr, "error: give the name as TYPE/NAME or as TYPE NAME, once\n");
-      return false;
-    }
-  } else if (args.size() == 2) {
-    *name = args[1];
-  } else if (args.size() > 2) {
-    std::fprintf(stderr, "error: too many arguments: wmc get TYPE[/NAME] [NAME]\n");
-    return false;
-  }
-  return true;
-}
-
-// The controller owners of objects[...] that are not in `objects`, as the kinds to fetch.
-std::vector<ResolvedType> MissingOwnerKinds(const std::vector<Value>& objects, std::set<std::string>* asked) {
-  std::set<std::string> uids;
-  for (const Value& o : objects) uids.insert(Text(Metadata(o), "uid"));
-  std::vector<ResolvedType> kinds;
-  for (const Value& o : objects) {
-    const Value* refs = Metadata(o).IsObject() ? Metadata(o).Find("ownerReferences") : nullptr;
-    if (!refs || !refs->IsArray()) continue;
-    for (const Value& ref : refs->AsArray()) {
-      const Value* controller = ref.IsObject() ? ref.Find("controller") : nullptr;
-      if (!controller || controller->kind() != Kind::True || uids.count(Text(ref, "uid"))) continue;
-      auto gvk = base::GroupVersionKind::FromApiVersion(Text(ref, "apiVersion"), Text(ref, "kind"));
-      if (!gvk.full() || !asked->insert(gvk.ToString()).second) continue;
-      kinds.push_back({gvk, NamesOf(gvk.group, gvk.kind)});
-    }
-  }
-  return kinds;
-}
-
-// --all-types, live: fetches the owners the walk needs (a ReplicaSet between a Deployment and its
-// pods), once per kind, a few levels up. An owner kind kubectl cannot list ends that chain.
-void FetchOwners(const KubectlOptions& kubectl, GetInput* input) {
-  std::set<std::string> asked;
-  for (int level = 0; level < 4; ++level) {
-    std::vector<ResolvedType> kinds = MissingOwnerKinds(input->objects, &asked);
-    if (kinds.empty()) return;
-    for (const ResolvedType& kind : kinds) {
-      std::vector<Value> owners;
-      FetchError ignored;
-      if (FetchObjects(kubectl, kind, std::nullopt, &owners, &ignored)) {
-        for (Value& owner : owners) input->objects.push_back(std::move(owner));
-      }
-    }
-  }
-}
-
 // The cluster's objects of TYPE (or of every covered type the cluster serves, for --all-types).
 int ReadLiveInput(const GetOptions& o, const Bundle& bundle, GetInput* input) {
   std::vector<base::GroupVersionKind> covered = CoveredKinds(bundle);
@@ -306,7 +250,7 @@ int ReadLiveInput(const GetOptions& o, const Bundle& bundle, GetInput* input) {
   } else {
     std::string token;
     std::optional<std::string> name;
-    if (!SplitTypeArgs(o.args, &token, &name)) return 2;
+    if (!SplitTypeArgs(o.args, "get", &token, &name)) return 2;
     TypeError type_error;
     std::optional<ResolvedType> type = ResolveType(covered, token, &type_error);
     if (!type) {
@@ -321,7 +265,7 @@ int ReadLiveInput(const GetOptions& o, const Bundle& bundle, GetInput* input) {
     return error.exit_code;
   }
   input->listed = input->objects.size();
-  if (o.all_types) FetchOwners(o.kubectl, input);
+  if (o.all_types) FetchMissingOwners(o.kubectl, &input->objects);
   if (o.kubectl.all_namespaces) input->empty_note = "No workloads found in any namespace.";
   else if (!o.kubectl.namespace_.empty()) input->empty_note = "No workloads found in namespace " + o.kubectl.namespace_ + ".";
   return 0;

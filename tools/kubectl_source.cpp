@@ -161,6 +161,33 @@ std::string TextAt(const Value& object, std::string_view section, std::string_vi
   return v && v->IsString() ? std::string(v->AsString()) : "";
 }
 
+// The kinds of the controller owners that objects name and that are not among them; `asked`
+// keeps each kind from being fetched twice.
+std::vector<ResolvedType> MissingOwnerKinds(const std::vector<Value>& objects, std::set<std::string>* asked) {
+  std::set<std::string> uids;
+  for (const Value& o : objects) uids.insert(TextAt(o, "metadata", "uid"));
+  std::vector<ResolvedType> kinds;
+  for (const Value& o : objects) {
+    const Value* metadata = o.IsObject() ? o.Find("metadata") : nullptr;
+    const Value* refs = metadata && metadata->IsObject() ? metadata->Find("ownerReferences") : nullptr;
+    if (!refs || !refs->IsArray()) continue;
+    for (const Value& ref : refs->AsArray()) {
+      const Value* controller = ref.IsObject() ? ref.Find("controller") : nullptr;
+      const Value* uid = ref.IsObject() ? ref.Find("uid") : nullptr;
+      if (!controller || controller->kind() != Kind::True) continue;
+      if (uid && uid->IsString() && uids.count(std::string(uid->AsString()))) continue;
+      const Value* api_version = ref.Find("apiVersion");
+      const Value* kind = ref.Find("kind");
+      if (!api_version || !api_version->IsString() || !kind || !kind->IsString()) continue;
+      auto gvk = base::GroupVersionKind::FromApiVersion(std::string(api_version->AsString()),
+                                                        std::string(kind->AsString()));
+      if (!gvk.full() || !asked->insert(gvk.ToString()).second) continue;
+      kinds.push_back({gvk, NamesOf(gvk.group, gvk.kind)});
+    }
+  }
+  return kinds;
+}
+
 }  // namespace
 
 void AddKubectlOptions(CLI::App* cmd, KubectlOptions* options) {
@@ -292,8 +319,43 @@ bool FetchPodsOf(const KubectlOptions& options, const Value& workload, std::vect
   return FetchObjects(scope, pod, std::nullopt, pods, error);
 }
 
+bool SplitTypeArgs(const std::vector<std::string>& args, const char* verb, std::string* type,
+                   std::optional<std::string>* name) {
+  *type = args.front();
+  size_t slash = type->find('/');
+  if (slash != std::string::npos) {
+    *name = type->substr(slash + 1);
+    *type = type->substr(0, slash);
+    if (args.size() > 1 || name->value().empty() || type->empty()) {
+      std::fprintf(stderr, "error: give the name as TYPE/NAME or as TYPE NAME, once\n");
+      return false;
+    }
+  } else if (args.size() == 2) {
+    *name = args[1];
+  } else if (args.size() > 2) {
+    std::fprintf(stderr, "error: too many arguments: wmc %s TYPE[/NAME] [NAME]\n", verb);
+    return false;
+  }
+  return true;
+}
+
+void FetchMissingOwners(const KubectlOptions& options, std::vector<Value>* objects) {
+  std::set<std::string> asked;
+  for (int level = 0; level < 4; ++level) {
+    std::vector<ResolvedType> kinds = MissingOwnerKinds(*objects, &asked);
+    if (kinds.empty()) return;
+    for (const ResolvedType& kind : kinds) {
+      std::vector<Value> owners;
+      FetchError ignored;
+      if (FetchObjects(options, kind, std::nullopt, &owners, &ignored)) {
+        for (Value& owner : owners) objects->push_back(std::move(owner));
+      }
+    }
+  }
+}
+
 bool FetchDescribeInput(const KubectlOptions& options, const ResolvedType& type, const std::string& name,
-                        LiveDescribeInput* out, FetchError* error) {
+                        DescribeInput* out, FetchError* error) {
   std::vector<Value> objects;
   if (!FetchObjects(options, type, name, &objects, error)) return false;
   if (objects.size() != 1 || !objects.front().IsObject()) {
@@ -304,9 +366,18 @@ bool FetchDescribeInput(const KubectlOptions& options, const ResolvedType& type,
   }
   std::vector<Value> pods;
   if (!FetchPodsOf(options, objects.front(), &pods, error)) return false;
+  // The owners between the pods and the workload live in the workload's namespace.
+  KubectlOptions scope = options;
+  scope.namespace_ = TextAt(objects.front(), "metadata", "namespace");
+  scope.all_namespaces = scope.namespace_.empty();
+  size_t workload_at = pods.size();
+  pods.push_back(objects.front());  // so the owner walk stops at the workload
+  FetchMissingOwners(scope, &pods);
+  pods.erase(pods.begin() + static_cast<std::ptrdiff_t>(workload_at));
   out->workload = std::move(objects.front());
   out->pods = std::move(pods);
   out->from_file = false;
+  out->source = type.gvk.kind + " \"" + name + "\"";
   return true;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/value/value.h"
+#include "tools/describe_cmd.h"
 #include "tools/type_resolver.h"
 
 namespace CLI {
@@ -85,14 +86,19 @@ bool FetchPodsOf(const KubectlOptions& options, const Value& workload, std::vect
                  FetchError* error);
 
 // What `wmc describe TYPE/NAME` renders: the same fields as describe's DescribeInput.
-struct LiveDescribeInput {
-  Value workload;
-  std::optional<std::vector<Value>> pods;
-  bool from_file = false;  // live mode: never
-};
+// TYPE[/NAME] [NAME] split into the type token and the optional name; false after printing kli's
+// usage error (`verb` names the command in it).
+bool SplitTypeArgs(const std::vector<std::string>& args, const char* verb, std::string* type,
+                   std::optional<std::string>* name);
 
-// The workload `type`/`name` and the pods of its namespace.
+// Adds to `objects` the controller owners they name that are not among them (a ReplicaSet between
+// a Deployment and its pods, the Jobs of a JobSet), fetched once per kind with `options`' scope,
+// up to four levels up. An owner kind kubectl cannot list ends that chain (kubectl's stderr shows).
+void FetchMissingOwners(const KubectlOptions& options, std::vector<Value>* objects);
+
+// The workload `type`/`name`, the pods of its namespace and the owners between them and the
+// workload, as `wmc describe` reads them (from_file = false; source = `Kind "name"`).
 bool FetchDescribeInput(const KubectlOptions& options, const ResolvedType& type, const std::string& name,
-                        LiveDescribeInput* out, FetchError* error);
+                        DescribeInput* out, FetchError* error);
 
 }  // namespace wm::tools
