@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/codegen/internal/emit.h"
@@ -40,14 +42,37 @@ constexpr int kMaxGenDepth = 1500;
 constexpr size_t kMaxGeneratedNodes = 50'000;
 constexpr uint32_t kMaxFrameSlots = 4096;  // 64 KiB of native stack for one frame
 
-// One inlined function activation: where its slots live and what its closure params denote.
+// One native stack frame: the entry's, or one per activation of a recursive function's LLVM
+// function. Slot 0 of a recursive function's frame holds its call record (see CallRecursive),
+// whose static link leads to the frame of the function's lexical parent.
+struct NativeFrame {
+  NativeFrame* static_parent = nullptr;  // frame the static link points to (null: the entry's)
+  uint32_t next_slot = 0;                // slots allocated so far (grows while inlining)
+};
+
+// Byte offsets in a call record: the caller's continuation, the static link, and one
+// (code, env) pair per closure argument.
+constexpr uint64_t kRecordContFn = 0;
+constexpr uint64_t kRecordContEnv = 8;
+constexpr uint64_t kRecordContFrame = 16;
+constexpr uint64_t kRecordStaticLink = 24;
+constexpr uint64_t kRecordClosures = 32;
+
+// One function activation at compile time: where its slots live and what its closure params
+// denote. Inlined activations evaluate closure args in `caller`; the activation of a recursive
+// function reads them from its call record at run time (closures_in_record).
 struct Activation {
   uint32_t function = 0;
   uint32_t slot_base = 0;
+  NativeFrame* home = nullptr;    // the frame holding the slots
+  uint64_t id = 0;                // unique per activation (keys the recursive-function cache)
   Activation* caller = nullptr;   // closure args are evaluated in this activation
   Activation* lexical = nullptr;  // activation of Function::parent (the static link)
   const std::vector<NodeId>* closure_args = nullptr;
+  bool closures_in_record = false;
   std::unordered_map<uint32_t, uint32_t> labels;  // label slot -> compile-time label id
+  // Calls in the body that the interpreter makes as tail calls (not counted as call depth).
+  std::unordered_set<NodeId> tail_calls;
 };
 
 // A continuation: a generated function plus its environment pointer (valid in the current
@@ -76,6 +101,8 @@ class ProgramEmitter {
     void_ = llvm::Type::getVoidTy(context_);
     value_ = llvm::ArrayType::get(i64_, 2);
     cont_type_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, ptr_}, false);
+    recursive_ = FindRecursiveFunctions(program);
+    tail_facts_ = std::make_unique<native::TailCallFacts>(program);
   }
 
   // Defines `i32 symbol(ptr ctx, ptr input)`. Returns "" or an error.
@@ -91,11 +118,15 @@ class ProgramEmitter {
       builder_.CreateRet(CallAbi(WM_ABI_EMIT, {ctx_, emit_output->getArg(2)}));
     }
     llvm::Function* body = NewFunction("body");
+    NativeFrame root_frame;
+    root_frame.next_slot = program_.functions[0].num_slots;
+    frame_info_ = &root_frame;
     Activation root;
     root.function = 0;
     root.slot_base = 0;
-    next_slot_ = program_.functions[0].num_slots;
-    if (next_slot_ > kMaxFrameSlots) return "too many variables for native code";
+    root.home = &root_frame;
+    root.id = ++activation_ids_;
+    if (root_frame.next_slot > kMaxFrameSlots) return "too many variables for native code";
     {
       FunctionScope scope(*this, body);
       llvm::Value* status = Gen(program_.functions[0].body, root, body->getArg(2),
@@ -111,7 +142,7 @@ class ProgramEmitter {
     SetAttributes(entry);
     {
       FunctionScope scope(*this, entry);
-      uint32_t slots = next_slot_ == 0 ? 1 : next_slot_;
+      uint32_t slots = root_frame.next_slot == 0 ? 1 : root_frame.next_slot;
       llvm::Value* frame = builder_.CreateAlloca(value_, llvm::ConstantInt::get(i32_, slots), "frame");
       frame_ = frame;
       CallAbi(WM_ABI_BIND_GLOBALS,
@@ -228,6 +259,7 @@ class ProgramEmitter {
       case WM_ABI_CHECK_RANGE_ARGS: return fn(i32_, {ptr_, ptr_, i32_});
       case WM_ABI_CHECK_PATTERN_KEY: return fn(i32_, {ptr_, ptr_, ptr_});
       case WM_ABI_CHECK_OBJECT_KEY: return fn(i32_, {ptr_, ptr_});
+      case WM_ABI_CHECK_STACK: return fn(i32_, {ptr_});
       case WM_ABI_NUM_SLOTS: break;
     }
     return fn(void_, {});
@@ -352,7 +384,21 @@ class ProgramEmitter {
       Fail("variable slot out of range in " + program_.functions[act.function].name);
       return NullValue();
     }
-    return BytePtr(frame_, 16ull * (act.slot_base + slot));
+    return BytePtr(FramePtr(act.home), 16ull * (act.slot_base + slot));
+  }
+
+  // The frame `target` at run time, reached from the current function's frame through the
+  // static links of recursive-function frames.
+  llvm::Value* FramePtr(NativeFrame* target) {
+    llvm::Value* p = frame_;
+    NativeFrame* f = frame_info_;
+    while (f != nullptr && f != target) {
+      llvm::Value* record = builder_.CreateLoad(ptr_, p, "record");
+      p = builder_.CreateLoad(ptr_, BytePtr(record, kRecordStaticLink), "static_link");
+      f = f->static_parent;
+    }
+    if (f == nullptr) Fail("a variable's frame is not reachable from native code");
+    return p;
   }
 
   // Single-output, error-free nodes: their value is available without a continuation.
@@ -678,10 +724,11 @@ class ProgramEmitter {
         return Status(static_cast<int32_t>(WM_STATUS_BREAK_BASE + found->second));
       }
       case Op::Call:
-        return Call(node, act, in, k);
+        return Call(n, node, act, in, k);
       case Op::CallParam: {
         Activation* scope = Up(act, node.a);
         uint32_t index = ir::ScopeIndex(node.a);
+        if (scope != nullptr && scope->closures_in_record) return CallRecordClosure(*scope, index, in, k);
         if (scope == nullptr || scope->closure_args == nullptr ||
             index >= scope->closure_args->size() || scope->caller == nullptr) {
           Fail("closure parameter out of range");
@@ -1050,49 +1097,70 @@ class ProgramEmitter {
     }
   }
 
-  // SRC as P1 ?// P2 ... | BODY. With alternatives, every variable of every pattern starts null,
-  // and an error raised while destructuring or in BODY (not downstream, not a limit) moves on to
-  // the next pattern; the last pattern's errors propagate (as the interpreter).
-  llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
-    if (node.patterns.empty()) {
-      Fail("Bind without patterns");
+  // Destructures v with the first of `patterns` that works (jq's `?//`) and runs then() for it.
+  // With alternatives, every variable of every pattern starts null, and an error raised while
+  // destructuring or in then() (not downstream, not a limit) moves on to the next pattern; the
+  // last pattern's errors propagate (as the interpreter's DestructureAlternatives). then() gets
+  // the reloaded captures and a flag it must set (FlagErrors) for errors coming from downstream
+  // of its outputs; the flag is null when there is a single pattern (nothing to retry).
+  using ThenFlagged = std::function<llvm::Value*(const Values& captured, llvm::Value* downstream)>;
+  llvm::Value* BindAlternatives(const std::vector<uint32_t>& patterns, Activation& act, llvm::Value* v,
+                                llvm::Value* input, const Values& captures, const ThenFlagged& then) {
+    if (patterns.empty()) {
+      Fail("binding without patterns");
       return Status(WM_STATUS_ERROR);
     }
-    if (node.patterns.size() == 1) {
-      return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
-        return BindPattern(node.patterns[0], act, v, c[1], c, [&](const Values& c2) {
-          return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
-        });
-      });
+    if (patterns.size() == 1) {
+      return BindPattern(patterns[0], act, v, input, captures,
+                         [&](const Values& c) { return then(c, nullptr); });
     }
     std::vector<uint32_t> slots;
-    for (uint32_t p : node.patterns) CollectPatternSlots(p, &slots);
+    for (uint32_t p : patterns) CollectPatternSlots(p, &slots);
+    llvm::Value* downstream = Alloca(i8_, "downstream");
+    std::function<llvm::Value*(size_t)> attempt = [&](size_t alt) -> llvm::Value* {
+      for (uint32_t slot : slots) StoreNull(SlotPtr(act, slot));
+      builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
+      Values caps = captures;
+      caps.push_back(downstream);
+      llvm::Value* s = BindPattern(patterns[alt], act, v, input, caps, [&](const Values& c2) {
+        return then(Values(c2.begin(), c2.end() - 1), c2.back());
+      });
+      if (alt + 1 == patterns.size()) return s;
+      llvm::Value* error_value = OwnedSlot();
+      llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
+      Release(error_value);
+      return IfElse(caught, [&] { return attempt(alt + 1); }, [&] { return s; });
+    };
+    return attempt(0);
+  }
+
+  // Marks an error status that came from downstream (flag may be null: nothing to mark).
+  llvm::Value* FlagErrors(llvm::Value* status, llvm::Value* flag) {
+    if (flag == nullptr) return status;
+    llvm::Value* is_error = builder_.CreateICmpEQ(status, Status(WM_STATUS_ERROR));
+    llvm::Value* old = builder_.CreateLoad(i8_, flag);
+    builder_.CreateStore(builder_.CreateSelect(is_error, llvm::ConstantInt::get(i8_, 1), old), flag);
+    return status;
+  }
+
+  // SRC as P1 ?// P2 ... | BODY: for each SRC output, destructure and run BODY (see
+  // BindAlternatives for what an alternative's failure means).
+  llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+    NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
     return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
-      llvm::Value* downstream = Alloca(i8_, "downstream");
-      std::function<llvm::Value*(size_t)> attempt = [&](size_t alt) -> llvm::Value* {
-        for (uint32_t slot : slots) StoreNull(SlotPtr(act, slot));
-        builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
-        Values caps = {c[0], c[1], downstream};
-        llvm::Value* s = BindPattern(node.patterns[alt], act, v, c[1], caps, [&](const Values& c2) {
-          return ForEach(body, act, c2[1], {c2[0], c2[2]}, [&](llvm::Value* out, const Values& c3) {
-            return CallFlaggingDownstreamErrors(Cont{k.fn, c3[0]}, out, c3[1]);
-          });
+      return BindAlternatives(node.patterns, act, v, c[1], c, [&](const Values& c2, llvm::Value* flag) {
+        if (flag == nullptr) return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
+        return ForEach(body, act, c2[1], {c2[0], flag}, [&](llvm::Value* out, const Values& c3) {
+          return CallFlaggingDownstreamErrors(Cont{k.fn, c3[0]}, out, c3[1]);
         });
-        if (alt + 1 == node.patterns.size()) return s;
-        llvm::Value* error_value = OwnedSlot();
-        llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
-        Release(error_value);
-        return IfElse(caught, [&] { return attempt(alt + 1); }, [&] { return s; });
-      };
-      return attempt(0);
+      });
     });
   }
 
   // reduce SRC as $x (INIT; UPDATE): for each INIT (outer), fold; an UPDATE with no output makes
   // the state null (as jq), several outputs keep the last.
   llvm::Value* Reduce(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    if (node.patterns.size() != 1 || node.kids.size() < 3) {
+    if (node.kids.size() < 3) {
       Fail("malformed reduce");
       return Status(WM_STATUS_ERROR);
     }
@@ -1101,7 +1169,7 @@ class ProgramEmitter {
       llvm::Value* acc = OwnedSlot();
       CallAbi(WM_ABI_COPY, {acc, init_value});
       llvm::Value* s = ForEach(source, act, c[1], {acc, c[1]}, [&](llvm::Value* x, const Values& c2) {
-        return BindPattern(node.patterns[0], act, x, c2[1], c2, [&](const Values& c3) {
+        return BindAlternatives(node.patterns, act, x, c2[1], c2, [&](const Values& c3, llvm::Value*) {
           llvm::Value* acc_in = c3[0];
           llvm::Value* next = OwnedSlot();
           StoreNull(next);
@@ -1126,7 +1194,7 @@ class ProgramEmitter {
   // foreach SRC as $x (INIT; UPDATE; EXTRACT): every UPDATE output becomes the state at once and
   // is extracted; UPDATE keeps reading the state it started from; no output keeps the state.
   llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    if (node.patterns.size() != 1 || node.kids.size() < 3) {
+    if (node.kids.size() < 3) {
       Fail("malformed foreach");
       return Status(WM_STATUS_ERROR);
     }
@@ -1136,18 +1204,22 @@ class ProgramEmitter {
       llvm::Value* state = OwnedSlot();
       CallAbi(WM_ABI_COPY, {state, init_value});
       llvm::Value* s = ForEach(source, act, c[1], {c[0], state, c[1]}, [&](llvm::Value* x, const Values& c2) {
-        return BindPattern(node.patterns[0], act, x, c2[2], c2, [&](const Values& c3) {
+        return BindAlternatives(node.patterns, act, x, c2[2], c2, [&](const Values& c3, llvm::Value* flag) {
           llvm::Value* state_in = c3[1];
           llvm::Value* old = OwnedSlot();
           CallAbi(WM_ABI_COPY, {old, state_in});
+          Values update_caps = {c3[0], state_in};
+          if (flag != nullptr) update_caps.push_back(flag);
           llvm::Value* su =
-              ForEach(update, act, old, {c3[0], state_in}, [&](llvm::Value* u, const Values& c4) {
+              ForEach(update, act, old, update_caps, [&](llvm::Value* u, const Values& c4) {
                 // u may point into `old`, never into the state slot being replaced.
                 Release(c4[1]);
                 CallAbi(WM_ABI_COPY, {c4[1], u});
                 Cont out{k.fn, c4[0]};
-                return extract == ir::kNoNode ? CallCont(out, c4[1])
-                                              : Gen(extract, act, c4[1], out);
+                // Errors of EXTRACT and downstream are not the pattern's: no next alternative.
+                return FlagErrors(extract == ir::kNoNode ? CallCont(out, c4[1])
+                                                         : Gen(extract, act, c4[1], out),
+                                  flag == nullptr ? nullptr : c4[2]);
               });
           Release(old);
           return su;
@@ -1158,45 +1230,305 @@ class ProgramEmitter {
     });
   }
 
-  // A call of a program function, inlined: a new activation with its own slots; the depth and
+  // The activation of fn's lexical parent seen from a call in `caller` (null for none).
+  static Activation* LexicalParentOf(Activation& caller, const ir::Function& fn) {
+    if (fn.parent < 0) return nullptr;
+    Activation* link = &caller;
+    while (link != nullptr && link->function != static_cast<uint32_t>(fn.parent)) link = link->lexical;
+    return link;
+  }
+
+  // A call of a program function: inlined (a new activation with its own slots in the current
+  // frame), or for a function of a recursive cycle, a call of its LLVM function. The depth and
   // fuel limits are checked at run time as the interpreter does per call.
-  llvm::Value* Call(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+  llvm::Value* Call(NodeId n, const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
     if (node.a >= program_.functions.size()) {
       Fail("function index out of range");
       return Status(WM_STATUS_ERROR);
     }
     const ir::Function& fn = program_.functions[node.a];
-    if (!fn.value_param_slots.empty()) {
-      Fail("functions with $parameters are not compiled");
-      return Status(WM_STATUS_ERROR);
-    }
+    // Value parameters ($p) are bound by the lowered callee body itself (ir.h), as the
+    // interpreter relies on too: value_param_slots needs no handling here.
     if (node.kids.size() != fn.num_closure_params) {
       Fail("wrong number of closure arguments for " + fn.name);
       return Status(WM_STATUS_ERROR);
     }
-    // No recursion check here: UnsupportedReason refused cycles in the call graph, so inlining
-    // terminates (a closure argument re-enters its caller's body, never a callee's); nested calls
-    // of the same function through closure arguments (f(f(.))) are fine.
-    if (static_cast<uint64_t>(next_slot_) + fn.num_slots > kMaxFrameSlots) {
+    Activation* lexical = LexicalParentOf(act, fn);
+    bool counted = act.tail_calls.count(n) == 0;
+    if (recursive_[node.a]) return CallRecursive(node, act, lexical, in, k, counted);
+    // Inlining terminates: every function of a call cycle is called as an LLVM function above,
+    // and a closure argument re-enters its caller's body, never a callee's; nested calls of the
+    // same function through closure arguments (f(f(.))) are fine.
+    uint32_t& next_slot = frame_info_->next_slot;
+    if (static_cast<uint64_t>(next_slot) + fn.num_slots > kMaxFrameSlots) {
       Fail("too many variables after inlining");
       return Status(WM_STATUS_ERROR);
     }
     Activation callee;
     callee.function = node.a;
-    callee.slot_base = next_slot_;
+    callee.slot_base = next_slot;
+    callee.home = frame_info_;
+    callee.id = ++activation_ids_;
     callee.caller = &act;
     callee.closure_args = &node.kids;
-    if (fn.parent >= 0) {
-      Activation* link = &act;
-      while (link != nullptr && link->function != static_cast<uint32_t>(fn.parent)) link = link->lexical;
-      callee.lexical = link;
-    }
-    next_slot_ += fn.num_slots;
-    return WithDepth([&] { return Gen(fn.body, callee, in, k); });
+    callee.lexical = lexical;
+    next_slot += fn.num_slots;
+    FindTailCalls(fn.body, callee);
+    return WithDepth([&] { return Gen(fn.body, callee, in, k); }, counted);
   }
 
-  // One more level of call depth around body() (Calls only, as the interpreter counts).
-  llvm::Value* WithDepth(const std::function<llvm::Value*()>& body) {
+  // ---- recursive functions (native calls instead of inlining)
+
+  // Per function: whether it lies on a cycle of the call graph (closure arguments of a call
+  // belong to the caller's body, as for the interpreter's frames).
+  static std::vector<bool> FindRecursiveFunctions(const ir::Program& program) {
+    size_t count = program.functions.size();
+    std::vector<std::vector<uint32_t>> callees(count);
+    for (size_t f = 0; f < count; ++f) {
+      std::vector<NodeId> stack{program.functions[f].body};
+      std::vector<bool> seen(program.nodes.size(), false);
+      while (!stack.empty()) {
+        NodeId n = stack.back();
+        stack.pop_back();
+        if (n == ir::kNoNode || n >= program.nodes.size() || seen[n]) continue;
+        seen[n] = true;
+        const ir::Node& node = program.nodes[n];
+        if (node.op == Op::Call && node.a < count) callees[f].push_back(node.a);
+        for (NodeId kid : node.kids) stack.push_back(kid);
+        for (uint32_t p : node.patterns) PushPatternKeys(program, p, &stack);
+      }
+    }
+    std::vector<bool> recursive(count, false);
+    for (size_t f = 0; f < count; ++f) {
+      std::vector<bool> reached(count, false);
+      std::vector<uint32_t> pending(callees[f].begin(), callees[f].end());
+      while (!pending.empty() && !recursive[f]) {
+        uint32_t g = pending.back();
+        pending.pop_back();
+        if (reached[g]) continue;
+        reached[g] = true;
+        if (g == f) recursive[f] = true;
+        pending.insert(pending.end(), callees[g].begin(), callees[g].end());
+      }
+    }
+    return recursive;
+  }
+
+  // The key filters of object patterns are nodes of the body too.
+  static void PushPatternKeys(const ir::Program& program, uint32_t index, std::vector<NodeId>* stack) {
+    std::vector<uint32_t> pending{index};
+    for (size_t visited = 0; !pending.empty() && visited <= program.patterns.size(); ++visited) {
+      uint32_t p = pending.back();
+      pending.pop_back();
+      if (p >= program.patterns.size()) continue;
+      for (uint32_t element : program.patterns[p].elements) pending.push_back(element);
+      for (const ir::Pattern::Entry& entry : program.patterns[p].entries) {
+        stack->push_back(entry.key);
+        if (entry.value_pattern >= 0) pending.push_back(static_cast<uint32_t>(entry.value_pattern));
+      }
+    }
+  }
+
+  // The continuation a recursive function or a closure gets from its caller, behind a record
+  // whose first words are (fn, env, frame): calls fn with the caller's frame and env.
+  llvm::Function* ForeignContinuation() {
+    if (foreign_cont_ != nullptr) return foreign_cont_;
+    foreign_cont_ = NewFunction("foreign_k");
+    FunctionScope scope(*this, foreign_cont_);
+    llvm::Value* record = foreign_cont_->getArg(3);
+    llvm::Value* fn = builder_.CreateLoad(ptr_, BytePtr(record, kRecordContFn));
+    llvm::Value* env = builder_.CreateLoad(ptr_, BytePtr(record, kRecordContEnv));
+    llvm::Value* frame = builder_.CreateLoad(ptr_, BytePtr(record, kRecordContFrame));
+    builder_.CreateRet(builder_.CreateCall(cont_type_, fn, {ctx_, frame, foreign_cont_->getArg(2), env}));
+    return foreign_cont_;
+  }
+
+  // Stores k (valid in the current function) as the first words of `record`.
+  void StoreCont(llvm::Value* record, Cont k) {
+    builder_.CreateStore(k.fn, BytePtr(record, kRecordContFn));
+    builder_.CreateStore(k.env, BytePtr(record, kRecordContEnv));
+    builder_.CreateStore(frame_, BytePtr(record, kRecordContFrame));
+  }
+
+  // A call of a function on a call cycle: its LLVM function gets a call record with the
+  // continuation, the static link and one (code, env) pair per closure argument.
+  llvm::Value* CallRecursive(const ir::Node& node, Activation& act, Activation* lexical, llvm::Value* in,
+                             Cont k, bool counted) {
+    llvm::Function* target = RecursiveFunction(node.a, lexical);
+    if (target == nullptr) return Status(WM_STATUS_ERROR);
+    uint64_t words = kRecordClosures / 8 + 2 * node.kids.size();
+    llvm::Value* record = Alloca(llvm::ArrayType::get(ptr_, words), "call_record");
+    StoreCont(record, k);
+    llvm::Value* link = lexical != nullptr ? FramePtr(lexical->home) : llvm::ConstantPointerNull::get(ptr_);
+    builder_.CreateStore(link, BytePtr(record, kRecordStaticLink));
+    for (size_t i = 0; i < node.kids.size(); ++i) {
+      llvm::Value* code = nullptr;
+      llvm::Value* env = nullptr;
+      ClosureFor(node.kids[i], act, &code, &env);
+      builder_.CreateStore(code, BytePtr(record, kRecordClosures + 16 * i));
+      builder_.CreateStore(env, BytePtr(record, kRecordClosures + 16 * i + 8));
+    }
+    return WithDepth([&] { return builder_.CreateCall(target, {ctx_, frame_, in, record}); }, counted);
+  }
+
+  // (code, env) of the closure `body` evaluated in `act`. A parameter passed on unchanged
+  // (`def f(g): ... f(g)`) is forwarded, so chains of recursive calls do not nest closures.
+  void ClosureFor(NodeId body, Activation& act, llvm::Value** code, llvm::Value** env) {
+    const ir::Node& node = program_.nodes[body];
+    if (node.op == Op::CallParam) {
+      Activation* scope = Up(act, node.a);
+      if (scope != nullptr && scope->closures_in_record &&
+          ir::ScopeIndex(node.a) < program_.functions[scope->function].num_closure_params) {
+        llvm::Value* record = builder_.CreateLoad(ptr_, FramePtr(scope->home), "record");
+        uint64_t at = kRecordClosures + 16ull * ir::ScopeIndex(node.a);
+        *code = builder_.CreateLoad(ptr_, BytePtr(record, at));
+        *env = builder_.CreateLoad(ptr_, BytePtr(record, at + 8));
+        return;
+      }
+    }
+    llvm::Function* fn = NewFunction("closure");
+    NativeFrame* saved = frame_info_;
+    frame_info_ = act.home;
+    {
+      FunctionScope scope(*this, fn);
+      builder_.CreateRet(Gen(body, act, fn->getArg(2), Cont{ForeignContinuation(), fn->getArg(3)}));
+    }
+    frame_info_ = saved;
+    *code = fn;
+    *env = FramePtr(act.home);
+  }
+
+  // Invokes closure parameter `index` of a recursive function's activation (not a call: no
+  // depth, as in the interpreter).
+  llvm::Value* CallRecordClosure(Activation& scope, uint32_t index, llvm::Value* in, Cont k) {
+    if (index >= program_.functions[scope.function].num_closure_params) {
+      Fail("closure parameter out of range");
+      return Status(WM_STATUS_ERROR);
+    }
+    llvm::Value* record = builder_.CreateLoad(ptr_, FramePtr(scope.home), "record");
+    uint64_t at = kRecordClosures + 16ull * index;
+    llvm::Value* code = builder_.CreateLoad(ptr_, BytePtr(record, at));
+    llvm::Value* env = builder_.CreateLoad(ptr_, BytePtr(record, at + 8));
+    llvm::Value* cont = Alloca(llvm::ArrayType::get(ptr_, 3), "closure_k");
+    StoreCont(cont, k);
+    return builder_.CreateCall(cont_type_, code, {ctx_, env, in, cont});
+  }
+
+  // The LLVM function of recursive function `index` whose lexical parent is `lexical`:
+  // `i32 (ctx, caller_frame, input, record)`. It checks the native stack, allocates its frame
+  // (slot 0: the record) and runs the body, whose outputs go to the record's continuation.
+  llvm::Function* RecursiveFunction(uint32_t index, Activation* lexical) {
+    auto key = std::make_pair(index, lexical != nullptr ? lexical->id : 0);
+    if (auto found = recursive_fns_.find(key); found != recursive_fns_.end()) return found->second;
+    const ir::Function& fn = program_.functions[index];
+    if (1ull + fn.num_slots > kMaxFrameSlots) {
+      Fail("too many variables in " + fn.name);
+      return nullptr;
+    }
+    llvm::Function* wrapper = NewFunction("rec");
+    recursive_fns_[key] = wrapper;
+    llvm::Function* body = NewFunction("rec.body");
+    NativeFrame frame_info;
+    frame_info.static_parent = lexical != nullptr ? lexical->home : nullptr;
+    frame_info.next_slot = 1 + fn.num_slots;
+    Activation callee;
+    callee.function = index;
+    callee.slot_base = 1;
+    callee.home = &frame_info;
+    callee.id = ++activation_ids_;
+    callee.lexical = lexical;
+    callee.closures_in_record = true;
+    FindTailCalls(fn.body, callee);
+    NativeFrame* saved = frame_info_;
+    frame_info_ = &frame_info;
+    {
+      FunctionScope scope(*this, body);
+      builder_.CreateRet(Gen(fn.body, callee, body->getArg(2), Cont{ForeignContinuation(), body->getArg(3)}));
+    }
+    frame_info_ = saved;
+    FunctionScope scope(*this, wrapper);
+    llvm::Value* frame = builder_.CreateAlloca(value_, I32(frame_info.next_slot), "frame");
+    llvm::Value* record = wrapper->getArg(3);
+    builder_.CreateStore(record, frame);
+    llvm::Value* s = IfOk(CallAbi(WM_ABI_CHECK_STACK, {ctx_}), [&] {
+      return builder_.CreateCall(body, {ctx_, frame, wrapper->getArg(2), record});
+    });
+    builder_.CreateRet(s);
+    return wrapper;
+  }
+
+  // The Calls of `body` (evaluated in `act`) that the interpreter's EvalTail reaches in tail
+  // position and runs as tail calls: through the right of `,`, the branches of `if` and the
+  // right of `|` and `as` when their left side yields at most one value.
+  void FindTailCalls(NodeId body, Activation& act) {
+    std::vector<NodeId> pending{body};
+    while (!pending.empty()) {
+      NodeId id = pending.back();
+      pending.pop_back();
+      if (id == ir::kNoNode || id >= program_.nodes.size() || !tail_facts_->ReachesTailCall(id)) continue;
+      const ir::Node& node = program_.nodes[id];
+      switch (node.op) {
+        case Op::Call: act.tail_calls.insert(id); break;
+        case Op::Comma: pending.push_back(node.kids[1]); break;
+        case Op::If:
+          if (AtMostOne(node.kids[0], act)) pending.insert(pending.end(), {node.kids[1], node.kids[2]});
+          break;
+        case Op::Pipe:
+        case Op::Bind:
+          if (AtMostOne(node.kids[0], act)) pending.push_back(node.kids[1]);
+          break;
+        default: break;
+      }
+    }
+  }
+
+  // The interpreter's AtMostOne: the static count, closures resolved through the compile-time
+  // activations (a recursive function's closures are known only at run time: "no", which makes
+  // native code count a call the interpreter would not; only a tight depth limit can tell).
+  bool AtMostOne(NodeId id, Activation& act) {
+    int budget = 64;
+    return AtMostOneWithin(id, act, &budget);
+  }
+  bool AtMostOneWithin(NodeId id, Activation& act, int* budget) {
+    if (id == ir::kNoNode) return true;
+    switch (tail_facts_->CountOf(id)) {
+      case native::TailCallFacts::Count::kAtMostOne: return true;
+      case native::TailCallFacts::Count::kMany: return false;
+      case native::TailCallFacts::Count::kOneIfClosures: break;
+    }
+    if (--*budget < 0) return false;
+    const ir::Node& node = program_.nodes[id];
+    if (node.op == Op::CallParam) {
+      Activation* scope = &act;
+      for (uint32_t levels = ir::ScopeLevels(node.a); levels > 0 && scope != nullptr; --levels) scope = scope->lexical;
+      uint32_t index = ir::ScopeIndex(node.a);
+      if (scope == nullptr || scope->closure_args == nullptr || scope->caller == nullptr ||
+          index >= scope->closure_args->size()) {
+        return false;
+      }
+      return AtMostOneWithin((*scope->closure_args)[index], *scope->caller, budget);
+    }
+    if (node.op == Op::Call) {
+      const ir::Function& fn = program_.functions[node.a];
+      Activation probe;
+      probe.function = node.a;
+      probe.lexical = LexicalParentOf(act, fn);
+      probe.caller = &act;
+      probe.closure_args = &node.kids;
+      return AtMostOneWithin(fn.body, probe, budget);
+    }
+    std::vector<NodeId> kids;
+    if (!native::TailCallFacts::CountedChildren(node, &kids)) return false;
+    for (NodeId kid : kids) {
+      if (!AtMostOneWithin(kid, act, budget)) return false;
+    }
+    return true;
+  }
+
+  // One more level of call depth around body() (Calls only, as the interpreter counts; not for
+  // the calls it makes as tail calls: `counted` false).
+  llvm::Value* WithDepth(const std::function<llvm::Value*()>& body, bool counted = true) {
+    if (!counted) return body();
     llvm::Value* depth_ptr = BytePtr(ctx_, 24);
     llvm::Value* depth = builder_.CreateLoad(i32_, depth_ptr, "depth");
     llvm::Value* max_depth = builder_.CreateLoad(i32_, BytePtr(ctx_, 28), "max_depth");
@@ -1235,7 +1567,12 @@ class ProgramEmitter {
   llvm::Value* frame_ = nullptr;
   llvm::BasicBlock* entry_block_ = nullptr;
 
-  uint32_t next_slot_ = 0;
+  NativeFrame* frame_info_ = nullptr;  // the frame `frame_` points to
+  uint64_t activation_ids_ = 0;
+  std::vector<bool> recursive_;  // per function: part of a call cycle
+  std::map<std::pair<uint32_t, uint64_t>, llvm::Function*> recursive_fns_;  // (function, lexical id)
+  llvm::Function* foreign_cont_ = nullptr;
+  std::unique_ptr<native::TailCallFacts> tail_facts_;
   uint32_t next_label_id_ = 0;
   size_t generated_nodes_ = 0;
   int gen_depth_ = 0;

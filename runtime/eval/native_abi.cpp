@@ -3,12 +3,16 @@
 // point with Filter::Run's contract. No shim lets a C++ exception reach native frames.
 #include "runtime/eval/native_abi.h"
 
+#include <pthread.h>
+
 #include <cstring>
+#include <utility>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "runtime/eval/internal/step_budget.h"
+#include "runtime/eval/internal/tail_calls.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
 #include "runtime/value/json.h"
@@ -25,6 +29,7 @@ static_assert(offsetof(WmCtx, consts) == 8 && offsetof(WmCtx, fuel) == 16 &&
 static_assert(offsetof(WmAbi, copy) == 8 &&
                   offsetof(WmAbi, check_pattern_key) == 8 + 8 * WM_ABI_CHECK_PATTERN_KEY &&
                   offsetof(WmAbi, check_object_key) == 8 + 8 * WM_ABI_CHECK_OBJECT_KEY &&
+                  offsetof(WmAbi, check_stack) == 8 + 8 * WM_ABI_CHECK_STACK &&
                   sizeof(WmAbi) == 8 + 8 * WM_ABI_NUM_SLOTS,
               "WmAbiSlot numbering must follow the WmAbi field order");
 static_assert(sizeof(std::pair<Value, Value>) == 32, "object members are iterated with stride 32");
@@ -45,7 +50,34 @@ struct HostState {
   Value error;               // pending error value
   bool error_pending = false;
   bool error_is_limit = false;
+  const char* stack_top = nullptr;  // an address near the top of the stack when the run began
+  size_t stack_budget = 0;          // bytes native code may use below it
 };
+
+// Bytes of the calling thread's stack below the current position that native recursion may use,
+// keeping kStackReserve free for the continuation chain and library calls (the interpreter's
+// stack guard reserves the same). The thread's bounds are looked up once per thread.
+constexpr size_t kStackReserve = 512 * 1024;
+size_t NativeStackBudget(const char* here) {
+  thread_local const std::pair<const char*, size_t> bounds = [] {
+    std::pair<const char*, size_t> result{nullptr, 8u << 20};
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void* addr = nullptr;
+      size_t size = 0;
+      if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr) {
+        result = {static_cast<const char*>(addr), size};
+      }
+      pthread_attr_destroy(&attr);
+    }
+    return result;
+  }();
+  size_t size = bounds.second;
+  if (bounds.first != nullptr && here > bounds.first && static_cast<size_t>(here - bounds.first) < size) {
+    size = static_cast<size_t>(here - bounds.first);
+  }
+  return size > 2 * kStackReserve ? size - kStackReserve : size / 2;
+}
 
 HostState& Host(WmCtx* ctx) { return *static_cast<HostState*>(ctx->host); }
 const Value& V(const WmValue* v) { return *reinterpret_cast<const Value*>(v); }
@@ -410,6 +442,15 @@ int32_t ShimCheckPatternKey(WmCtx* ctx, const WmValue* object, const WmValue* ke
                   false);
 }
 
+int32_t ShimCheckStack(WmCtx* ctx) {
+  const HostState& host = Host(ctx);
+  char here;
+  if (host.stack_top != nullptr && static_cast<size_t>(host.stack_top - &here) > host.stack_budget) {
+    return LimitError(ctx, "maximum evaluation depth exceeded (stack)");
+  }
+  return WM_STATUS_OK;
+}
+
 }  // extern "C"
 
 const WmAbi kAbi = {
@@ -437,9 +478,32 @@ const WmAbi kAbi = {
     ShimCheckRangeArgs,
     ShimCheckPatternKey,
     ShimCheckObjectKey,
+    ShimCheckStack,
 };
 
 }  // namespace
+
+TailCallFacts::TailCallFacts(const ir::Program& program)
+    : analysis_(std::make_unique<eval_internal::TailCallAnalysis>(program)) {}
+TailCallFacts::~TailCallFacts() = default;
+
+TailCallFacts::Count TailCallFacts::CountOf(ir::NodeId id) const {
+  switch (analysis_->Count(id)) {
+    case eval_internal::OutputCount::kAtMostOne: return Count::kAtMostOne;
+    case eval_internal::OutputCount::kOneIfClosures: return Count::kOneIfClosures;
+    case eval_internal::OutputCount::kMany: break;
+  }
+  return Count::kMany;
+}
+
+bool TailCallFacts::ReachesTailCall(ir::NodeId id) const { return analysis_->ReachesTailCall(id); }
+
+bool TailCallFacts::CountedChildren(const ir::Node& node, std::vector<ir::NodeId>* kids) {
+  return eval_internal::TailCallAnalysis::ForEachCountedChild(node, [&](ir::NodeId kid) {
+    kids->push_back(kid);
+    return true;
+  });
+}
 
 EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& input,
                     const OutputFn& emit, EvalError* error, const RunOptions& options) {
@@ -451,6 +515,9 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   eval_internal::StepBudget budget(options.limits);
   host.budget = &budget;
   host.max_memory = options.limits.max_memory_bytes;
+  char stack_here;
+  host.stack_top = &stack_here;
+  host.stack_budget = NativeStackBudget(&stack_here);
   WmCtx ctx;
   ctx.abi = &kAbi;
   ctx.consts = reinterpret_cast<const WmValue*>(program.consts.data());

@@ -14,7 +14,8 @@ extern "C" {
 // Bumped whenever WmAbi, WmCtx, WmValue or the entry-point signature change. AOT objects export
 // it as `wm_abi_version` (uint32) and the loader refuses a mismatch. Also bumped when the meaning
 // of an argument changes: 3 = call_builtin's ids follow runtime/ir/builtins.def (renumbered).
-#define WM_NATIVE_ABI_VERSION 3u
+// 4 = check_stack (recursive functions run as native calls).
+#define WM_NATIVE_ABI_VERSION 4u
 #define WM_NATIVE_ABI_VERSION_SYMBOL "wm_abi_version"
 
 // Layout-identical to wm::Value: kind tag (wm::Kind numbering) at offset 0, payload at offset 8.
@@ -111,6 +112,9 @@ typedef struct WmAbi {
   // code calls it as each pair is inserted (after its value is produced), as jq and the
   // interpreter do, so a bad key errors even when a later pair's value yields nothing.
   int32_t (*check_object_key)(WmCtx* ctx, const WmValue* key);
+  // Called on entry of every native call of a recursive function: a limit error (worded as the
+  // interpreter's stack guard) when the native stack is nearly exhausted, else ok.
+  int32_t (*check_stack)(WmCtx* ctx);
 } WmAbi;
 
 // Slot numbers of the function pointers in WmAbi (pointer i is at byte offset 8 + 8*i).
@@ -137,6 +141,7 @@ enum WmAbiSlot {
   WM_ABI_CHECK_RANGE_ARGS,
   WM_ABI_CHECK_PATTERN_KEY,
   WM_ABI_CHECK_OBJECT_KEY,
+  WM_ABI_CHECK_STACK,
   WM_ABI_NUM_SLOTS
 };
 
@@ -157,9 +162,35 @@ const WmAbi* wm_native_abi(void);
 #ifdef __cplusplus
 }  // extern "C"
 
+#include <memory>
+#include <vector>
+
 #include "runtime/eval/eval.h"
 
+namespace wm::eval_internal {
+class TailCallAnalysis;
+}
+
 namespace wm::native {
+
+// The interpreter's static tail-call facts (runtime/eval/internal/tail_calls.h), for the code
+// generator: native code counts call depth as the interpreter does, which does not count a call
+// of a recursive function in tail position (it runs it in a loop instead of nesting). The
+// program must have passed ir::Verify.
+class TailCallFacts {
+ public:
+  enum class Count { kMany, kAtMostOne, kOneIfClosures };
+  explicit TailCallFacts(const ir::Program& program);
+  ~TailCallFacts();
+  Count CountOf(ir::NodeId id) const;
+  bool ReachesTailCall(ir::NodeId id) const;
+  // The children whose output counts multiply into the node's (the interpreter's run-time check
+  // of kOneIfClosures nodes walks them); false when the node yields many whatever they yield.
+  static bool CountedChildren(const ir::Node& node, std::vector<ir::NodeId>* kids);
+
+ private:
+  std::unique_ptr<eval_internal::TailCallAnalysis> analysis_;
+};
 
 // Runs a compiled entry point with the same contract as Filter::Run. `program` supplies constants
 // and node data for the shims; it must be the program the entry point was compiled from.

@@ -58,6 +58,23 @@ const Expression kExpressions[] = {
     // A formatted interpolation formats each part as it is produced: the last part's @csv error
     // is raised even when an earlier part yields nothing.
     {"@csv \"ab\\(.[]?.a?)\\(.k1)\""}, {"@csv \"\\(empty)\\(.)\""}, {"[@sh \"\\(.[]?)\"]?"},
+    // Recursion runs as native calls of per-function LLVM functions: prelude loops, user
+    // recursion (plain, through closure arguments, mutual, with $parameters), break out of a
+    // closure invoked inside a recursive call; depth is counted as the interpreter counts it.
+    {"[limit(5; repeat(1))]"}, {"[.[]? | numbers | [while(. < 40; . * 2 + 1)]]"},
+    {"until(. > 100; . * 2 + 1)"}, {"[recurse(.[]?)]"}, {"[recurse(.a?; . != null)]"},
+    {"def fac: if . <= 1 then 1 else . * (. - 1 | fac) end; [range(7) | fac]"},
+    {"def f(g): if . > 3 then g else (. + 1 | f(g)) end; [.[]? | numbers | f(. * 10)]"},
+    {"def ev: def od: if . == 0 then false else . - 1 | ev end; if . == 0 then true else . - 1 | od end; [range(6) | ev]"},
+    {"def f($n): if $n > 0 then [$n, f($n - 1)] else [] end; f(length? // 2)"},
+    {"def r: if type == \"array\" then map(r) else . end; r"},
+    {"[label $out | 0 | recurse(if . < 10 then . + 1 else break $out end)]"},
+    {"def f(g): def h: if . > 2 then g else . + 1 | h end; h; [1, 2] | map(f(. * 100))"},
+    {"[.[]? | numbers | until(. > 1000; . * 3) ]"}, {"[range(3) | [limit(. + 1; repeat(.))]]"},
+    // ?// alternatives in reduce and foreach.
+    {"reduce .[]? as [$a] ?// $a (0; . + ($a | numbers))"},
+    {"[foreach .[]? as [$a] ?// $a (0; . + 1; [., $a])]"},
+    {"[foreach .[]? as {a: $a} ?// $a (0; . + 1; if $a == 3 then error(\"x\") else $a end)]?"},
 };
 
 const char* const kInputs[] = {
