@@ -50,9 +50,6 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
     seen[n] = true;
     const ir::Node& node = program.nodes[n];
     switch (node.op) {
-      case ir::Op::PathOf:
-      case ir::Op::GetPathGen:
-        return std::string(ir::OpName(node.op)) + " (path expressions)";
       case ir::Op::Bind:
       case ir::Op::Reduce:
       case ir::Op::Foreach:

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -51,12 +52,16 @@ struct NativeFrame {
 };
 
 // Byte offsets in a call record: the caller's continuation, the static link, and one
-// (code, env) pair per closure argument.
+// (value-mode code, path-mode code, env) triple per closure argument (the path-mode code is null
+// in programs without path expressions).
 constexpr uint64_t kRecordContFn = 0;
 constexpr uint64_t kRecordContEnv = 8;
 constexpr uint64_t kRecordContFrame = 16;
 constexpr uint64_t kRecordStaticLink = 24;
 constexpr uint64_t kRecordClosures = 32;
+constexpr uint64_t kRecordClosureSize = 24;
+constexpr uint64_t kClosurePathCode = 8;
+constexpr uint64_t kClosureEnv = 16;
 
 // One function activation at compile time: where its slots live and what its closure params
 // denote. Inlined activations evaluate closure args in `caller`; the activation of a recursive
@@ -103,6 +108,7 @@ class ProgramEmitter {
     cont_type_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, ptr_}, false);
     recursive_ = FindRecursiveFunctions(program);
     tail_facts_ = std::make_unique<native::TailCallFacts>(program);
+    for (const ir::Node& node : program.nodes) has_paths_ = has_paths_ || node.op == Op::PathOf;
   }
 
   // Defines `i32 symbol(ptr ctx, ptr input)`. Returns "" or an error.
@@ -119,7 +125,7 @@ class ProgramEmitter {
     }
     llvm::Function* body = NewFunction("body");
     NativeFrame root_frame;
-    root_frame.next_slot = program_.functions[0].num_slots;
+    root_frame.next_slot = SlotsOf(program_.functions[0]);
     frame_info_ = &root_frame;
     Activation root;
     root.function = 0;
@@ -145,6 +151,7 @@ class ProgramEmitter {
       uint32_t slots = root_frame.next_slot == 0 ? 1 : root_frame.next_slot;
       llvm::Value* frame = builder_.CreateAlloca(value_, llvm::ConstantInt::get(i32_, slots), "frame");
       frame_ = frame;
+      if (has_paths_) ZeroFrame(frame, slots);
       CallAbi(WM_ABI_BIND_GLOBALS,
               {ctx_, frame, llvm::ConstantInt::get(i32_, program_.functions[0].num_slots)});
       builder_.CreateRet(builder_.CreateCall(body, {ctx_, frame, entry->getArg(1),
@@ -260,6 +267,13 @@ class ProgramEmitter {
       case WM_ABI_CHECK_PATTERN_KEY: return fn(i32_, {ptr_, ptr_, ptr_});
       case WM_ABI_CHECK_OBJECT_KEY: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_CHECK_STACK: return fn(i32_, {ptr_});
+      case WM_ABI_PATH_INDEX: return fn(i32_, {ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_SLICE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_ITERATE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_RECURSE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_GETPATH: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_VAR: return fn(void_, {ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_CHECK: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_NUM_SLOTS: break;
     }
     return fn(void_, {});
@@ -423,8 +437,8 @@ class ProgramEmitter {
   // function: whatever it needs from the current function must be passed in `captures`, and the
   // body must use the (reloaded) `captured` values instead.
   llvm::Value* ForEach(NodeId n, Activation& act, llvm::Value* in, const Values& captures,
-                       const Body& body, bool charge = true) {
-    if (llvm::Value* simple = SimpleValue(n, act, in)) {
+                       const Body& body, bool charge = true, bool path = false) {
+    if (llvm::Value* simple = path ? nullptr : SimpleValue(n, act, in)) {
       // Evaluating the node costs its step, as in the interpreter (absent nodes cost nothing).
       if (!charge || n == ir::kNoNode) return body(simple, captures);
       return IfOk(Tick(), [&] { return body(simple, captures); });
@@ -449,7 +463,7 @@ class ProgramEmitter {
       }
       builder_.CreateRet(body(fn->getArg(2), loaded));
     }
-    return Gen(n, act, in, Cont{fn, env});
+    return Gen(n, act, in, Cont{fn, env}, path);
   }
 
   using Done = std::function<llvm::Value*(const Values& values, const Values& captured)>;
@@ -499,7 +513,9 @@ class ProgramEmitter {
 
   // ---- the generator
 
-  llvm::Value* Gen(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+  // Generates node n: k gets every output. In path mode (`path`, under path(f)) `in` and every
+  // output are pairs {value, path} (PairOf), as the interpreter's (value, path) arguments.
+  llvm::Value* Gen(NodeId n, Activation& act, llvm::Value* in, Cont k, bool path = false) {
     if (!error_.empty()) return Status(WM_STATUS_ERROR);
     if (n == ir::kNoNode || n >= program_.nodes.size()) {
       Fail("node index out of range");
@@ -514,12 +530,13 @@ class ProgramEmitter {
       return Status(WM_STATUS_ERROR);
     }
     ++gen_depth_;
-    llvm::Value* status = IfOk(Tick(), [&] { return GenNode(n, act, in, k); });
+    llvm::Value* status = IfOk(Tick(), [&] { return path ? GenPathNode(n, act, in, k) : GenNode(n, act, in, k); });
     --gen_depth_;
     return status;
   }
 
-  llvm::Value* GenNode(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+  // `path`: in path mode (called by GenPathNode for the nodes path mode does not change).
+  llvm::Value* GenNode(NodeId n, Activation& act, llvm::Value* in, Cont k, bool path = false) {
     const ir::Node& node = program_.nodes[n];
     auto kid = [&](size_t i) { return i < node.kids.size() ? node.kids[i] : ir::kNoNode; };
     switch (node.op) {
@@ -532,11 +549,11 @@ class ProgramEmitter {
         return Status(WM_STATUS_OK);
       case Op::Pipe:
         return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* v, const Values& c) {
-          return Gen(kid(1), act, v, Cont{k.fn, c[0]});
-        });
+          return Gen(kid(1), act, v, Cont{k.fn, c[0]}, path);
+        }, true, path);
       case Op::Comma: {
-        llvm::Value* first = Gen(kid(0), act, in, k);
-        return IfOk(first, [&] { return Gen(kid(1), act, in, k); });
+        llvm::Value* first = Gen(kid(0), act, in, k, path);
+        return IfOk(first, [&] { return Gen(kid(1), act, in, k, path); });
       }
       case Op::Index:
         // jq evaluates the key outside the target: for each key, for each target.
@@ -582,20 +599,21 @@ class ProgramEmitter {
       case Op::Or:
         return Logical(node.op == Op::And, kid(0), kid(1), act, in, k);
       case Op::Alternative:
-        return Alternative(kid(0), kid(1), act, in, k);
+        return Alternative(kid(0), kid(1), act, in, k, path);
       case Op::If:
+        // The condition reads the input's value (a pair starts with it in path mode).
         return ForEach(kid(0), act, in, {k.env, in}, [&](llvm::Value* cond, const Values& c) {
           Cont inner{k.fn, c[0]};
           NodeId otherwise = kid(2);
           return IfElse(
-              Truthy(cond), [&] { return Gen(kid(1), act, c[1], inner); },
+              Truthy(cond), [&] { return Gen(kid(1), act, c[1], inner, path); },
               [&] {
                 return otherwise == ir::kNoNode ? CallCont(inner, c[1])
-                                                : Gen(otherwise, act, c[1], inner);
+                                                : Gen(otherwise, act, c[1], inner, path);
               });
         });
       case Op::Try:
-        return Try(kid(0), kid(1), act, in, k);
+        return Try(kid(0), kid(1), act, in, k, path);
       case Op::Collect: {
         llvm::Value* array = OwnedSlot();
         CallAbi(WM_ABI_ARRAY_NEW, {array});
@@ -692,11 +710,11 @@ class ProgramEmitter {
           return CallAbi(WM_ABI_RAISE_ERROR, {ctx_, v});
         });
       case Op::Bind:
-        return Bind(node, act, in, k);
+        return Bind(node, act, in, k, path);
       case Op::Reduce:
         return Reduce(node, act, in, k);
       case Op::Foreach:
-        return Foreach(node, act, in, k);
+        return Foreach(node, act, in, k, path);
       case Op::Label: {
         uint32_t id = next_label_id_++;
         uint32_t slot = node.a;  // a plain slot of the current frame
@@ -704,7 +722,7 @@ class ProgramEmitter {
         bool had_previous = previous != act.labels.end();
         uint32_t previous_id = had_previous ? previous->second : 0;
         act.labels[slot] = id;
-        llvm::Value* s = Gen(kid(0), act, in, k);
+        llvm::Value* s = Gen(kid(0), act, in, k, path);
         if (had_previous) {
           act.labels[slot] = previous_id;
         } else {
@@ -724,11 +742,11 @@ class ProgramEmitter {
         return Status(static_cast<int32_t>(WM_STATUS_BREAK_BASE + found->second));
       }
       case Op::Call:
-        return Call(n, node, act, in, k);
+        return Call(n, node, act, in, k, path);
       case Op::CallParam: {
         Activation* scope = Up(act, node.a);
         uint32_t index = ir::ScopeIndex(node.a);
-        if (scope != nullptr && scope->closures_in_record) return CallRecordClosure(*scope, index, in, k);
+        if (scope != nullptr && scope->closures_in_record) return CallRecordClosure(*scope, index, in, k, path);
         if (scope == nullptr || scope->closure_args == nullptr ||
             index >= scope->closure_args->size() || scope->caller == nullptr) {
           Fail("closure parameter out of range");
@@ -736,11 +754,12 @@ class ProgramEmitter {
         }
         Activation* env = scope->caller;
         NodeId body = (*scope->closure_args)[index];
-        return Gen(body, *env, in, k);  // closure invocations do not count as call depth
+        return Gen(body, *env, in, k, path);  // closure invocations do not count as call depth
       }
       case Op::PathOf:
+        return PathOf(kid(0), act, in, k);
       case Op::GetPathGen:
-        break;
+        return GetPath(kid(0), act, in, /*path=*/false, k);
     }
     Fail(std::string("unsupported operation ") + ir::OpName(node.op));
     return Status(WM_STATUS_ERROR);
@@ -938,7 +957,7 @@ class ProgramEmitter {
 
   // A // B: the truthy outputs of A; if there are none, the outputs of B. Errors of A propagate
   // (as in jq 1.6 and the interpreter).
-  llvm::Value* Alternative(NodeId a, NodeId b, Activation& act, llvm::Value* in, Cont k) {
+  llvm::Value* Alternative(NodeId a, NodeId b, Activation& act, llvm::Value* in, Cont k, bool path) {
     llvm::Value* found = Alloca(i8_, "found");
     builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), found);
     llvm::Value* s = ForEach(a, act, in, {k.env, found}, [&](llvm::Value* v, const Values& c) {
@@ -949,28 +968,30 @@ class ProgramEmitter {
             return CallCont(Cont{k.fn, c[0]}, v);
           },
           [&] { return Status(WM_STATUS_OK); });
-    });
+    }, true, path);
     return IfOk(s, [&] {
       llvm::Value* none =
           builder_.CreateICmpEQ(builder_.CreateLoad(i8_, found), llvm::ConstantInt::get(i8_, 0));
-      return IfElse(none, [&] { return Gen(b, act, in, k); }, [&] { return Status(WM_STATUS_OK); });
+      return IfElse(none, [&] { return Gen(b, act, in, k, path); }, [&] { return Status(WM_STATUS_OK); });
     });
   }
 
   // try BODY catch HANDLER (HANDLER kNoNode: suppress). Errors of the continuation and limit
   // errors are not caught; the body stops at its first error.
-  llvm::Value* Try(NodeId body, NodeId handler, Activation& act, llvm::Value* in, Cont k) {
+  llvm::Value* Try(NodeId body, NodeId handler, Activation& act, llvm::Value* in, Cont k, bool path) {
     llvm::Value* downstream = Alloca(i8_, "downstream_error");
     builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
     llvm::Value* s = ForEach(body, act, in, {k.env, downstream}, [&](llvm::Value* v, const Values& c) {
       return CallFlaggingDownstreamErrors(Cont{k.fn, c[0]}, v, c[1]);
-    });
+    }, true, path);
     llvm::Value* error_value = OwnedSlot();
     llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
     llvm::Value* result = IfElse(
         caught,
         [&] {
-          return handler == ir::kNoNode ? Status(WM_STATUS_OK) : Gen(handler, act, error_value, k);
+          if (handler == ir::kNoNode) return Status(WM_STATUS_OK);
+          // In path mode the caught error is not at a path.
+          return Gen(handler, act, path ? PairOf(error_value, NullValue()) : error_value, k, path);
         },
         [&] { return s; });
     Release(error_value);
@@ -1145,14 +1166,16 @@ class ProgramEmitter {
 
   // SRC as P1 ?// P2 ... | BODY: for each SRC output, destructure and run BODY (see
   // BindAlternatives for what an alternative's failure means).
-  llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+  // The source is evaluated in value mode (in path mode it reads the pair's value), the body in
+  // the mode of the node, as the interpreter does.
+  llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k, bool path) {
     NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
     return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
       return BindAlternatives(node.patterns, act, v, c[1], c, [&](const Values& c2, llvm::Value* flag) {
-        if (flag == nullptr) return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
+        if (flag == nullptr) return Gen(body, act, c2[1], Cont{k.fn, c2[0]}, path);
         return ForEach(body, act, c2[1], {c2[0], flag}, [&](llvm::Value* out, const Values& c3) {
           return CallFlaggingDownstreamErrors(Cont{k.fn, c3[0]}, out, c3[1]);
-        });
+        }, true, path);
       });
     });
   }
@@ -1193,9 +1216,16 @@ class ProgramEmitter {
 
   // foreach SRC as $x (INIT; UPDATE; EXTRACT): every UPDATE output becomes the state at once and
   // is extracted; UPDATE keeps reading the state it started from; no output keeps the state.
-  llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+  // In path mode the items come with their paths (SRC runs in path mode) and `$x` keeps its
+  // item's path; the state is not at a path. Only a plain `$x` pattern is tracked there.
+  llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k, bool path) {
     if (node.kids.size() < 3) {
       Fail("malformed foreach");
+      return Status(WM_STATUS_ERROR);
+    }
+    if (path && (node.patterns.size() != 1 || node.patterns[0] >= program_.patterns.size() ||
+                 program_.patterns[node.patterns[0]].kind != ir::Pattern::Kind::Var)) {
+      Fail("foreach with a destructuring pattern inside a path expression");
       return Status(WM_STATUS_ERROR);
     }
     NodeId source = node.kids[0], init = node.kids[1], update = node.kids[2];
@@ -1204,7 +1234,7 @@ class ProgramEmitter {
       llvm::Value* state = OwnedSlot();
       CallAbi(WM_ABI_COPY, {state, init_value});
       llvm::Value* s = ForEach(source, act, c[1], {c[0], state, c[1]}, [&](llvm::Value* x, const Values& c2) {
-        return BindAlternatives(node.patterns, act, x, c2[2], c2, [&](const Values& c3, llvm::Value* flag) {
+        auto step = [&](const Values& c3, llvm::Value* flag) {
           llvm::Value* state_in = c3[1];
           llvm::Value* old = OwnedSlot();
           CallAbi(WM_ABI_COPY, {old, state_in});
@@ -1216,17 +1246,155 @@ class ProgramEmitter {
                 Release(c4[1]);
                 CallAbi(WM_ABI_COPY, {c4[1], u});
                 Cont out{k.fn, c4[0]};
+                llvm::Value* next = path ? PairOf(c4[1], NullValue()) : c4[1];
                 // Errors of EXTRACT and downstream are not the pattern's: no next alternative.
-                return FlagErrors(extract == ir::kNoNode ? CallCont(out, c4[1])
-                                                         : Gen(extract, act, c4[1], out),
+                return FlagErrors(extract == ir::kNoNode ? CallCont(out, next)
+                                                         : Gen(extract, act, next, out, path),
                                   flag == nullptr ? nullptr : c4[2]);
               });
           Release(old);
           return su;
+        };
+        if (!path) return BindAlternatives(node.patterns, act, x, c2[2], c2, step);
+        uint32_t slot = program_.patterns[node.patterns[0]].slot;
+        return IfOk(Tick(), [&] {
+          return WithBinding(SlotPtr(act, slot), x, [&] {
+            return WithBinding(PathSlotPtr(act, slot), BytePtr(x, 16), [&] { return step(c2, nullptr); });
+          });
         });
-      });
+      }, true, path);
       Release(state);
       return s;
+    });
+  }
+
+  // ---- path mode (path(f) and getpath; the interpreter's Eval with a path)
+
+  // Frame slots of one activation: in programs with path expressions every variable slot has a
+  // path slot after them (null unless a path-mode foreach bound it).
+  uint32_t SlotsOf(const ir::Function& fn) const { return has_paths_ ? 2 * fn.num_slots : fn.num_slots; }
+
+  llvm::Value* PathSlotPtr(const Activation& act, uint32_t slot) {
+    const ir::Function& fn = program_.functions[act.function];
+    if (!has_paths_ || slot >= fn.num_slots) {
+      Fail("path slot out of range in " + fn.name);
+      return NullValue();
+    }
+    return BytePtr(FramePtr(act.home), 16ull * (act.slot_base + fn.num_slots + slot));
+  }
+
+  // Nulls every slot (path slots are read before any binding sets them).
+  void ZeroFrame(llvm::Value* frame, uint32_t slots) {
+    llvm::BasicBlock* pre = builder_.GetInsertBlock();
+    llvm::BasicBlock* head = NewBlock("zero.head");
+    llvm::BasicBlock* exit = NewBlock("zero.exit");
+    builder_.CreateBr(head);
+    builder_.SetInsertPoint(head);
+    llvm::PHINode* i = builder_.CreatePHI(i64_, 2, "i");
+    i->addIncoming(I64(0), pre);
+    builder_.CreateStore(I64(0), BytePtr(frame, builder_.CreateMul(i, I64(8))));
+    llvm::Value* next = builder_.CreateAdd(i, I64(1));
+    i->addIncoming(next, head);
+    builder_.CreateCondBr(builder_.CreateICmpULT(next, I64(2ull * slots)), head, exit);
+    builder_.SetInsertPoint(exit);
+  }
+
+  // A pair {value, path} of borrowed bits, as path-mode code passes them.
+  llvm::Value* PairOf(llvm::Value* value, llvm::Value* path) {
+    llvm::Value* pair = PairSlot();
+    CopyBits(pair, value);
+    CopyBits(BytePtr(pair, 16), path);
+    return pair;
+  }
+  llvm::Value* PairSlot() { return Alloca(llvm::ArrayType::get(value_, 2), "pair"); }
+
+  // Passes an owned pair to k if the producing call succeeded, then releases both halves.
+  llvm::Value* WithOwnedPair(llvm::Value* status, llvm::Value* pair, Cont k) {
+    llvm::Value* s = IfOk(status, [&] { return CallCont(k, pair); });
+    Release(pair);
+    Release(BytePtr(pair, 16));
+    return s;
+  }
+
+  // Path mode: the nodes that track paths; every other node computes its value as in value mode
+  // and yields it with a null path (the interpreter's EmitValue).
+  llvm::Value* GenPathNode(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+    const ir::Node& node = program_.nodes[n];
+    auto kid = [&](size_t i) { return i < node.kids.size() ? node.kids[i] : ir::kNoNode; };
+    switch (node.op) {
+      case Op::Identity:
+        return CallCont(k, in);
+      case Op::Empty: case Op::Pipe: case Op::Comma: case Op::Alternative: case Op::If: case Op::Try:
+      case Op::Bind: case Op::Foreach: case Op::Label: case Op::Break: case Op::Call: case Op::CallParam:
+        return GenNode(n, act, in, k, /*path=*/true);
+      case Op::Index:
+        // The key (value mode) is the outer loop, the target (path mode) the inner one.
+        return ForEach(kid(1), act, in, {k.env, in}, [&](llvm::Value* key, const Values& c) {
+          return ForEach(kid(0), act, c[1], {c[0], key}, [&](llvm::Value* target, const Values& c2) {
+            llvm::Value* out = PairSlot();
+            llvm::Value* s = CallAbi(WM_ABI_PATH_INDEX, {ctx_, target, c2[1], out});
+            return WithOwnedPair(s, out, Cont{k.fn, c2[0]});
+          }, true, true);
+        });
+      case Op::Slice:
+        return ForEach(kid(1), act, in, {k.env, in}, [&](llvm::Value* from, const Values& c) {
+          return ForEach(kid(2), act, c[1], {c[0], c[1], from}, [&](llvm::Value* to, const Values& c2) {
+            return ForEach(kid(0), act, c2[1], {c2[0], c2[2], to}, [&](llvm::Value* target, const Values& c3) {
+              llvm::Value* out = PairSlot();
+              llvm::Value* s = CallAbi(WM_ABI_PATH_SLICE, {ctx_, target, c3[1], c3[2], out});
+              return WithOwnedPair(s, out, Cont{k.fn, c3[0]});
+            }, true, true);
+          });
+        });
+      case Op::Iterate:
+        return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* target, const Values& c) {
+          return CallAbi(WM_ABI_PATH_ITERATE, {ctx_, frame_, target, k.fn, c[0]});
+        }, true, true);
+      case Op::RecurseAll:
+        return CallAbi(WM_ABI_PATH_RECURSE, {ctx_, frame_, in, k.fn, k.env});
+      case Op::Var: {
+        Activation* scope = Up(act, node.a);
+        if (scope == nullptr) return Status(WM_STATUS_ERROR);
+        uint32_t slot = ir::ScopeIndex(node.a);
+        llvm::Value* out = PairSlot();
+        CallAbi(WM_ABI_PATH_VAR, {SlotPtr(*scope, slot), PathSlotPtr(*scope, slot), in, out});
+        return WithOwnedPair(Status(WM_STATUS_OK), out, k);
+      }
+      case Op::GetPathGen:
+        return GetPath(kid(0), act, in, /*path=*/true, k);
+      default: {
+        llvm::Function* no_path = NewFunction("k.nopath");
+        {
+          FunctionScope scope(*this, no_path);
+          builder_.CreateRet(CallCont(Cont{k.fn, no_path->getArg(3)}, PairOf(no_path->getArg(2), NullValue())));
+        }
+        return GenNode(n, act, in, Cont{no_path, k.env});
+      }
+    }
+  }
+
+  // path(f) in value mode: f runs in path mode from an empty path; each output must be at a
+  // path, which is what path(f) yields.
+  llvm::Value* PathOf(NodeId body, Activation& act, llvm::Value* in, Cont k) {
+    llvm::Value* start = PairSlot();
+    CopyBits(start, in);
+    CallAbi(WM_ABI_ARRAY_NEW, {BytePtr(start, 16)});
+    llvm::Value* s = ForEach(body, act, start, {k.env}, [&](llvm::Value* pair, const Values& c) {
+      return IfOk(CallAbi(WM_ABI_PATH_CHECK, {ctx_, pair}),
+                  [&] { return CallCont(Cont{k.fn, c[0]}, BytePtr(pair, 16)); });
+    }, true, true);
+    Release(BytePtr(start, 16));
+    return s;
+  }
+
+  // getpath(P): for each P (value mode), the value there; in path mode also the input's path
+  // extended by P (a pair is passed on, whose value comes first, so value mode reads it too).
+  llvm::Value* GetPath(NodeId p, Activation& act, llvm::Value* in, bool path, Cont k) {
+    return ForEach(p, act, in, {k.env, in}, [&](llvm::Value* keys, const Values& c) {
+      llvm::Value* out = PairSlot();
+      llvm::Value* in_path = path ? BytePtr(c[1], 16) : llvm::ConstantPointerNull::get(ptr_);
+      llvm::Value* s = CallAbi(WM_ABI_PATH_GETPATH, {ctx_, c[1], in_path, keys, out});
+      return WithOwnedPair(s, out, Cont{k.fn, c[0]});
     });
   }
 
@@ -1241,7 +1409,7 @@ class ProgramEmitter {
   // A call of a program function: inlined (a new activation with its own slots in the current
   // frame), or for a function of a recursive cycle, a call of its LLVM function. The depth and
   // fuel limits are checked at run time as the interpreter does per call.
-  llvm::Value* Call(NodeId n, const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+  llvm::Value* Call(NodeId n, const ir::Node& node, Activation& act, llvm::Value* in, Cont k, bool path) {
     if (node.a >= program_.functions.size()) {
       Fail("function index out of range");
       return Status(WM_STATUS_ERROR);
@@ -1255,12 +1423,12 @@ class ProgramEmitter {
     }
     Activation* lexical = LexicalParentOf(act, fn);
     bool counted = act.tail_calls.count(n) == 0;
-    if (recursive_[node.a]) return CallRecursive(node, act, lexical, in, k, counted);
+    if (recursive_[node.a]) return CallRecursive(node, act, lexical, in, k, counted, path);
     // Inlining terminates: every function of a call cycle is called as an LLVM function above,
     // and a closure argument re-enters its caller's body, never a callee's; nested calls of the
     // same function through closure arguments (f(f(.))) are fine.
     uint32_t& next_slot = frame_info_->next_slot;
-    if (static_cast<uint64_t>(next_slot) + fn.num_slots > kMaxFrameSlots) {
+    if (static_cast<uint64_t>(next_slot) + SlotsOf(fn) > kMaxFrameSlots) {
       Fail("too many variables after inlining");
       return Status(WM_STATUS_ERROR);
     }
@@ -1272,9 +1440,9 @@ class ProgramEmitter {
     callee.caller = &act;
     callee.closure_args = &node.kids;
     callee.lexical = lexical;
-    next_slot += fn.num_slots;
+    next_slot += SlotsOf(fn);
     FindTailCalls(fn.body, callee);
-    return WithDepth([&] { return Gen(fn.body, callee, in, k); }, counted);
+    return WithDepth([&] { return Gen(fn.body, callee, in, k, path); }, counted);
   }
 
   // ---- recursive functions (native calls instead of inlining)
@@ -1353,62 +1521,75 @@ class ProgramEmitter {
   // A call of a function on a call cycle: its LLVM function gets a call record with the
   // continuation, the static link and one (code, env) pair per closure argument.
   llvm::Value* CallRecursive(const ir::Node& node, Activation& act, Activation* lexical, llvm::Value* in,
-                             Cont k, bool counted) {
-    llvm::Function* target = RecursiveFunction(node.a, lexical);
+                             Cont k, bool counted, bool path) {
+    llvm::Function* target = RecursiveFunction(node.a, lexical, path);
     if (target == nullptr) return Status(WM_STATUS_ERROR);
-    uint64_t words = kRecordClosures / 8 + 2 * node.kids.size();
+    uint64_t words = (kRecordClosures + kRecordClosureSize * node.kids.size()) / 8;
     llvm::Value* record = Alloca(llvm::ArrayType::get(ptr_, words), "call_record");
     StoreCont(record, k);
     llvm::Value* link = lexical != nullptr ? FramePtr(lexical->home) : llvm::ConstantPointerNull::get(ptr_);
     builder_.CreateStore(link, BytePtr(record, kRecordStaticLink));
     for (size_t i = 0; i < node.kids.size(); ++i) {
-      llvm::Value* code = nullptr;
-      llvm::Value* env = nullptr;
-      ClosureFor(node.kids[i], act, &code, &env);
-      builder_.CreateStore(code, BytePtr(record, kRecordClosures + 16 * i));
-      builder_.CreateStore(env, BytePtr(record, kRecordClosures + 16 * i + 8));
+      ClosureCode code = ClosureFor(node.kids[i], act);
+      uint64_t at = kRecordClosures + kRecordClosureSize * i;
+      builder_.CreateStore(code.value_code, BytePtr(record, at));
+      builder_.CreateStore(code.path_code, BytePtr(record, at + kClosurePathCode));
+      builder_.CreateStore(code.env, BytePtr(record, at + kClosureEnv));
     }
     return WithDepth([&] { return builder_.CreateCall(target, {ctx_, frame_, in, record}); }, counted);
   }
 
-  // (code, env) of the closure `body` evaluated in `act`. A parameter passed on unchanged
+  struct ClosureCode {
+    llvm::Value* value_code;
+    llvm::Value* path_code;
+    llvm::Value* env;
+  };
+
+  // The code and env of the closure `body` evaluated in `act`. A parameter passed on unchanged
   // (`def f(g): ... f(g)`) is forwarded, so chains of recursive calls do not nest closures.
-  void ClosureFor(NodeId body, Activation& act, llvm::Value** code, llvm::Value** env) {
+  ClosureCode ClosureFor(NodeId body, Activation& act) {
     const ir::Node& node = program_.nodes[body];
     if (node.op == Op::CallParam) {
       Activation* scope = Up(act, node.a);
       if (scope != nullptr && scope->closures_in_record &&
           ir::ScopeIndex(node.a) < program_.functions[scope->function].num_closure_params) {
         llvm::Value* record = builder_.CreateLoad(ptr_, FramePtr(scope->home), "record");
-        uint64_t at = kRecordClosures + 16ull * ir::ScopeIndex(node.a);
-        *code = builder_.CreateLoad(ptr_, BytePtr(record, at));
-        *env = builder_.CreateLoad(ptr_, BytePtr(record, at + 8));
-        return;
+        uint64_t at = kRecordClosures + kRecordClosureSize * ir::ScopeIndex(node.a);
+        return ClosureCode{builder_.CreateLoad(ptr_, BytePtr(record, at)),
+                           builder_.CreateLoad(ptr_, BytePtr(record, at + kClosurePathCode)),
+                           builder_.CreateLoad(ptr_, BytePtr(record, at + kClosureEnv))};
       }
     }
-    llvm::Function* fn = NewFunction("closure");
+    llvm::Value* value_code = ClosureFunction(body, act, false);
+    llvm::Value* path_code =
+        has_paths_ ? static_cast<llvm::Value*>(ClosureFunction(body, act, true)) : llvm::ConstantPointerNull::get(ptr_);
+    return ClosureCode{value_code, path_code, FramePtr(act.home)};
+  }
+
+  // `i32 (ctx, env frame, input, continuation record)` running `body` in `act`.
+  llvm::Function* ClosureFunction(NodeId body, Activation& act, bool path) {
+    llvm::Function* fn = NewFunction(path ? "closure.path" : "closure");
     NativeFrame* saved = frame_info_;
     frame_info_ = act.home;
     {
       FunctionScope scope(*this, fn);
-      builder_.CreateRet(Gen(body, act, fn->getArg(2), Cont{ForeignContinuation(), fn->getArg(3)}));
+      builder_.CreateRet(Gen(body, act, fn->getArg(2), Cont{ForeignContinuation(), fn->getArg(3)}, path));
     }
     frame_info_ = saved;
-    *code = fn;
-    *env = FramePtr(act.home);
+    return fn;
   }
 
   // Invokes closure parameter `index` of a recursive function's activation (not a call: no
   // depth, as in the interpreter).
-  llvm::Value* CallRecordClosure(Activation& scope, uint32_t index, llvm::Value* in, Cont k) {
+  llvm::Value* CallRecordClosure(Activation& scope, uint32_t index, llvm::Value* in, Cont k, bool path) {
     if (index >= program_.functions[scope.function].num_closure_params) {
       Fail("closure parameter out of range");
       return Status(WM_STATUS_ERROR);
     }
     llvm::Value* record = builder_.CreateLoad(ptr_, FramePtr(scope.home), "record");
-    uint64_t at = kRecordClosures + 16ull * index;
-    llvm::Value* code = builder_.CreateLoad(ptr_, BytePtr(record, at));
-    llvm::Value* env = builder_.CreateLoad(ptr_, BytePtr(record, at + 8));
+    uint64_t at = kRecordClosures + kRecordClosureSize * index;
+    llvm::Value* code = builder_.CreateLoad(ptr_, BytePtr(record, path ? at + kClosurePathCode : at));
+    llvm::Value* env = builder_.CreateLoad(ptr_, BytePtr(record, at + kClosureEnv));
     llvm::Value* cont = Alloca(llvm::ArrayType::get(ptr_, 3), "closure_k");
     StoreCont(cont, k);
     return builder_.CreateCall(cont_type_, code, {ctx_, env, in, cont});
@@ -1417,11 +1598,11 @@ class ProgramEmitter {
   // The LLVM function of recursive function `index` whose lexical parent is `lexical`:
   // `i32 (ctx, caller_frame, input, record)`. It checks the native stack, allocates its frame
   // (slot 0: the record) and runs the body, whose outputs go to the record's continuation.
-  llvm::Function* RecursiveFunction(uint32_t index, Activation* lexical) {
-    auto key = std::make_pair(index, lexical != nullptr ? lexical->id : 0);
+  llvm::Function* RecursiveFunction(uint32_t index, Activation* lexical, bool path) {
+    auto key = std::make_tuple(index, lexical != nullptr ? lexical->id : 0, path);
     if (auto found = recursive_fns_.find(key); found != recursive_fns_.end()) return found->second;
     const ir::Function& fn = program_.functions[index];
-    if (1ull + fn.num_slots > kMaxFrameSlots) {
+    if (1ull + SlotsOf(fn) > kMaxFrameSlots) {
       Fail("too many variables in " + fn.name);
       return nullptr;
     }
@@ -1430,7 +1611,7 @@ class ProgramEmitter {
     llvm::Function* body = NewFunction("rec.body");
     NativeFrame frame_info;
     frame_info.static_parent = lexical != nullptr ? lexical->home : nullptr;
-    frame_info.next_slot = 1 + fn.num_slots;
+    frame_info.next_slot = 1 + SlotsOf(fn);
     Activation callee;
     callee.function = index;
     callee.slot_base = 1;
@@ -1443,11 +1624,13 @@ class ProgramEmitter {
     frame_info_ = &frame_info;
     {
       FunctionScope scope(*this, body);
-      builder_.CreateRet(Gen(fn.body, callee, body->getArg(2), Cont{ForeignContinuation(), body->getArg(3)}));
+      builder_.CreateRet(
+          Gen(fn.body, callee, body->getArg(2), Cont{ForeignContinuation(), body->getArg(3)}, path));
     }
     frame_info_ = saved;
     FunctionScope scope(*this, wrapper);
     llvm::Value* frame = builder_.CreateAlloca(value_, I32(frame_info.next_slot), "frame");
+    if (has_paths_) ZeroFrame(frame, frame_info.next_slot);
     llvm::Value* record = wrapper->getArg(3);
     builder_.CreateStore(record, frame);
     llvm::Value* s = IfOk(CallAbi(WM_ABI_CHECK_STACK, {ctx_}), [&] {
@@ -1570,7 +1753,9 @@ class ProgramEmitter {
   NativeFrame* frame_info_ = nullptr;  // the frame `frame_` points to
   uint64_t activation_ids_ = 0;
   std::vector<bool> recursive_;  // per function: part of a call cycle
-  std::map<std::pair<uint32_t, uint64_t>, llvm::Function*> recursive_fns_;  // (function, lexical id)
+  // (function, lexical activation id, path mode) -> LLVM function
+  std::map<std::tuple<uint32_t, uint64_t, bool>, llvm::Function*> recursive_fns_;
+  bool has_paths_ = false;  // the program has path(f): frames carry path slots
   llvm::Function* foreign_cont_ = nullptr;
   std::unique_ptr<native::TailCallFacts> tail_facts_;
   uint32_t next_label_id_ = 0;

@@ -30,6 +30,7 @@ static_assert(offsetof(WmAbi, copy) == 8 &&
                   offsetof(WmAbi, check_pattern_key) == 8 + 8 * WM_ABI_CHECK_PATTERN_KEY &&
                   offsetof(WmAbi, check_object_key) == 8 + 8 * WM_ABI_CHECK_OBJECT_KEY &&
                   offsetof(WmAbi, check_stack) == 8 + 8 * WM_ABI_CHECK_STACK &&
+                  offsetof(WmAbi, path_check) == 8 + 8 * WM_ABI_PATH_CHECK &&
                   sizeof(WmAbi) == 8 + 8 * WM_ABI_NUM_SLOTS,
               "WmAbiSlot numbering must follow the WmAbi field order");
 static_assert(sizeof(std::pair<Value, Value>) == 32, "object members are iterated with stride 32");
@@ -453,6 +454,185 @@ int32_t ShimCheckStack(WmCtx* ctx) {
 
 }  // extern "C"
 
+// ---- path mode (the interpreter's path tracking, runtime/eval/interpreter.cpp)
+
+std::string Trunc(const Value& v, size_t width) {
+  std::string text = ToJson(v);
+  if (text.size() > width - 1) {
+    text.resize(width - 4);
+    text += "...";
+  }
+  return text;
+}
+
+Value Extend(const Value& path, const Value& key) {
+  Array extended = path.AsArray();
+  extended.push_back(key);
+  return Value::MakeArray(std::move(extended));
+}
+
+int32_t InvalidPathAccess(WmCtx* ctx, const Value& target, const Value& key) {
+  return SetError(ctx,
+                  Value::String("Invalid path expression near attempt to access element " + Trunc(key, 15) +
+                                " of " + Trunc(target, 30)),
+                  false);
+}
+
+// Out pairs start as two nulls, so native code may release them whatever happens.
+void PutNullPair(WmValue* out) {
+  new (out) Value();
+  new (out + 1) Value();
+}
+
+void SetPair(WmValue* out, Value value, Value path) {
+  *MutV(out) = std::move(value);
+  *MutV(out + 1) = std::move(path);
+}
+
+// One step of fuel per value visited by `..`, as Step in the interpreter's Recurse.
+int32_t TickFuel(WmCtx* ctx) {
+  if (ctx->fuel == 0) return ShimLimitExceeded(ctx, WM_LIMIT_FUEL);
+  --ctx->fuel;
+  return WM_STATUS_OK;
+}
+
+int32_t RecursePaths(WmCtx* ctx, WmValue* frame, const Value& v, const Value& path, WmCont k, void* kenv) {
+  int32_t status = TickFuel(ctx);
+  if (status != WM_STATUS_OK) return status;
+  Value pair[2] = {v, path};
+  status = k(ctx, frame, reinterpret_cast<const WmValue*>(pair), kenv);
+  if (status != WM_STATUS_OK) return status;
+  if (v.IsArray()) {
+    const Array& items = v.AsArray();
+    for (size_t i = 0; i < items.size(); ++i) {
+      Value child_path = path.IsArray() ? Extend(path, Value::Number(double(i))) : Value();
+      status = RecursePaths(ctx, frame, items[i], child_path, k, kenv);
+      if (status != WM_STATUS_OK) return status;
+    }
+  } else if (v.IsObject()) {
+    for (const Member& m : v.AsObject()) {
+      Value child_path = path.IsArray() ? Extend(path, m.first) : Value();
+      status = RecursePaths(ctx, frame, m.second, child_path, k, kenv);
+      if (status != WM_STATUS_OK) return status;
+    }
+  }
+  return WM_STATUS_OK;
+}
+
+extern "C" {
+
+int32_t ShimPathIndex(WmCtx* ctx, const WmValue* target, const WmValue* key, WmValue* out) {
+  PutNullPair(out);
+  return Guarded(ctx, "path index", [&]() -> int32_t {
+    const Value& t = V(target);
+    const Value& path = V(target + 1);
+    if (!path.IsArray()) return InvalidPathAccess(ctx, t, V(key));
+    Value result, error;
+    if (!ops::Index(t, V(key), &result, &error)) return SetError(ctx, std::move(error), false);
+    SetPair(out, std::move(result), Extend(path, V(key)));
+    return WM_STATUS_OK;
+  });
+}
+
+int32_t ShimPathSlice(WmCtx* ctx, const WmValue* target, const WmValue* from, const WmValue* to,
+                      WmValue* out) {
+  PutNullPair(out);
+  return Guarded(ctx, "path slice", [&]() -> int32_t {
+    const Value& t = V(target);
+    Value result, error;
+    if (!ops::Slice(t, V(from), V(to), &result, &error)) return SetError(ctx, std::move(error), false);
+    Value key = Value::MakeObject({{Value::String("start"), V(from)}, {Value::String("end"), V(to)}});
+    if (!V(target + 1).IsArray()) return InvalidPathAccess(ctx, t, key);
+    SetPair(out, std::move(result), Extend(V(target + 1), key));
+    return WM_STATUS_OK;
+  });
+}
+
+int32_t ShimPathIterate(WmCtx* ctx, WmValue* frame, const WmValue* target, WmCont k, void* kenv) {
+  return Guarded(ctx, "path iterate", [&]() -> int32_t {
+    Value t = V(target);  // held: k may not keep the pair it got alive
+    const Value& path = V(target + 1);
+    if (!path.IsArray() && (t.IsArray() || t.IsObject())) {
+      return SetError(ctx,
+                      Value::String("Invalid path expression near attempt to iterate through " + Trunc(t, 30)),
+                      false);
+    }
+    if (t.IsArray()) {
+      const Array& items = t.AsArray();
+      for (size_t i = 0; i < items.size(); ++i) {
+        Value pair[2] = {items[i], Extend(path, Value::Number(double(i)))};
+        int32_t status = k(ctx, frame, reinterpret_cast<const WmValue*>(pair), kenv);
+        if (status != WM_STATUS_OK) return status;
+      }
+      return WM_STATUS_OK;
+    }
+    if (t.IsObject()) {
+      for (const Member& m : t.AsObject()) {
+        Value pair[2] = {m.second, Extend(path, m.first)};
+        int32_t status = k(ctx, frame, reinterpret_cast<const WmValue*>(pair), kenv);
+        if (status != WM_STATUS_OK) return status;
+      }
+      return WM_STATUS_OK;
+    }
+    Array ignored;
+    Value error;
+    if (ops::IterateInto(t, &ignored, &error)) return Internal(ctx, "path iterate");
+    return SetError(ctx, std::move(error), false);
+  });
+}
+
+int32_t ShimPathRecurse(WmCtx* ctx, WmValue* frame, const WmValue* v, WmCont k, void* kenv) {
+  return Guarded(ctx, "path recurse", [&]() -> int32_t {
+    Value root = V(v);
+    return RecursePaths(ctx, frame, root, V(v + 1), k, kenv);
+  });
+}
+
+int32_t ShimPathGetpath(WmCtx* ctx, const WmValue* input, const WmValue* input_path,
+                        const WmValue* keys, WmValue* out) {
+  PutNullPair(out);
+  return Guarded(ctx, "getpath", [&]() -> int32_t {
+    Value result, error;
+    Value arg = V(keys);
+    if (!ops::CallBuiltin(ir::BuiltinId::GetPath, V(input), &arg, 1, &result, &error)) {
+      return SetError(ctx, std::move(error), false);
+    }
+    if (input_path == nullptr) {
+      SetPair(out, std::move(result), Value());
+      return WM_STATUS_OK;
+    }
+    const Value& path = V(input_path);
+    if (!path.IsArray()) return InvalidPathAccess(ctx, V(input), arg);
+    Array full = path.AsArray();
+    if (arg.IsArray()) {
+      for (const Value& key : arg.AsArray()) full.push_back(key);
+    }
+    SetPair(out, std::move(result), Value::MakeArray(std::move(full)));
+    return WM_STATUS_OK;
+  });
+}
+
+void ShimPathVar(const WmValue* value, const WmValue* bound_path, const WmValue* input, WmValue* out) {
+  PutNullPair(out);
+  const Value& path = V(bound_path);
+  if (path.IsArray()) {
+    SetPair(out, V(value), path);
+  } else if (V(input + 1).IsArray() && Identical(V(value), V(input))) {
+    SetPair(out, V(value), V(input + 1));
+  } else {
+    SetPair(out, V(value), Value());
+  }
+}
+
+int32_t ShimPathCheck(WmCtx* ctx, const WmValue* pair) {
+  if (V(pair + 1).IsArray()) return WM_STATUS_OK;
+  return Guarded(ctx, "path check", [&]() -> int32_t {
+    return SetError(ctx, Value::String("Invalid path expression with result " + Trunc(V(pair), 30)), false);
+  });
+}
+
+}  // extern "C"
+
 const WmAbi kAbi = {
     WM_NATIVE_ABI_VERSION,
     WM_ABI_NUM_SLOTS,
@@ -479,6 +659,13 @@ const WmAbi kAbi = {
     ShimCheckPatternKey,
     ShimCheckObjectKey,
     ShimCheckStack,
+    ShimPathIndex,
+    ShimPathSlice,
+    ShimPathIterate,
+    ShimPathRecurse,
+    ShimPathGetpath,
+    ShimPathVar,
+    ShimPathCheck,
 };
 
 }  // namespace

@@ -14,7 +14,7 @@ extern "C" {
 // Bumped whenever WmAbi, WmCtx, WmValue or the entry-point signature change. AOT objects export
 // it as `wm_abi_version` (uint32) and the loader refuses a mismatch. Also bumped when the meaning
 // of an argument changes: 3 = call_builtin's ids follow runtime/ir/builtins.def (renumbered).
-// 4 = check_stack (recursive functions run as native calls).
+// 4 = check_stack (recursive functions run as native calls) and the path-mode entries.
 #define WM_NATIVE_ABI_VERSION 4u
 #define WM_NATIVE_ABI_VERSION_SYMBOL "wm_abi_version"
 
@@ -115,6 +115,28 @@ typedef struct WmAbi {
   // Called on entry of every native call of a recursive function: a limit error (worded as the
   // interpreter's stack guard) when the native stack is nearly exhausted, else ok.
   int32_t (*check_stack)(WmCtx* ctx);
+  // Path mode (path(f), assignments, del, paths): native code passes pairs, two WmValues
+  // {value, path}, where the path is an array of keys, or null when the value is not at a path.
+  // Out pairs are owned (native code releases both halves); errors are worded as the
+  // interpreter's ("Invalid path expression ...").
+  // target[key], its path extended by key.
+  int32_t (*path_index)(WmCtx* ctx, const WmValue* target, const WmValue* key, WmValue* out);
+  // target[from:to], its path extended by {"start": from, "end": to}.
+  int32_t (*path_slice)(WmCtx* ctx, const WmValue* target, const WmValue* from, const WmValue* to,
+                        WmValue* out);
+  // target[]: calls k with each element's pair.
+  int32_t (*path_iterate)(WmCtx* ctx, WmValue* frame, const WmValue* target, WmCont k, void* kenv);
+  // `..`: calls k with the pair of v and of every value nested in it, pre-order.
+  int32_t (*path_recurse)(WmCtx* ctx, WmValue* frame, const WmValue* v, WmCont k, void* kenv);
+  // getpath(keys) on *input (a plain value); with input_path (path mode) the out path is it
+  // extended by keys, else null.
+  int32_t (*path_getpath)(WmCtx* ctx, const WmValue* input, const WmValue* input_path,
+                          const WmValue* keys, WmValue* out);
+  // A variable in path mode: its own path if bound with one, else the input's path if its value
+  // is the very input value, else null.
+  void (*path_var)(const WmValue* value, const WmValue* bound_path, const WmValue* input, WmValue* out);
+  // path(f) output check: an error unless the pair's path is an array.
+  int32_t (*path_check)(WmCtx* ctx, const WmValue* pair);
 } WmAbi;
 
 // Slot numbers of the function pointers in WmAbi (pointer i is at byte offset 8 + 8*i).
@@ -142,6 +164,13 @@ enum WmAbiSlot {
   WM_ABI_CHECK_PATTERN_KEY,
   WM_ABI_CHECK_OBJECT_KEY,
   WM_ABI_CHECK_STACK,
+  WM_ABI_PATH_INDEX,
+  WM_ABI_PATH_SLICE,
+  WM_ABI_PATH_ITERATE,
+  WM_ABI_PATH_RECURSE,
+  WM_ABI_PATH_GETPATH,
+  WM_ABI_PATH_VAR,
+  WM_ABI_PATH_CHECK,
   WM_ABI_NUM_SLOTS
 };
 
