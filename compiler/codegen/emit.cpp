@@ -267,6 +267,7 @@ class ProgramEmitter {
       case WM_ABI_CHECK_PATTERN_KEY: return fn(i32_, {ptr_, ptr_, ptr_});
       case WM_ABI_CHECK_OBJECT_KEY: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_CHECK_STACK: return fn(i32_, {ptr_});
+      case WM_ABI_CALL_ON_NEW_STACK: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
       case WM_ABI_PATH_INDEX: return fn(i32_, {ptr_, ptr_, ptr_, ptr_});
       case WM_ABI_PATH_SLICE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
       case WM_ABI_PATH_ITERATE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
@@ -1513,6 +1514,14 @@ class ProgramEmitter {
 
   // Stores k (valid in the current function) as the first words of `record`.
   void StoreCont(llvm::Value* record, Cont k) {
+    if (foreign_cont_ != nullptr && k.fn == foreign_cont_) {
+      // k is a caller's continuation behind its record: pass that one on, so that a chain of
+      // recursive calls (jq's loops) reaches it in one step, not through one adapter per level.
+      for (uint64_t at : {kRecordContFn, kRecordContEnv, kRecordContFrame}) {
+        builder_.CreateStore(builder_.CreateLoad(ptr_, BytePtr(k.env, at)), BytePtr(record, at));
+      }
+      return;
+    }
     builder_.CreateStore(k.fn, BytePtr(record, kRecordContFn));
     builder_.CreateStore(k.env, BytePtr(record, kRecordContEnv));
     builder_.CreateStore(frame_, BytePtr(record, kRecordContFrame));
@@ -1606,7 +1615,7 @@ class ProgramEmitter {
       Fail("too many variables in " + fn.name);
       return nullptr;
     }
-    llvm::Function* wrapper = NewFunction("rec");
+    llvm::Function* wrapper = NewFunction("rec");  // checks the stack, allocates the frame
     recursive_fns_[key] = wrapper;
     llvm::Function* body = NewFunction("rec.body");
     NativeFrame frame_info;
@@ -1633,9 +1642,11 @@ class ProgramEmitter {
     if (has_paths_) ZeroFrame(frame, frame_info.next_slot);
     llvm::Value* record = wrapper->getArg(3);
     builder_.CreateStore(record, frame);
-    llvm::Value* s = IfOk(CallAbi(WM_ABI_CHECK_STACK, {ctx_}), [&] {
-      return builder_.CreateCall(body, {ctx_, frame, wrapper->getArg(2), record});
-    });
+    // Near the end of the stack the body continues on a fresh segment (see native_abi.h).
+    llvm::Value* low = builder_.CreateICmpNE(CallAbi(WM_ABI_CHECK_STACK, {ctx_}), I32(0));
+    llvm::Value* s = IfElse(
+        low, [&] { return CallAbi(WM_ABI_CALL_ON_NEW_STACK, {ctx_, body, frame, wrapper->getArg(2), record}); },
+        [&] { return builder_.CreateCall(body, {ctx_, frame, wrapper->getArg(2), record}); });
     builder_.CreateRet(s);
     return wrapper;
   }

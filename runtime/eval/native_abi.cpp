@@ -4,6 +4,8 @@
 #include "runtime/eval/native_abi.h"
 
 #include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 
 #include <cstring>
 #include <utility>
@@ -51,9 +53,17 @@ struct HostState {
   Value error;               // pending error value
   bool error_pending = false;
   bool error_is_limit = false;
-  const char* stack_top = nullptr;  // an address near the top of the stack when the run began
+  const char* stack_top = nullptr;  // an address near the top of the current stack (segment)
   size_t stack_budget = 0;          // bytes native code may use below it
+  size_t stack_segment_bytes = 0;   // stack segments in use (ShimCallOnNewStack)
 };
+
+// Deep native recursion (jq's loops: the interpreter runs tail calls as loops, native code nests
+// them) continues on fresh stack segments, up to kMaxNativeStack in all; past that it stops with
+// the interpreter's stack-guard error.
+constexpr size_t kStackSegment = 8u << 20;
+constexpr size_t kGuardBytes = 4096;
+constexpr size_t kMaxNativeStack = 1ull << 30;
 
 // Bytes of the calling thread's stack below the current position that native recursion may use,
 // keeping kStackReserve free for the continuation chain and library calls (the interpreter's
@@ -446,10 +456,56 @@ int32_t ShimCheckPatternKey(WmCtx* ctx, const WmValue* object, const WmValue* ke
 int32_t ShimCheckStack(WmCtx* ctx) {
   const HostState& host = Host(ctx);
   char here;
-  if (host.stack_top != nullptr && static_cast<size_t>(host.stack_top - &here) > host.stack_budget) {
-    return LimitError(ctx, "maximum evaluation depth exceeded (stack)");
-  }
-  return WM_STATUS_OK;
+  return host.stack_top != nullptr && static_cast<size_t>(host.stack_top - &here) > host.stack_budget ? 1 : 0;
+}
+
+// A call made on a fresh stack segment (see ShimCallOnNewStack); handed to the segment's entry
+// through a thread-local, as makecontext passes only ints.
+struct SegmentCall {
+  WmCont fn;
+  WmCtx* ctx;
+  WmValue* frame;
+  const WmValue* input;
+  void* env;
+  int32_t status;
+};
+thread_local SegmentCall* t_segment_call = nullptr;
+
+void RunSegmentCall() {
+  SegmentCall* call = t_segment_call;
+  call->status = call->fn(call->ctx, call->frame, call->input, call->env);
+}
+
+int32_t ShimCallOnNewStack(WmCtx* ctx, WmCont fn, WmValue* frame, const WmValue* input, void* env) {
+  HostState& host = Host(ctx);
+  const char* const kStackMessage = "maximum evaluation depth exceeded (stack)";
+  if (host.stack_segment_bytes + kStackSegment > kMaxNativeStack) return LimitError(ctx, kStackMessage);
+  void* memory = mmap(nullptr, kStackSegment, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (memory == MAP_FAILED) return LimitError(ctx, kStackMessage);
+  char* base = static_cast<char*>(memory);
+  mprotect(base, kGuardBytes, PROT_NONE);  // an overflow faults instead of corrupting memory
+  SegmentCall call{fn, ctx, frame, input, env, WM_STATUS_ERROR};
+  ucontext_t caller, segment;
+  getcontext(&segment);
+  segment.uc_stack.ss_sp = base;
+  segment.uc_stack.ss_size = kStackSegment;
+  segment.uc_link = &caller;
+  makecontext(&segment, RunSegmentCall, 0);
+  SegmentCall* outer_call = t_segment_call;
+  const char* outer_top = host.stack_top;
+  size_t outer_budget = host.stack_budget;
+  t_segment_call = &call;
+  host.stack_top = base + kStackSegment;
+  host.stack_budget = kStackSegment - kStackReserve;
+  host.stack_segment_bytes += kStackSegment;
+  swapcontext(&caller, &segment);
+  host.stack_segment_bytes -= kStackSegment;
+  host.stack_top = outer_top;
+  host.stack_budget = outer_budget;
+  t_segment_call = outer_call;
+  munmap(memory, kStackSegment);
+  return call.status;
 }
 
 }  // extern "C"
@@ -659,6 +715,7 @@ const WmAbi kAbi = {
     ShimCheckPatternKey,
     ShimCheckObjectKey,
     ShimCheckStack,
+    ShimCallOnNewStack,
     ShimPathIndex,
     ShimPathSlice,
     ShimPathIterate,

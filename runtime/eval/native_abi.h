@@ -112,9 +112,12 @@ typedef struct WmAbi {
   // code calls it as each pair is inserted (after its value is produced), as jq and the
   // interpreter do, so a bad key errors even when a later pair's value yields nothing.
   int32_t (*check_object_key)(WmCtx* ctx, const WmValue* key);
-  // Called on entry of every native call of a recursive function: a limit error (worded as the
-  // interpreter's stack guard) when the native stack is nearly exhausted, else ok.
+  // Called on entry of every native call of a recursive function: 1 when the native stack is
+  // nearly exhausted (the call then goes through call_on_new_stack), else 0.
   int32_t (*check_stack)(WmCtx* ctx);
+  // fn(ctx, frame, input, env) run on a fresh stack segment; a limit error (worded as the
+  // interpreter's stack guard) when the segments would exceed their total cap (1 GiB).
+  int32_t (*call_on_new_stack)(WmCtx* ctx, WmCont fn, WmValue* frame, const WmValue* input, void* env);
   // Path mode (path(f), assignments, del, paths): native code passes pairs, two WmValues
   // {value, path}, where the path is an array of keys, or null when the value is not at a path.
   // Out pairs are owned (native code releases both halves); errors are worded as the
@@ -164,6 +167,7 @@ enum WmAbiSlot {
   WM_ABI_CHECK_PATTERN_KEY,
   WM_ABI_CHECK_OBJECT_KEY,
   WM_ABI_CHECK_STACK,
+  WM_ABI_CALL_ON_NEW_STACK,
   WM_ABI_PATH_INDEX,
   WM_ABI_PATH_SLICE,
   WM_ABI_PATH_ITERATE,
