@@ -76,8 +76,10 @@ struct Activation {
   const std::vector<NodeId>* closure_args = nullptr;
   bool closures_in_record = false;
   std::unordered_map<uint32_t, uint32_t> labels;  // label slot -> compile-time label id
-  // Calls in the body that the interpreter makes as tail calls (not counted as call depth).
-  std::unordered_set<NodeId> tail_calls;
+  // The interpreter's tail path through the body: the Calls it makes as tail calls (not counted
+  // as call depth) and the `|`, `if` and `as` nodes on the way, whose left side it runs to its
+  // single value before going on (see TakeThen).
+  std::unordered_set<NodeId> tail_nodes;
 };
 
 // A continuation: a generated function plus its environment pointer (valid in the current
@@ -549,6 +551,9 @@ class ProgramEmitter {
       case Op::Empty:
         return Status(WM_STATUS_OK);
       case Op::Pipe:
+        if (act.tail_nodes.count(n) != 0) {
+          return TakeThen(kid(0), act, in, path, [&](llvm::Value* v) { return Gen(kid(1), act, v, k, path); });
+        }
         return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* v, const Values& c) {
           return Gen(kid(1), act, v, Cont{k.fn, c[0]}, path);
         }, true, path);
@@ -602,6 +607,13 @@ class ProgramEmitter {
       case Op::Alternative:
         return Alternative(kid(0), kid(1), act, in, k, path);
       case Op::If:
+        if (act.tail_nodes.count(n) != 0) {
+          return TakeThen(kid(0), act, in, false, [&](llvm::Value* cond) {
+            return IfElse(
+                Truthy(cond), [&] { return Gen(kid(1), act, in, k, path); },
+                [&] { return kid(2) == ir::kNoNode ? CallCont(k, in) : Gen(kid(2), act, in, k, path); });
+          });
+        }
         // The condition reads the input's value (a pair starts with it in path mode).
         return ForEach(kid(0), act, in, {k.env, in}, [&](llvm::Value* cond, const Values& c) {
           Cont inner{k.fn, c[0]};
@@ -711,6 +723,13 @@ class ProgramEmitter {
           return CallAbi(WM_ABI_RAISE_ERROR, {ctx_, v});
         });
       case Op::Bind:
+        if (act.tail_nodes.count(n) != 0) {  // one plain `$x` pattern (ReachesTailCall)
+          return TakeThen(kid(0), act, in, false, [&](llvm::Value* v) {
+            return BindPattern(node.patterns[0], act, v, in, {k.env, in}, [&](const Values& c) {
+              return Gen(kid(1), act, c[1], Cont{k.fn, c[0]}, path);
+            });
+          });
+        }
         return Bind(node, act, in, k, path);
       case Op::Reduce:
         return Reduce(node, act, in, k);
@@ -1423,7 +1442,7 @@ class ProgramEmitter {
       return Status(WM_STATUS_ERROR);
     }
     Activation* lexical = LexicalParentOf(act, fn);
-    bool counted = act.tail_calls.count(n) == 0;
+    bool counted = act.tail_nodes.count(n) == 0;
     if (recursive_[node.a]) return CallRecursive(node, act, lexical, in, k, counted, path);
     // Inlining terminates: every function of a call cycle is called as an LLVM function above,
     // and a closure argument re-enters its caller's body, never a callee's; nested calls of the
@@ -1662,14 +1681,18 @@ class ProgramEmitter {
       if (id == ir::kNoNode || id >= program_.nodes.size() || !tail_facts_->ReachesTailCall(id)) continue;
       const ir::Node& node = program_.nodes[id];
       switch (node.op) {
-        case Op::Call: act.tail_calls.insert(id); break;
+        case Op::Call: act.tail_nodes.insert(id); break;
         case Op::Comma: pending.push_back(node.kids[1]); break;
         case Op::If:
-          if (AtMostOne(node.kids[0], act)) pending.insert(pending.end(), {node.kids[1], node.kids[2]});
+          if (!AtMostOne(node.kids[0], act)) break;
+          act.tail_nodes.insert(id);
+          pending.insert(pending.end(), {node.kids[1], node.kids[2]});
           break;
         case Op::Pipe:
         case Op::Bind:
-          if (AtMostOne(node.kids[0], act)) pending.push_back(node.kids[1]);
+          if (!AtMostOne(node.kids[0], act)) break;
+          act.tail_nodes.insert(id);
+          pending.push_back(node.kids[1]);
           break;
         default: break;
       }
@@ -1696,6 +1719,7 @@ class ProgramEmitter {
       Activation* scope = &act;
       for (uint32_t levels = ir::ScopeLevels(node.a); levels > 0 && scope != nullptr; --levels) scope = scope->lexical;
       uint32_t index = ir::ScopeIndex(node.a);
+      if (scope != nullptr && scope->closures_in_record) return ClosureParamAtMostOne(scope->function, index);
       if (scope == nullptr || scope->closure_args == nullptr || scope->caller == nullptr ||
           index >= scope->closure_args->size()) {
         return false;
@@ -1717,6 +1741,53 @@ class ProgramEmitter {
       if (!AtMostOneWithin(kid, act, budget)) return false;
     }
     return true;
+  }
+
+  // A recursive function's closure parameter is known only at run time: it yields at most one
+  // value if every argument any call passes for it does (one passed on unchanged, `f(g)` inside
+  // f, adds nothing). The interpreter looks at the actual closure; this static answer agrees
+  // unless another call site passes a generator.
+  bool ClosureParamAtMostOne(uint32_t function, uint32_t index) {
+    uint64_t key = (static_cast<uint64_t>(function) << 32) | index;
+    if (auto found = param_at_most_one_.find(key); found != param_at_most_one_.end()) return found->second;
+    bool all = true;
+    for (const ir::Node& call : program_.nodes) {
+      if (call.op != Op::Call || call.a != function || index >= call.kids.size()) continue;
+      const ir::Node& arg = program_.nodes[call.kids[index]];
+      if (arg.op == Op::CallParam && ir::ScopeIndex(arg.a) == index) continue;
+      if (tail_facts_->CountOf(call.kids[index]) != native::TailCallFacts::Count::kAtMostOne) {
+        all = false;
+        break;
+      }
+    }
+    param_at_most_one_[key] = all;
+    return all;
+  }
+
+  // On the tail path (Activation::tail_nodes) the interpreter runs the left side of `|`, the
+  // condition of `if` and the source of `as` to their single value first and then goes on, so
+  // the calls made there are over (their depth released) before the tail call: the same here.
+  // `then` gets the value taken (a pair in path mode), valid until it returns.
+  llvm::Value* TakeThen(NodeId source, Activation& act, llvm::Value* in, bool path,
+                        const std::function<llvm::Value*(llvm::Value* taken)>& then) {
+    llvm::Value* taken = PairSlot();
+    StoreNull(taken);
+    StoreNull(BytePtr(taken, 16));
+    llvm::Value* produced = Alloca(i8_, "produced");
+    builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), produced);
+    llvm::Value* s = ForEach(source, act, in, {taken, produced}, [&](llvm::Value* v, const Values& c) {
+      CallAbi(WM_ABI_COPY, {c[0], v});
+      if (path) CallAbi(WM_ABI_COPY, {BytePtr(c[0], 16), BytePtr(v, 16)});
+      builder_.CreateStore(llvm::ConstantInt::get(i8_, 1), c[1]);
+      return Status(WM_STATUS_OK);
+    }, true, path);
+    llvm::Value* result = IfOk(s, [&] {
+      llvm::Value* got = builder_.CreateICmpNE(builder_.CreateLoad(i8_, produced), llvm::ConstantInt::get(i8_, 0));
+      return IfElse(got, [&] { return then(taken); }, [&] { return Status(WM_STATUS_OK); });
+    });
+    Release(taken);
+    Release(BytePtr(taken, 16));
+    return result;
   }
 
   // One more level of call depth around body() (Calls only, as the interpreter counts; not for
@@ -1769,6 +1840,7 @@ class ProgramEmitter {
   bool has_paths_ = false;  // the program has path(f): frames carry path slots
   llvm::Function* foreign_cont_ = nullptr;
   std::unique_ptr<native::TailCallFacts> tail_facts_;
+  std::unordered_map<uint64_t, bool> param_at_most_one_;  // (function << 32 | param) -> answer
   uint32_t next_label_id_ = 0;
   size_t generated_nodes_ = 0;
   int gen_depth_ = 0;
