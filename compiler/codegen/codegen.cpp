@@ -50,18 +50,10 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
     seen[n] = true;
     const ir::Node& node = program.nodes[n];
     switch (node.op) {
-      case ir::Op::PathOf:
-      case ir::Op::GetPathGen:
-        return std::string(ir::OpName(node.op)) + " (path expressions)";
       case ir::Op::Bind:
-        if (node.patterns.empty()) return "Bind without patterns";
-        [[fallthrough]];
       case ir::Op::Reduce:
       case ir::Op::Foreach:
-        // The native fold handles one pattern; `?//` alternatives there stay interpreted.
-        if (node.op != ir::Op::Bind && node.patterns.size() != 1) {
-          return std::string(ir::OpName(node.op)) + " with ?// alternatives";
-        }
+        if (node.patterns.empty()) return std::string(ir::OpName(node.op)) + " without patterns";
         for (uint32_t p : node.patterns) {
           std::string why = check_pattern(p);
           if (!why.empty()) return std::string(ir::OpName(node.op)) + ": " + why;
@@ -78,8 +70,6 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
       }
       case ir::Op::Call: {
         if (node.a >= program.functions.size()) return "function index out of range";
-        const ir::Function& fn = program.functions[node.a];
-        if (!fn.value_param_slots.empty()) return "Call of " + fn.name + " ($parameters)";
         callees->push_back(node.a);
         break;
       }
@@ -96,8 +86,8 @@ std::string CheckBody(const ir::Program& program, ir::NodeId body, std::vector<u
 std::string UnsupportedReason(const ir::Program& program) {
   // The walks below and the emitter index the program freely: only verified IR gets that far.
   if (std::string why; !ir::Verify(program, &why)) return "invalid IR: " + why;
-  // Depth-first over the call graph from function 0; a back edge is recursion, which the
-  // backends cannot inline.
+  // Depth-first over the call graph from function 0, checking each reachable body once
+  // (functions on a cycle are emitted as LLVM functions, the others inlined).
   size_t count = program.functions.size();
   std::vector<std::vector<uint32_t>> callees(count);
   std::vector<uint8_t> state(count, 0);  // 0 unvisited, 1 on the stack, 2 done
@@ -122,7 +112,6 @@ std::string UnsupportedReason(const ir::Program& program) {
       continue;
     }
     uint32_t callee = callees[top.function][top.next++];
-    if (state[callee] == 1) return "recursive function " + program.functions[callee].name;
     if (state[callee] == 0) {
       if (std::string why = enter(callee); !why.empty()) return why;
     }

@@ -13,8 +13,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/codegen/internal/emit.h"
@@ -40,14 +43,43 @@ constexpr int kMaxGenDepth = 1500;
 constexpr size_t kMaxGeneratedNodes = 50'000;
 constexpr uint32_t kMaxFrameSlots = 4096;  // 64 KiB of native stack for one frame
 
-// One inlined function activation: where its slots live and what its closure params denote.
+// One native stack frame: the entry's, or one per activation of a recursive function's LLVM
+// function. Slot 0 of a recursive function's frame holds its call record (see CallRecursive),
+// whose static link leads to the frame of the function's lexical parent.
+struct NativeFrame {
+  NativeFrame* static_parent = nullptr;  // frame the static link points to (null: the entry's)
+  uint32_t next_slot = 0;                // slots allocated so far (grows while inlining)
+};
+
+// Byte offsets in a call record: the caller's continuation, the static link, and one
+// (value-mode code, path-mode code, env) triple per closure argument (the path-mode code is null
+// in programs without path expressions).
+constexpr uint64_t kRecordContFn = 0;
+constexpr uint64_t kRecordContEnv = 8;
+constexpr uint64_t kRecordContFrame = 16;
+constexpr uint64_t kRecordStaticLink = 24;
+constexpr uint64_t kRecordClosures = 32;
+constexpr uint64_t kRecordClosureSize = 24;
+constexpr uint64_t kClosurePathCode = 8;
+constexpr uint64_t kClosureEnv = 16;
+
+// One function activation at compile time: where its slots live and what its closure params
+// denote. Inlined activations evaluate closure args in `caller`; the activation of a recursive
+// function reads them from its call record at run time (closures_in_record).
 struct Activation {
   uint32_t function = 0;
   uint32_t slot_base = 0;
+  NativeFrame* home = nullptr;    // the frame holding the slots
+  uint64_t id = 0;                // unique per activation (keys the recursive-function cache)
   Activation* caller = nullptr;   // closure args are evaluated in this activation
   Activation* lexical = nullptr;  // activation of Function::parent (the static link)
   const std::vector<NodeId>* closure_args = nullptr;
+  bool closures_in_record = false;
   std::unordered_map<uint32_t, uint32_t> labels;  // label slot -> compile-time label id
+  // The interpreter's tail path through the body: the Calls it makes as tail calls (not counted
+  // as call depth) and the `|`, `if` and `as` nodes on the way, whose left side it runs to its
+  // single value before going on (see TakeThen).
+  std::unordered_set<NodeId> tail_nodes;
 };
 
 // A continuation: a generated function plus its environment pointer (valid in the current
@@ -76,6 +108,9 @@ class ProgramEmitter {
     void_ = llvm::Type::getVoidTy(context_);
     value_ = llvm::ArrayType::get(i64_, 2);
     cont_type_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, ptr_}, false);
+    recursive_ = FindRecursiveFunctions(program);
+    tail_facts_ = std::make_unique<native::TailCallFacts>(program);
+    for (const ir::Node& node : program.nodes) has_paths_ = has_paths_ || node.op == Op::PathOf;
   }
 
   // Defines `i32 symbol(ptr ctx, ptr input)`. Returns "" or an error.
@@ -91,11 +126,15 @@ class ProgramEmitter {
       builder_.CreateRet(CallAbi(WM_ABI_EMIT, {ctx_, emit_output->getArg(2)}));
     }
     llvm::Function* body = NewFunction("body");
+    NativeFrame root_frame;
+    root_frame.next_slot = SlotsOf(program_.functions[0]);
+    frame_info_ = &root_frame;
     Activation root;
     root.function = 0;
     root.slot_base = 0;
-    next_slot_ = program_.functions[0].num_slots;
-    if (next_slot_ > kMaxFrameSlots) return "too many variables for native code";
+    root.home = &root_frame;
+    root.id = ++activation_ids_;
+    if (root_frame.next_slot > kMaxFrameSlots) return "too many variables for native code";
     {
       FunctionScope scope(*this, body);
       llvm::Value* status = Gen(program_.functions[0].body, root, body->getArg(2),
@@ -111,9 +150,10 @@ class ProgramEmitter {
     SetAttributes(entry);
     {
       FunctionScope scope(*this, entry);
-      uint32_t slots = next_slot_ == 0 ? 1 : next_slot_;
+      uint32_t slots = root_frame.next_slot == 0 ? 1 : root_frame.next_slot;
       llvm::Value* frame = builder_.CreateAlloca(value_, llvm::ConstantInt::get(i32_, slots), "frame");
       frame_ = frame;
+      if (has_paths_) ZeroFrame(frame, slots);
       CallAbi(WM_ABI_BIND_GLOBALS,
               {ctx_, frame, llvm::ConstantInt::get(i32_, program_.functions[0].num_slots)});
       builder_.CreateRet(builder_.CreateCall(body, {ctx_, frame, entry->getArg(1),
@@ -228,6 +268,15 @@ class ProgramEmitter {
       case WM_ABI_CHECK_RANGE_ARGS: return fn(i32_, {ptr_, ptr_, i32_});
       case WM_ABI_CHECK_PATTERN_KEY: return fn(i32_, {ptr_, ptr_, ptr_});
       case WM_ABI_CHECK_OBJECT_KEY: return fn(i32_, {ptr_, ptr_});
+      case WM_ABI_CHECK_STACK: return fn(i32_, {ptr_});
+      case WM_ABI_CALL_ON_NEW_STACK: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_INDEX: return fn(i32_, {ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_SLICE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_ITERATE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_RECURSE: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_GETPATH: return fn(i32_, {ptr_, ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_VAR: return fn(void_, {ptr_, ptr_, ptr_, ptr_});
+      case WM_ABI_PATH_CHECK: return fn(i32_, {ptr_, ptr_});
       case WM_ABI_NUM_SLOTS: break;
     }
     return fn(void_, {});
@@ -352,7 +401,21 @@ class ProgramEmitter {
       Fail("variable slot out of range in " + program_.functions[act.function].name);
       return NullValue();
     }
-    return BytePtr(frame_, 16ull * (act.slot_base + slot));
+    return BytePtr(FramePtr(act.home), 16ull * (act.slot_base + slot));
+  }
+
+  // The frame `target` at run time, reached from the current function's frame through the
+  // static links of recursive-function frames.
+  llvm::Value* FramePtr(NativeFrame* target) {
+    llvm::Value* p = frame_;
+    NativeFrame* f = frame_info_;
+    while (f != nullptr && f != target) {
+      llvm::Value* record = builder_.CreateLoad(ptr_, p, "record");
+      p = builder_.CreateLoad(ptr_, BytePtr(record, kRecordStaticLink), "static_link");
+      f = f->static_parent;
+    }
+    if (f == nullptr) Fail("a variable's frame is not reachable from native code");
+    return p;
   }
 
   // Single-output, error-free nodes: their value is available without a continuation.
@@ -377,8 +440,8 @@ class ProgramEmitter {
   // function: whatever it needs from the current function must be passed in `captures`, and the
   // body must use the (reloaded) `captured` values instead.
   llvm::Value* ForEach(NodeId n, Activation& act, llvm::Value* in, const Values& captures,
-                       const Body& body, bool charge = true) {
-    if (llvm::Value* simple = SimpleValue(n, act, in)) {
+                       const Body& body, bool charge = true, bool path = false) {
+    if (llvm::Value* simple = path ? nullptr : SimpleValue(n, act, in)) {
       // Evaluating the node costs its step, as in the interpreter (absent nodes cost nothing).
       if (!charge || n == ir::kNoNode) return body(simple, captures);
       return IfOk(Tick(), [&] { return body(simple, captures); });
@@ -403,7 +466,7 @@ class ProgramEmitter {
       }
       builder_.CreateRet(body(fn->getArg(2), loaded));
     }
-    return Gen(n, act, in, Cont{fn, env});
+    return Gen(n, act, in, Cont{fn, env}, path);
   }
 
   using Done = std::function<llvm::Value*(const Values& values, const Values& captured)>;
@@ -453,7 +516,9 @@ class ProgramEmitter {
 
   // ---- the generator
 
-  llvm::Value* Gen(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+  // Generates node n: k gets every output. In path mode (`path`, under path(f)) `in` and every
+  // output are pairs {value, path} (PairOf), as the interpreter's (value, path) arguments.
+  llvm::Value* Gen(NodeId n, Activation& act, llvm::Value* in, Cont k, bool path = false) {
     if (!error_.empty()) return Status(WM_STATUS_ERROR);
     if (n == ir::kNoNode || n >= program_.nodes.size()) {
       Fail("node index out of range");
@@ -468,12 +533,13 @@ class ProgramEmitter {
       return Status(WM_STATUS_ERROR);
     }
     ++gen_depth_;
-    llvm::Value* status = IfOk(Tick(), [&] { return GenNode(n, act, in, k); });
+    llvm::Value* status = IfOk(Tick(), [&] { return path ? GenPathNode(n, act, in, k) : GenNode(n, act, in, k); });
     --gen_depth_;
     return status;
   }
 
-  llvm::Value* GenNode(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+  // `path`: in path mode (called by GenPathNode for the nodes path mode does not change).
+  llvm::Value* GenNode(NodeId n, Activation& act, llvm::Value* in, Cont k, bool path = false) {
     const ir::Node& node = program_.nodes[n];
     auto kid = [&](size_t i) { return i < node.kids.size() ? node.kids[i] : ir::kNoNode; };
     switch (node.op) {
@@ -485,12 +551,15 @@ class ProgramEmitter {
       case Op::Empty:
         return Status(WM_STATUS_OK);
       case Op::Pipe:
+        if (act.tail_nodes.count(n) != 0) {
+          return TakeThen(kid(0), act, in, path, [&](llvm::Value* v) { return Gen(kid(1), act, v, k, path); });
+        }
         return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* v, const Values& c) {
-          return Gen(kid(1), act, v, Cont{k.fn, c[0]});
-        });
+          return Gen(kid(1), act, v, Cont{k.fn, c[0]}, path);
+        }, true, path);
       case Op::Comma: {
-        llvm::Value* first = Gen(kid(0), act, in, k);
-        return IfOk(first, [&] { return Gen(kid(1), act, in, k); });
+        llvm::Value* first = Gen(kid(0), act, in, k, path);
+        return IfOk(first, [&] { return Gen(kid(1), act, in, k, path); });
       }
       case Op::Index:
         // jq evaluates the key outside the target: for each key, for each target.
@@ -536,20 +605,28 @@ class ProgramEmitter {
       case Op::Or:
         return Logical(node.op == Op::And, kid(0), kid(1), act, in, k);
       case Op::Alternative:
-        return Alternative(kid(0), kid(1), act, in, k);
+        return Alternative(kid(0), kid(1), act, in, k, path);
       case Op::If:
+        if (act.tail_nodes.count(n) != 0) {
+          return TakeThen(kid(0), act, in, false, [&](llvm::Value* cond) {
+            return IfElse(
+                Truthy(cond), [&] { return Gen(kid(1), act, in, k, path); },
+                [&] { return kid(2) == ir::kNoNode ? CallCont(k, in) : Gen(kid(2), act, in, k, path); });
+          });
+        }
+        // The condition reads the input's value (a pair starts with it in path mode).
         return ForEach(kid(0), act, in, {k.env, in}, [&](llvm::Value* cond, const Values& c) {
           Cont inner{k.fn, c[0]};
           NodeId otherwise = kid(2);
           return IfElse(
-              Truthy(cond), [&] { return Gen(kid(1), act, c[1], inner); },
+              Truthy(cond), [&] { return Gen(kid(1), act, c[1], inner, path); },
               [&] {
                 return otherwise == ir::kNoNode ? CallCont(inner, c[1])
-                                                : Gen(otherwise, act, c[1], inner);
+                                                : Gen(otherwise, act, c[1], inner, path);
               });
         });
       case Op::Try:
-        return Try(kid(0), kid(1), act, in, k);
+        return Try(kid(0), kid(1), act, in, k, path);
       case Op::Collect: {
         llvm::Value* array = OwnedSlot();
         CallAbi(WM_ABI_ARRAY_NEW, {array});
@@ -646,11 +723,18 @@ class ProgramEmitter {
           return CallAbi(WM_ABI_RAISE_ERROR, {ctx_, v});
         });
       case Op::Bind:
-        return Bind(node, act, in, k);
+        if (act.tail_nodes.count(n) != 0) {  // one plain `$x` pattern (ReachesTailCall)
+          return TakeThen(kid(0), act, in, false, [&](llvm::Value* v) {
+            return BindPattern(node.patterns[0], act, v, in, {k.env, in}, [&](const Values& c) {
+              return Gen(kid(1), act, c[1], Cont{k.fn, c[0]}, path);
+            });
+          });
+        }
+        return Bind(node, act, in, k, path);
       case Op::Reduce:
         return Reduce(node, act, in, k);
       case Op::Foreach:
-        return Foreach(node, act, in, k);
+        return Foreach(node, act, in, k, path);
       case Op::Label: {
         uint32_t id = next_label_id_++;
         uint32_t slot = node.a;  // a plain slot of the current frame
@@ -658,7 +742,7 @@ class ProgramEmitter {
         bool had_previous = previous != act.labels.end();
         uint32_t previous_id = had_previous ? previous->second : 0;
         act.labels[slot] = id;
-        llvm::Value* s = Gen(kid(0), act, in, k);
+        llvm::Value* s = Gen(kid(0), act, in, k, path);
         if (had_previous) {
           act.labels[slot] = previous_id;
         } else {
@@ -678,10 +762,11 @@ class ProgramEmitter {
         return Status(static_cast<int32_t>(WM_STATUS_BREAK_BASE + found->second));
       }
       case Op::Call:
-        return Call(node, act, in, k);
+        return Call(n, node, act, in, k, path);
       case Op::CallParam: {
         Activation* scope = Up(act, node.a);
         uint32_t index = ir::ScopeIndex(node.a);
+        if (scope != nullptr && scope->closures_in_record) return CallRecordClosure(*scope, index, in, k, path);
         if (scope == nullptr || scope->closure_args == nullptr ||
             index >= scope->closure_args->size() || scope->caller == nullptr) {
           Fail("closure parameter out of range");
@@ -689,11 +774,12 @@ class ProgramEmitter {
         }
         Activation* env = scope->caller;
         NodeId body = (*scope->closure_args)[index];
-        return Gen(body, *env, in, k);  // closure invocations do not count as call depth
+        return Gen(body, *env, in, k, path);  // closure invocations do not count as call depth
       }
       case Op::PathOf:
+        return PathOf(kid(0), act, in, k);
       case Op::GetPathGen:
-        break;
+        return GetPath(kid(0), act, in, /*path=*/false, k);
     }
     Fail(std::string("unsupported operation ") + ir::OpName(node.op));
     return Status(WM_STATUS_ERROR);
@@ -891,7 +977,7 @@ class ProgramEmitter {
 
   // A // B: the truthy outputs of A; if there are none, the outputs of B. Errors of A propagate
   // (as in jq 1.6 and the interpreter).
-  llvm::Value* Alternative(NodeId a, NodeId b, Activation& act, llvm::Value* in, Cont k) {
+  llvm::Value* Alternative(NodeId a, NodeId b, Activation& act, llvm::Value* in, Cont k, bool path) {
     llvm::Value* found = Alloca(i8_, "found");
     builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), found);
     llvm::Value* s = ForEach(a, act, in, {k.env, found}, [&](llvm::Value* v, const Values& c) {
@@ -902,28 +988,30 @@ class ProgramEmitter {
             return CallCont(Cont{k.fn, c[0]}, v);
           },
           [&] { return Status(WM_STATUS_OK); });
-    });
+    }, true, path);
     return IfOk(s, [&] {
       llvm::Value* none =
           builder_.CreateICmpEQ(builder_.CreateLoad(i8_, found), llvm::ConstantInt::get(i8_, 0));
-      return IfElse(none, [&] { return Gen(b, act, in, k); }, [&] { return Status(WM_STATUS_OK); });
+      return IfElse(none, [&] { return Gen(b, act, in, k, path); }, [&] { return Status(WM_STATUS_OK); });
     });
   }
 
   // try BODY catch HANDLER (HANDLER kNoNode: suppress). Errors of the continuation and limit
   // errors are not caught; the body stops at its first error.
-  llvm::Value* Try(NodeId body, NodeId handler, Activation& act, llvm::Value* in, Cont k) {
+  llvm::Value* Try(NodeId body, NodeId handler, Activation& act, llvm::Value* in, Cont k, bool path) {
     llvm::Value* downstream = Alloca(i8_, "downstream_error");
     builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
     llvm::Value* s = ForEach(body, act, in, {k.env, downstream}, [&](llvm::Value* v, const Values& c) {
       return CallFlaggingDownstreamErrors(Cont{k.fn, c[0]}, v, c[1]);
-    });
+    }, true, path);
     llvm::Value* error_value = OwnedSlot();
     llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
     llvm::Value* result = IfElse(
         caught,
         [&] {
-          return handler == ir::kNoNode ? Status(WM_STATUS_OK) : Gen(handler, act, error_value, k);
+          if (handler == ir::kNoNode) return Status(WM_STATUS_OK);
+          // In path mode the caught error is not at a path.
+          return Gen(handler, act, path ? PairOf(error_value, NullValue()) : error_value, k, path);
         },
         [&] { return s; });
     Release(error_value);
@@ -1050,49 +1138,72 @@ class ProgramEmitter {
     }
   }
 
-  // SRC as P1 ?// P2 ... | BODY. With alternatives, every variable of every pattern starts null,
-  // and an error raised while destructuring or in BODY (not downstream, not a limit) moves on to
-  // the next pattern; the last pattern's errors propagate (as the interpreter).
-  llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
-    if (node.patterns.empty()) {
-      Fail("Bind without patterns");
+  // Destructures v with the first of `patterns` that works (jq's `?//`) and runs then() for it.
+  // With alternatives, every variable of every pattern starts null, and an error raised while
+  // destructuring or in then() (not downstream, not a limit) moves on to the next pattern; the
+  // last pattern's errors propagate (as the interpreter's DestructureAlternatives). then() gets
+  // the reloaded captures and a flag it must set (FlagErrors) for errors coming from downstream
+  // of its outputs; the flag is null when there is a single pattern (nothing to retry).
+  using ThenFlagged = std::function<llvm::Value*(const Values& captured, llvm::Value* downstream)>;
+  llvm::Value* BindAlternatives(const std::vector<uint32_t>& patterns, Activation& act, llvm::Value* v,
+                                llvm::Value* input, const Values& captures, const ThenFlagged& then) {
+    if (patterns.empty()) {
+      Fail("binding without patterns");
       return Status(WM_STATUS_ERROR);
     }
-    if (node.patterns.size() == 1) {
-      return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
-        return BindPattern(node.patterns[0], act, v, c[1], c, [&](const Values& c2) {
-          return Gen(body, act, c2[1], Cont{k.fn, c2[0]});
-        });
-      });
+    if (patterns.size() == 1) {
+      return BindPattern(patterns[0], act, v, input, captures,
+                         [&](const Values& c) { return then(c, nullptr); });
     }
     std::vector<uint32_t> slots;
-    for (uint32_t p : node.patterns) CollectPatternSlots(p, &slots);
+    for (uint32_t p : patterns) CollectPatternSlots(p, &slots);
+    llvm::Value* downstream = Alloca(i8_, "downstream");
+    std::function<llvm::Value*(size_t)> attempt = [&](size_t alt) -> llvm::Value* {
+      for (uint32_t slot : slots) StoreNull(SlotPtr(act, slot));
+      builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
+      Values caps = captures;
+      caps.push_back(downstream);
+      llvm::Value* s = BindPattern(patterns[alt], act, v, input, caps, [&](const Values& c2) {
+        return then(Values(c2.begin(), c2.end() - 1), c2.back());
+      });
+      if (alt + 1 == patterns.size()) return s;
+      llvm::Value* error_value = OwnedSlot();
+      llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
+      Release(error_value);
+      return IfElse(caught, [&] { return attempt(alt + 1); }, [&] { return s; });
+    };
+    return attempt(0);
+  }
+
+  // Marks an error status that came from downstream (flag may be null: nothing to mark).
+  llvm::Value* FlagErrors(llvm::Value* status, llvm::Value* flag) {
+    if (flag == nullptr) return status;
+    llvm::Value* is_error = builder_.CreateICmpEQ(status, Status(WM_STATUS_ERROR));
+    llvm::Value* old = builder_.CreateLoad(i8_, flag);
+    builder_.CreateStore(builder_.CreateSelect(is_error, llvm::ConstantInt::get(i8_, 1), old), flag);
+    return status;
+  }
+
+  // SRC as P1 ?// P2 ... | BODY: for each SRC output, destructure and run BODY (see
+  // BindAlternatives for what an alternative's failure means).
+  // The source is evaluated in value mode (in path mode it reads the pair's value), the body in
+  // the mode of the node, as the interpreter does.
+  llvm::Value* Bind(const ir::Node& node, Activation& act, llvm::Value* in, Cont k, bool path) {
+    NodeId body = node.kids.size() > 1 ? node.kids[1] : ir::kNoNode;
     return ForEach(node.kids[0], act, in, {k.env, in}, [&](llvm::Value* v, const Values& c) {
-      llvm::Value* downstream = Alloca(i8_, "downstream");
-      std::function<llvm::Value*(size_t)> attempt = [&](size_t alt) -> llvm::Value* {
-        for (uint32_t slot : slots) StoreNull(SlotPtr(act, slot));
-        builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), downstream);
-        Values caps = {c[0], c[1], downstream};
-        llvm::Value* s = BindPattern(node.patterns[alt], act, v, c[1], caps, [&](const Values& c2) {
-          return ForEach(body, act, c2[1], {c2[0], c2[2]}, [&](llvm::Value* out, const Values& c3) {
-            return CallFlaggingDownstreamErrors(Cont{k.fn, c3[0]}, out, c3[1]);
-          });
-        });
-        if (alt + 1 == node.patterns.size()) return s;
-        llvm::Value* error_value = OwnedSlot();
-        llvm::Value* caught = CaughtOwnError(s, downstream, error_value);
-        Release(error_value);
-        return IfElse(caught, [&] { return attempt(alt + 1); }, [&] { return s; });
-      };
-      return attempt(0);
+      return BindAlternatives(node.patterns, act, v, c[1], c, [&](const Values& c2, llvm::Value* flag) {
+        if (flag == nullptr) return Gen(body, act, c2[1], Cont{k.fn, c2[0]}, path);
+        return ForEach(body, act, c2[1], {c2[0], flag}, [&](llvm::Value* out, const Values& c3) {
+          return CallFlaggingDownstreamErrors(Cont{k.fn, c3[0]}, out, c3[1]);
+        }, true, path);
+      });
     });
   }
 
   // reduce SRC as $x (INIT; UPDATE): for each INIT (outer), fold; an UPDATE with no output makes
   // the state null (as jq), several outputs keep the last.
   llvm::Value* Reduce(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    if (node.patterns.size() != 1 || node.kids.size() < 3) {
+    if (node.kids.size() < 3) {
       Fail("malformed reduce");
       return Status(WM_STATUS_ERROR);
     }
@@ -1101,7 +1212,7 @@ class ProgramEmitter {
       llvm::Value* acc = OwnedSlot();
       CallAbi(WM_ABI_COPY, {acc, init_value});
       llvm::Value* s = ForEach(source, act, c[1], {acc, c[1]}, [&](llvm::Value* x, const Values& c2) {
-        return BindPattern(node.patterns[0], act, x, c2[1], c2, [&](const Values& c3) {
+        return BindAlternatives(node.patterns, act, x, c2[1], c2, [&](const Values& c3, llvm::Value*) {
           llvm::Value* acc_in = c3[0];
           llvm::Value* next = OwnedSlot();
           StoreNull(next);
@@ -1125,9 +1236,16 @@ class ProgramEmitter {
 
   // foreach SRC as $x (INIT; UPDATE; EXTRACT): every UPDATE output becomes the state at once and
   // is extracted; UPDATE keeps reading the state it started from; no output keeps the state.
-  llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
-    if (node.patterns.size() != 1 || node.kids.size() < 3) {
+  // In path mode the items come with their paths (SRC runs in path mode) and `$x` keeps its
+  // item's path; the state is not at a path. Only a plain `$x` pattern is tracked there.
+  llvm::Value* Foreach(const ir::Node& node, Activation& act, llvm::Value* in, Cont k, bool path) {
+    if (node.kids.size() < 3) {
       Fail("malformed foreach");
+      return Status(WM_STATUS_ERROR);
+    }
+    if (path && (node.patterns.size() != 1 || node.patterns[0] >= program_.patterns.size() ||
+                 program_.patterns[node.patterns[0]].kind != ir::Pattern::Kind::Var)) {
+      Fail("foreach with a destructuring pattern inside a path expression");
       return Status(WM_STATUS_ERROR);
     }
     NodeId source = node.kids[0], init = node.kids[1], update = node.kids[2];
@@ -1136,67 +1254,546 @@ class ProgramEmitter {
       llvm::Value* state = OwnedSlot();
       CallAbi(WM_ABI_COPY, {state, init_value});
       llvm::Value* s = ForEach(source, act, c[1], {c[0], state, c[1]}, [&](llvm::Value* x, const Values& c2) {
-        return BindPattern(node.patterns[0], act, x, c2[2], c2, [&](const Values& c3) {
+        auto step = [&](const Values& c3, llvm::Value* flag) {
           llvm::Value* state_in = c3[1];
           llvm::Value* old = OwnedSlot();
           CallAbi(WM_ABI_COPY, {old, state_in});
+          Values update_caps = {c3[0], state_in};
+          if (flag != nullptr) update_caps.push_back(flag);
           llvm::Value* su =
-              ForEach(update, act, old, {c3[0], state_in}, [&](llvm::Value* u, const Values& c4) {
+              ForEach(update, act, old, update_caps, [&](llvm::Value* u, const Values& c4) {
                 // u may point into `old`, never into the state slot being replaced.
                 Release(c4[1]);
                 CallAbi(WM_ABI_COPY, {c4[1], u});
                 Cont out{k.fn, c4[0]};
-                return extract == ir::kNoNode ? CallCont(out, c4[1])
-                                              : Gen(extract, act, c4[1], out);
+                llvm::Value* next = path ? PairOf(c4[1], NullValue()) : c4[1];
+                // Errors of EXTRACT and downstream are not the pattern's: no next alternative.
+                return FlagErrors(extract == ir::kNoNode ? CallCont(out, next)
+                                                         : Gen(extract, act, next, out, path),
+                                  flag == nullptr ? nullptr : c4[2]);
               });
           Release(old);
           return su;
+        };
+        if (!path) return BindAlternatives(node.patterns, act, x, c2[2], c2, step);
+        uint32_t slot = program_.patterns[node.patterns[0]].slot;
+        return IfOk(Tick(), [&] {
+          return WithBinding(SlotPtr(act, slot), x, [&] {
+            return WithBinding(PathSlotPtr(act, slot), BytePtr(x, 16), [&] { return step(c2, nullptr); });
+          });
         });
-      });
+      }, true, path);
       Release(state);
       return s;
     });
   }
 
-  // A call of a program function, inlined: a new activation with its own slots; the depth and
+  // ---- path mode (path(f) and getpath; the interpreter's Eval with a path)
+
+  // Frame slots of one activation: in programs with path expressions every variable slot has a
+  // path slot after them (null unless a path-mode foreach bound it).
+  uint32_t SlotsOf(const ir::Function& fn) const { return has_paths_ ? 2 * fn.num_slots : fn.num_slots; }
+
+  llvm::Value* PathSlotPtr(const Activation& act, uint32_t slot) {
+    const ir::Function& fn = program_.functions[act.function];
+    if (!has_paths_ || slot >= fn.num_slots) {
+      Fail("path slot out of range in " + fn.name);
+      return NullValue();
+    }
+    return BytePtr(FramePtr(act.home), 16ull * (act.slot_base + fn.num_slots + slot));
+  }
+
+  // Nulls every slot (path slots are read before any binding sets them).
+  void ZeroFrame(llvm::Value* frame, uint32_t slots) {
+    llvm::BasicBlock* pre = builder_.GetInsertBlock();
+    llvm::BasicBlock* head = NewBlock("zero.head");
+    llvm::BasicBlock* exit = NewBlock("zero.exit");
+    builder_.CreateBr(head);
+    builder_.SetInsertPoint(head);
+    llvm::PHINode* i = builder_.CreatePHI(i64_, 2, "i");
+    i->addIncoming(I64(0), pre);
+    builder_.CreateStore(I64(0), BytePtr(frame, builder_.CreateMul(i, I64(8))));
+    llvm::Value* next = builder_.CreateAdd(i, I64(1));
+    i->addIncoming(next, head);
+    builder_.CreateCondBr(builder_.CreateICmpULT(next, I64(2ull * slots)), head, exit);
+    builder_.SetInsertPoint(exit);
+  }
+
+  // A pair {value, path} of borrowed bits, as path-mode code passes them.
+  llvm::Value* PairOf(llvm::Value* value, llvm::Value* path) {
+    llvm::Value* pair = PairSlot();
+    CopyBits(pair, value);
+    CopyBits(BytePtr(pair, 16), path);
+    return pair;
+  }
+  llvm::Value* PairSlot() { return Alloca(llvm::ArrayType::get(value_, 2), "pair"); }
+
+  // Passes an owned pair to k if the producing call succeeded, then releases both halves.
+  llvm::Value* WithOwnedPair(llvm::Value* status, llvm::Value* pair, Cont k) {
+    llvm::Value* s = IfOk(status, [&] { return CallCont(k, pair); });
+    Release(pair);
+    Release(BytePtr(pair, 16));
+    return s;
+  }
+
+  // Path mode: the nodes that track paths; every other node computes its value as in value mode
+  // and yields it with a null path (the interpreter's EmitValue).
+  llvm::Value* GenPathNode(NodeId n, Activation& act, llvm::Value* in, Cont k) {
+    const ir::Node& node = program_.nodes[n];
+    auto kid = [&](size_t i) { return i < node.kids.size() ? node.kids[i] : ir::kNoNode; };
+    switch (node.op) {
+      case Op::Identity:
+        return CallCont(k, in);
+      case Op::Empty: case Op::Pipe: case Op::Comma: case Op::Alternative: case Op::If: case Op::Try:
+      case Op::Bind: case Op::Foreach: case Op::Label: case Op::Break: case Op::Call: case Op::CallParam:
+        return GenNode(n, act, in, k, /*path=*/true);
+      case Op::Index:
+        // The key (value mode) is the outer loop, the target (path mode) the inner one.
+        return ForEach(kid(1), act, in, {k.env, in}, [&](llvm::Value* key, const Values& c) {
+          return ForEach(kid(0), act, c[1], {c[0], key}, [&](llvm::Value* target, const Values& c2) {
+            llvm::Value* out = PairSlot();
+            llvm::Value* s = CallAbi(WM_ABI_PATH_INDEX, {ctx_, target, c2[1], out});
+            return WithOwnedPair(s, out, Cont{k.fn, c2[0]});
+          }, true, true);
+        });
+      case Op::Slice:
+        return ForEach(kid(1), act, in, {k.env, in}, [&](llvm::Value* from, const Values& c) {
+          return ForEach(kid(2), act, c[1], {c[0], c[1], from}, [&](llvm::Value* to, const Values& c2) {
+            return ForEach(kid(0), act, c2[1], {c2[0], c2[2], to}, [&](llvm::Value* target, const Values& c3) {
+              llvm::Value* out = PairSlot();
+              llvm::Value* s = CallAbi(WM_ABI_PATH_SLICE, {ctx_, target, c3[1], c3[2], out});
+              return WithOwnedPair(s, out, Cont{k.fn, c3[0]});
+            }, true, true);
+          });
+        });
+      case Op::Iterate:
+        return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* target, const Values& c) {
+          return CallAbi(WM_ABI_PATH_ITERATE, {ctx_, frame_, target, k.fn, c[0]});
+        }, true, true);
+      case Op::RecurseAll:
+        return CallAbi(WM_ABI_PATH_RECURSE, {ctx_, frame_, in, k.fn, k.env});
+      case Op::Var: {
+        Activation* scope = Up(act, node.a);
+        if (scope == nullptr) return Status(WM_STATUS_ERROR);
+        uint32_t slot = ir::ScopeIndex(node.a);
+        llvm::Value* out = PairSlot();
+        CallAbi(WM_ABI_PATH_VAR, {SlotPtr(*scope, slot), PathSlotPtr(*scope, slot), in, out});
+        return WithOwnedPair(Status(WM_STATUS_OK), out, k);
+      }
+      case Op::GetPathGen:
+        return GetPath(kid(0), act, in, /*path=*/true, k);
+      default: {
+        llvm::Function* no_path = NewFunction("k.nopath");
+        {
+          FunctionScope scope(*this, no_path);
+          builder_.CreateRet(CallCont(Cont{k.fn, no_path->getArg(3)}, PairOf(no_path->getArg(2), NullValue())));
+        }
+        return GenNode(n, act, in, Cont{no_path, k.env});
+      }
+    }
+  }
+
+  // path(f) in value mode: f runs in path mode from an empty path; each output must be at a
+  // path, which is what path(f) yields.
+  llvm::Value* PathOf(NodeId body, Activation& act, llvm::Value* in, Cont k) {
+    llvm::Value* start = PairSlot();
+    CopyBits(start, in);
+    CallAbi(WM_ABI_ARRAY_NEW, {BytePtr(start, 16)});
+    llvm::Value* s = ForEach(body, act, start, {k.env}, [&](llvm::Value* pair, const Values& c) {
+      return IfOk(CallAbi(WM_ABI_PATH_CHECK, {ctx_, pair}),
+                  [&] { return CallCont(Cont{k.fn, c[0]}, BytePtr(pair, 16)); });
+    }, true, true);
+    Release(BytePtr(start, 16));
+    return s;
+  }
+
+  // getpath(P): for each P (value mode), the value there; in path mode also the input's path
+  // extended by P (a pair is passed on, whose value comes first, so value mode reads it too).
+  llvm::Value* GetPath(NodeId p, Activation& act, llvm::Value* in, bool path, Cont k) {
+    return ForEach(p, act, in, {k.env, in}, [&](llvm::Value* keys, const Values& c) {
+      llvm::Value* out = PairSlot();
+      llvm::Value* in_path = path ? BytePtr(c[1], 16) : llvm::ConstantPointerNull::get(ptr_);
+      llvm::Value* s = CallAbi(WM_ABI_PATH_GETPATH, {ctx_, c[1], in_path, keys, out});
+      return WithOwnedPair(s, out, Cont{k.fn, c[0]});
+    });
+  }
+
+  // The activation of fn's lexical parent seen from a call in `caller` (null for none).
+  static Activation* LexicalParentOf(Activation& caller, const ir::Function& fn) {
+    if (fn.parent < 0) return nullptr;
+    Activation* link = &caller;
+    while (link != nullptr && link->function != static_cast<uint32_t>(fn.parent)) link = link->lexical;
+    return link;
+  }
+
+  // A call of a program function: inlined (a new activation with its own slots in the current
+  // frame), or for a function of a recursive cycle, a call of its LLVM function. The depth and
   // fuel limits are checked at run time as the interpreter does per call.
-  llvm::Value* Call(const ir::Node& node, Activation& act, llvm::Value* in, Cont k) {
+  llvm::Value* Call(NodeId n, const ir::Node& node, Activation& act, llvm::Value* in, Cont k, bool path) {
     if (node.a >= program_.functions.size()) {
       Fail("function index out of range");
       return Status(WM_STATUS_ERROR);
     }
     const ir::Function& fn = program_.functions[node.a];
-    if (!fn.value_param_slots.empty()) {
-      Fail("functions with $parameters are not compiled");
-      return Status(WM_STATUS_ERROR);
-    }
+    // Value parameters ($p) are bound by the lowered callee body itself (ir.h), as the
+    // interpreter relies on too: value_param_slots needs no handling here.
     if (node.kids.size() != fn.num_closure_params) {
       Fail("wrong number of closure arguments for " + fn.name);
       return Status(WM_STATUS_ERROR);
     }
-    // No recursion check here: UnsupportedReason refused cycles in the call graph, so inlining
-    // terminates (a closure argument re-enters its caller's body, never a callee's); nested calls
-    // of the same function through closure arguments (f(f(.))) are fine.
-    if (static_cast<uint64_t>(next_slot_) + fn.num_slots > kMaxFrameSlots) {
+    Activation* lexical = LexicalParentOf(act, fn);
+    bool counted = act.tail_nodes.count(n) == 0;
+    if (recursive_[node.a]) return CallRecursive(node, act, lexical, in, k, counted, path);
+    // Inlining terminates: every function of a call cycle is called as an LLVM function above,
+    // and a closure argument re-enters its caller's body, never a callee's; nested calls of the
+    // same function through closure arguments (f(f(.))) are fine.
+    uint32_t& next_slot = frame_info_->next_slot;
+    if (static_cast<uint64_t>(next_slot) + SlotsOf(fn) > kMaxFrameSlots) {
       Fail("too many variables after inlining");
       return Status(WM_STATUS_ERROR);
     }
     Activation callee;
     callee.function = node.a;
-    callee.slot_base = next_slot_;
+    callee.slot_base = next_slot;
+    callee.home = frame_info_;
+    callee.id = ++activation_ids_;
     callee.caller = &act;
     callee.closure_args = &node.kids;
-    if (fn.parent >= 0) {
-      Activation* link = &act;
-      while (link != nullptr && link->function != static_cast<uint32_t>(fn.parent)) link = link->lexical;
-      callee.lexical = link;
-    }
-    next_slot_ += fn.num_slots;
-    return WithDepth([&] { return Gen(fn.body, callee, in, k); });
+    callee.lexical = lexical;
+    next_slot += SlotsOf(fn);
+    FindTailCalls(fn.body, callee);
+    return WithDepth([&] { return Gen(fn.body, callee, in, k, path); }, counted);
   }
 
-  // One more level of call depth around body() (Calls only, as the interpreter counts).
-  llvm::Value* WithDepth(const std::function<llvm::Value*()>& body) {
+  // ---- recursive functions (native calls instead of inlining)
+
+  // Per function: whether it lies on a cycle of the call graph (closure arguments of a call
+  // belong to the caller's body, as for the interpreter's frames).
+  static std::vector<bool> FindRecursiveFunctions(const ir::Program& program) {
+    size_t count = program.functions.size();
+    std::vector<std::vector<uint32_t>> callees(count);
+    for (size_t f = 0; f < count; ++f) {
+      std::vector<NodeId> stack{program.functions[f].body};
+      std::vector<bool> seen(program.nodes.size(), false);
+      while (!stack.empty()) {
+        NodeId n = stack.back();
+        stack.pop_back();
+        if (n == ir::kNoNode || n >= program.nodes.size() || seen[n]) continue;
+        seen[n] = true;
+        const ir::Node& node = program.nodes[n];
+        if (node.op == Op::Call && node.a < count) callees[f].push_back(node.a);
+        for (NodeId kid : node.kids) stack.push_back(kid);
+        for (uint32_t p : node.patterns) PushPatternKeys(program, p, &stack);
+      }
+    }
+    std::vector<bool> recursive(count, false);
+    for (size_t f = 0; f < count; ++f) {
+      std::vector<bool> reached(count, false);
+      std::vector<uint32_t> pending(callees[f].begin(), callees[f].end());
+      while (!pending.empty() && !recursive[f]) {
+        uint32_t g = pending.back();
+        pending.pop_back();
+        if (reached[g]) continue;
+        reached[g] = true;
+        if (g == f) recursive[f] = true;
+        pending.insert(pending.end(), callees[g].begin(), callees[g].end());
+      }
+    }
+    return recursive;
+  }
+
+  // The key filters of object patterns are nodes of the body too.
+  static void PushPatternKeys(const ir::Program& program, uint32_t index, std::vector<NodeId>* stack) {
+    std::vector<uint32_t> pending{index};
+    for (size_t visited = 0; !pending.empty() && visited <= program.patterns.size(); ++visited) {
+      uint32_t p = pending.back();
+      pending.pop_back();
+      if (p >= program.patterns.size()) continue;
+      for (uint32_t element : program.patterns[p].elements) pending.push_back(element);
+      for (const ir::Pattern::Entry& entry : program.patterns[p].entries) {
+        stack->push_back(entry.key);
+        if (entry.value_pattern >= 0) pending.push_back(static_cast<uint32_t>(entry.value_pattern));
+      }
+    }
+  }
+
+  // The continuation a recursive function or a closure gets from its caller, behind a record
+  // whose first words are (fn, env, frame): calls fn with the caller's frame and env.
+  llvm::Function* ForeignContinuation() {
+    if (foreign_cont_ != nullptr) return foreign_cont_;
+    foreign_cont_ = NewFunction("foreign_k");
+    FunctionScope scope(*this, foreign_cont_);
+    llvm::Value* record = foreign_cont_->getArg(3);
+    llvm::Value* fn = builder_.CreateLoad(ptr_, BytePtr(record, kRecordContFn));
+    llvm::Value* env = builder_.CreateLoad(ptr_, BytePtr(record, kRecordContEnv));
+    llvm::Value* frame = builder_.CreateLoad(ptr_, BytePtr(record, kRecordContFrame));
+    builder_.CreateRet(builder_.CreateCall(cont_type_, fn, {ctx_, frame, foreign_cont_->getArg(2), env}));
+    return foreign_cont_;
+  }
+
+  // Stores k (valid in the current function) as the first words of `record`.
+  void StoreCont(llvm::Value* record, Cont k) {
+    if (foreign_cont_ != nullptr && k.fn == foreign_cont_) {
+      // k is a caller's continuation behind its record: pass that one on, so that a chain of
+      // recursive calls (jq's loops) reaches it in one step, not through one adapter per level.
+      for (uint64_t at : {kRecordContFn, kRecordContEnv, kRecordContFrame}) {
+        builder_.CreateStore(builder_.CreateLoad(ptr_, BytePtr(k.env, at)), BytePtr(record, at));
+      }
+      return;
+    }
+    builder_.CreateStore(k.fn, BytePtr(record, kRecordContFn));
+    builder_.CreateStore(k.env, BytePtr(record, kRecordContEnv));
+    builder_.CreateStore(frame_, BytePtr(record, kRecordContFrame));
+  }
+
+  // A call of a function on a call cycle: its LLVM function gets a call record with the
+  // continuation, the static link and one (code, env) pair per closure argument.
+  llvm::Value* CallRecursive(const ir::Node& node, Activation& act, Activation* lexical, llvm::Value* in,
+                             Cont k, bool counted, bool path) {
+    llvm::Function* target = RecursiveFunction(node.a, lexical, path);
+    if (target == nullptr) return Status(WM_STATUS_ERROR);
+    uint64_t words = (kRecordClosures + kRecordClosureSize * node.kids.size()) / 8;
+    llvm::Value* record = Alloca(llvm::ArrayType::get(ptr_, words), "call_record");
+    StoreCont(record, k);
+    llvm::Value* link = lexical != nullptr ? FramePtr(lexical->home) : llvm::ConstantPointerNull::get(ptr_);
+    builder_.CreateStore(link, BytePtr(record, kRecordStaticLink));
+    for (size_t i = 0; i < node.kids.size(); ++i) {
+      ClosureCode code = ClosureFor(node.kids[i], act);
+      uint64_t at = kRecordClosures + kRecordClosureSize * i;
+      builder_.CreateStore(code.value_code, BytePtr(record, at));
+      builder_.CreateStore(code.path_code, BytePtr(record, at + kClosurePathCode));
+      builder_.CreateStore(code.env, BytePtr(record, at + kClosureEnv));
+    }
+    return WithDepth([&] { return builder_.CreateCall(target, {ctx_, frame_, in, record}); }, counted);
+  }
+
+  struct ClosureCode {
+    llvm::Value* value_code;
+    llvm::Value* path_code;
+    llvm::Value* env;
+  };
+
+  // The code and env of the closure `body` evaluated in `act`. A parameter passed on unchanged
+  // (`def f(g): ... f(g)`) is forwarded, so chains of recursive calls do not nest closures.
+  ClosureCode ClosureFor(NodeId body, Activation& act) {
+    const ir::Node& node = program_.nodes[body];
+    if (node.op == Op::CallParam) {
+      Activation* scope = Up(act, node.a);
+      if (scope != nullptr && scope->closures_in_record &&
+          ir::ScopeIndex(node.a) < program_.functions[scope->function].num_closure_params) {
+        llvm::Value* record = builder_.CreateLoad(ptr_, FramePtr(scope->home), "record");
+        uint64_t at = kRecordClosures + kRecordClosureSize * ir::ScopeIndex(node.a);
+        return ClosureCode{builder_.CreateLoad(ptr_, BytePtr(record, at)),
+                           builder_.CreateLoad(ptr_, BytePtr(record, at + kClosurePathCode)),
+                           builder_.CreateLoad(ptr_, BytePtr(record, at + kClosureEnv))};
+      }
+    }
+    llvm::Value* value_code = ClosureFunction(body, act, false);
+    llvm::Value* path_code =
+        has_paths_ ? static_cast<llvm::Value*>(ClosureFunction(body, act, true)) : llvm::ConstantPointerNull::get(ptr_);
+    return ClosureCode{value_code, path_code, FramePtr(act.home)};
+  }
+
+  // `i32 (ctx, env frame, input, continuation record)` running `body` in `act`.
+  llvm::Function* ClosureFunction(NodeId body, Activation& act, bool path) {
+    llvm::Function* fn = NewFunction(path ? "closure.path" : "closure");
+    NativeFrame* saved = frame_info_;
+    frame_info_ = act.home;
+    {
+      FunctionScope scope(*this, fn);
+      builder_.CreateRet(Gen(body, act, fn->getArg(2), Cont{ForeignContinuation(), fn->getArg(3)}, path));
+    }
+    frame_info_ = saved;
+    return fn;
+  }
+
+  // Invokes closure parameter `index` of a recursive function's activation (not a call: no
+  // depth, as in the interpreter).
+  llvm::Value* CallRecordClosure(Activation& scope, uint32_t index, llvm::Value* in, Cont k, bool path) {
+    if (index >= program_.functions[scope.function].num_closure_params) {
+      Fail("closure parameter out of range");
+      return Status(WM_STATUS_ERROR);
+    }
+    llvm::Value* record = builder_.CreateLoad(ptr_, FramePtr(scope.home), "record");
+    uint64_t at = kRecordClosures + kRecordClosureSize * index;
+    llvm::Value* code = builder_.CreateLoad(ptr_, BytePtr(record, path ? at + kClosurePathCode : at));
+    llvm::Value* env = builder_.CreateLoad(ptr_, BytePtr(record, at + kClosureEnv));
+    llvm::Value* cont = Alloca(llvm::ArrayType::get(ptr_, 3), "closure_k");
+    StoreCont(cont, k);
+    return builder_.CreateCall(cont_type_, code, {ctx_, env, in, cont});
+  }
+
+  // The LLVM function of recursive function `index` whose lexical parent is `lexical`:
+  // `i32 (ctx, caller_frame, input, record)`. It checks the native stack, allocates its frame
+  // (slot 0: the record) and runs the body, whose outputs go to the record's continuation.
+  llvm::Function* RecursiveFunction(uint32_t index, Activation* lexical, bool path) {
+    auto key = std::make_tuple(index, lexical != nullptr ? lexical->id : 0, path);
+    if (auto found = recursive_fns_.find(key); found != recursive_fns_.end()) return found->second;
+    const ir::Function& fn = program_.functions[index];
+    if (1ull + SlotsOf(fn) > kMaxFrameSlots) {
+      Fail("too many variables in " + fn.name);
+      return nullptr;
+    }
+    llvm::Function* wrapper = NewFunction("rec");  // checks the stack, allocates the frame
+    recursive_fns_[key] = wrapper;
+    llvm::Function* body = NewFunction("rec.body");
+    NativeFrame frame_info;
+    frame_info.static_parent = lexical != nullptr ? lexical->home : nullptr;
+    frame_info.next_slot = 1 + SlotsOf(fn);
+    Activation callee;
+    callee.function = index;
+    callee.slot_base = 1;
+    callee.home = &frame_info;
+    callee.id = ++activation_ids_;
+    callee.lexical = lexical;
+    callee.closures_in_record = true;
+    FindTailCalls(fn.body, callee);
+    NativeFrame* saved = frame_info_;
+    frame_info_ = &frame_info;
+    {
+      FunctionScope scope(*this, body);
+      builder_.CreateRet(
+          Gen(fn.body, callee, body->getArg(2), Cont{ForeignContinuation(), body->getArg(3)}, path));
+    }
+    frame_info_ = saved;
+    FunctionScope scope(*this, wrapper);
+    llvm::Value* frame = builder_.CreateAlloca(value_, I32(frame_info.next_slot), "frame");
+    if (has_paths_) ZeroFrame(frame, frame_info.next_slot);
+    llvm::Value* record = wrapper->getArg(3);
+    builder_.CreateStore(record, frame);
+    // Near the end of the stack the body continues on a fresh segment (see native_abi.h).
+    llvm::Value* low = builder_.CreateICmpNE(CallAbi(WM_ABI_CHECK_STACK, {ctx_}), I32(0));
+    llvm::Value* s = IfElse(
+        low, [&] { return CallAbi(WM_ABI_CALL_ON_NEW_STACK, {ctx_, body, frame, wrapper->getArg(2), record}); },
+        [&] { return builder_.CreateCall(body, {ctx_, frame, wrapper->getArg(2), record}); });
+    builder_.CreateRet(s);
+    return wrapper;
+  }
+
+  // The Calls of `body` (evaluated in `act`) that the interpreter's EvalTail reaches in tail
+  // position and runs as tail calls: through the right of `,`, the branches of `if` and the
+  // right of `|` and `as` when their left side yields at most one value.
+  void FindTailCalls(NodeId body, Activation& act) {
+    std::vector<NodeId> pending{body};
+    while (!pending.empty()) {
+      NodeId id = pending.back();
+      pending.pop_back();
+      if (id == ir::kNoNode || id >= program_.nodes.size() || !tail_facts_->ReachesTailCall(id)) continue;
+      const ir::Node& node = program_.nodes[id];
+      switch (node.op) {
+        case Op::Call: act.tail_nodes.insert(id); break;
+        case Op::Comma: pending.push_back(node.kids[1]); break;
+        case Op::If:
+          if (!AtMostOne(node.kids[0], act)) break;
+          act.tail_nodes.insert(id);
+          pending.insert(pending.end(), {node.kids[1], node.kids[2]});
+          break;
+        case Op::Pipe:
+        case Op::Bind:
+          if (!AtMostOne(node.kids[0], act)) break;
+          act.tail_nodes.insert(id);
+          pending.push_back(node.kids[1]);
+          break;
+        default: break;
+      }
+    }
+  }
+
+  // The interpreter's AtMostOne: the static count, closures resolved through the compile-time
+  // activations (a recursive function's closures are known only at run time: "no", which makes
+  // native code count a call the interpreter would not; only a tight depth limit can tell).
+  bool AtMostOne(NodeId id, Activation& act) {
+    int budget = 64;
+    return AtMostOneWithin(id, act, &budget);
+  }
+  bool AtMostOneWithin(NodeId id, Activation& act, int* budget) {
+    if (id == ir::kNoNode) return true;
+    switch (tail_facts_->CountOf(id)) {
+      case native::TailCallFacts::Count::kAtMostOne: return true;
+      case native::TailCallFacts::Count::kMany: return false;
+      case native::TailCallFacts::Count::kOneIfClosures: break;
+    }
+    if (--*budget < 0) return false;
+    const ir::Node& node = program_.nodes[id];
+    if (node.op == Op::CallParam) {
+      Activation* scope = &act;
+      for (uint32_t levels = ir::ScopeLevels(node.a); levels > 0 && scope != nullptr; --levels) scope = scope->lexical;
+      uint32_t index = ir::ScopeIndex(node.a);
+      if (scope != nullptr && scope->closures_in_record) return ClosureParamAtMostOne(scope->function, index);
+      if (scope == nullptr || scope->closure_args == nullptr || scope->caller == nullptr ||
+          index >= scope->closure_args->size()) {
+        return false;
+      }
+      return AtMostOneWithin((*scope->closure_args)[index], *scope->caller, budget);
+    }
+    if (node.op == Op::Call) {
+      const ir::Function& fn = program_.functions[node.a];
+      Activation probe;
+      probe.function = node.a;
+      probe.lexical = LexicalParentOf(act, fn);
+      probe.caller = &act;
+      probe.closure_args = &node.kids;
+      return AtMostOneWithin(fn.body, probe, budget);
+    }
+    std::vector<NodeId> kids;
+    if (!native::TailCallFacts::CountedChildren(node, &kids)) return false;
+    for (NodeId kid : kids) {
+      if (!AtMostOneWithin(kid, act, budget)) return false;
+    }
+    return true;
+  }
+
+  // A recursive function's closure parameter is known only at run time: it yields at most one
+  // value if every argument any call passes for it does (one passed on unchanged, `f(g)` inside
+  // f, adds nothing). The interpreter looks at the actual closure; this static answer agrees
+  // unless another call site passes a generator.
+  bool ClosureParamAtMostOne(uint32_t function, uint32_t index) {
+    uint64_t key = (static_cast<uint64_t>(function) << 32) | index;
+    if (auto found = param_at_most_one_.find(key); found != param_at_most_one_.end()) return found->second;
+    bool all = true;
+    for (const ir::Node& call : program_.nodes) {
+      if (call.op != Op::Call || call.a != function || index >= call.kids.size()) continue;
+      const ir::Node& arg = program_.nodes[call.kids[index]];
+      if (arg.op == Op::CallParam && ir::ScopeIndex(arg.a) == index) continue;
+      if (tail_facts_->CountOf(call.kids[index]) != native::TailCallFacts::Count::kAtMostOne) {
+        all = false;
+        break;
+      }
+    }
+    param_at_most_one_[key] = all;
+    return all;
+  }
+
+  // On the tail path (Activation::tail_nodes) the interpreter runs the left side of `|`, the
+  // condition of `if` and the source of `as` to their single value first and then goes on, so
+  // the calls made there are over (their depth released) before the tail call: the same here.
+  // `then` gets the value taken (a pair in path mode), valid until it returns.
+  llvm::Value* TakeThen(NodeId source, Activation& act, llvm::Value* in, bool path,
+                        const std::function<llvm::Value*(llvm::Value* taken)>& then) {
+    llvm::Value* taken = PairSlot();
+    StoreNull(taken);
+    StoreNull(BytePtr(taken, 16));
+    llvm::Value* produced = Alloca(i8_, "produced");
+    builder_.CreateStore(llvm::ConstantInt::get(i8_, 0), produced);
+    llvm::Value* s = ForEach(source, act, in, {taken, produced}, [&](llvm::Value* v, const Values& c) {
+      CallAbi(WM_ABI_COPY, {c[0], v});
+      if (path) CallAbi(WM_ABI_COPY, {BytePtr(c[0], 16), BytePtr(v, 16)});
+      builder_.CreateStore(llvm::ConstantInt::get(i8_, 1), c[1]);
+      return Status(WM_STATUS_OK);
+    }, true, path);
+    llvm::Value* result = IfOk(s, [&] {
+      llvm::Value* got = builder_.CreateICmpNE(builder_.CreateLoad(i8_, produced), llvm::ConstantInt::get(i8_, 0));
+      return IfElse(got, [&] { return then(taken); }, [&] { return Status(WM_STATUS_OK); });
+    });
+    Release(taken);
+    Release(BytePtr(taken, 16));
+    return result;
+  }
+
+  // One more level of call depth around body() (Calls only, as the interpreter counts; not for
+  // the calls it makes as tail calls: `counted` false).
+  llvm::Value* WithDepth(const std::function<llvm::Value*()>& body, bool counted = true) {
+    if (!counted) return body();
     llvm::Value* depth_ptr = BytePtr(ctx_, 24);
     llvm::Value* depth = builder_.CreateLoad(i32_, depth_ptr, "depth");
     llvm::Value* max_depth = builder_.CreateLoad(i32_, BytePtr(ctx_, 28), "max_depth");
@@ -1235,7 +1832,15 @@ class ProgramEmitter {
   llvm::Value* frame_ = nullptr;
   llvm::BasicBlock* entry_block_ = nullptr;
 
-  uint32_t next_slot_ = 0;
+  NativeFrame* frame_info_ = nullptr;  // the frame `frame_` points to
+  uint64_t activation_ids_ = 0;
+  std::vector<bool> recursive_;  // per function: part of a call cycle
+  // (function, lexical activation id, path mode) -> LLVM function
+  std::map<std::tuple<uint32_t, uint64_t, bool>, llvm::Function*> recursive_fns_;
+  bool has_paths_ = false;  // the program has path(f): frames carry path slots
+  llvm::Function* foreign_cont_ = nullptr;
+  std::unique_ptr<native::TailCallFacts> tail_facts_;
+  std::unordered_map<uint64_t, bool> param_at_most_one_;  // (function << 32 | param) -> answer
   uint32_t next_label_id_ = 0;
   size_t generated_nodes_ = 0;
   int gen_depth_ = 0;

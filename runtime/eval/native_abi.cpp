@@ -3,12 +3,18 @@
 // point with Filter::Run's contract. No shim lets a C++ exception reach native frames.
 #include "runtime/eval/native_abi.h"
 
+#include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
 #include <cstring>
+#include <utility>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "runtime/eval/internal/step_budget.h"
+#include "runtime/eval/internal/tail_calls.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
 #include "runtime/value/json.h"
@@ -25,6 +31,8 @@ static_assert(offsetof(WmCtx, consts) == 8 && offsetof(WmCtx, fuel) == 16 &&
 static_assert(offsetof(WmAbi, copy) == 8 &&
                   offsetof(WmAbi, check_pattern_key) == 8 + 8 * WM_ABI_CHECK_PATTERN_KEY &&
                   offsetof(WmAbi, check_object_key) == 8 + 8 * WM_ABI_CHECK_OBJECT_KEY &&
+                  offsetof(WmAbi, check_stack) == 8 + 8 * WM_ABI_CHECK_STACK &&
+                  offsetof(WmAbi, path_check) == 8 + 8 * WM_ABI_PATH_CHECK &&
                   sizeof(WmAbi) == 8 + 8 * WM_ABI_NUM_SLOTS,
               "WmAbiSlot numbering must follow the WmAbi field order");
 static_assert(sizeof(std::pair<Value, Value>) == 32, "object members are iterated with stride 32");
@@ -45,7 +53,42 @@ struct HostState {
   Value error;               // pending error value
   bool error_pending = false;
   bool error_is_limit = false;
+  const char* stack_top = nullptr;  // an address near the top of the current stack (segment)
+  size_t stack_budget = 0;          // bytes native code may use below it
+  size_t stack_segment_bytes = 0;   // stack segments in use (ShimCallOnNewStack)
 };
+
+// Deep native recursion (jq's loops: the interpreter runs tail calls as loops, native code nests
+// them) continues on fresh stack segments, up to kMaxNativeStack in all; past that it stops with
+// the interpreter's stack-guard error.
+constexpr size_t kStackSegment = 8u << 20;
+constexpr size_t kGuardBytes = 4096;
+constexpr size_t kMaxNativeStack = 1ull << 30;
+
+// Bytes of the calling thread's stack below the current position that native recursion may use,
+// keeping kStackReserve free for the continuation chain and library calls (the interpreter's
+// stack guard reserves the same). The thread's bounds are looked up once per thread.
+constexpr size_t kStackReserve = 512 * 1024;
+size_t NativeStackBudget(const char* here) {
+  thread_local const std::pair<const char*, size_t> bounds = [] {
+    std::pair<const char*, size_t> result{nullptr, 8u << 20};
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void* addr = nullptr;
+      size_t size = 0;
+      if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr) {
+        result = {static_cast<const char*>(addr), size};
+      }
+      pthread_attr_destroy(&attr);
+    }
+    return result;
+  }();
+  size_t size = bounds.second;
+  if (bounds.first != nullptr && here > bounds.first && static_cast<size_t>(here - bounds.first) < size) {
+    size = static_cast<size_t>(here - bounds.first);
+  }
+  return size > 2 * kStackReserve ? size - kStackReserve : size / 2;
+}
 
 HostState& Host(WmCtx* ctx) { return *static_cast<HostState*>(ctx->host); }
 const Value& V(const WmValue* v) { return *reinterpret_cast<const Value*>(v); }
@@ -410,6 +453,240 @@ int32_t ShimCheckPatternKey(WmCtx* ctx, const WmValue* object, const WmValue* ke
                   false);
 }
 
+int32_t ShimCheckStack(WmCtx* ctx) {
+  const HostState& host = Host(ctx);
+  char here;
+  return host.stack_top != nullptr && static_cast<size_t>(host.stack_top - &here) > host.stack_budget ? 1 : 0;
+}
+
+// A call made on a fresh stack segment (see ShimCallOnNewStack); handed to the segment's entry
+// through a thread-local, as makecontext passes only ints.
+struct SegmentCall {
+  WmCont fn;
+  WmCtx* ctx;
+  WmValue* frame;
+  const WmValue* input;
+  void* env;
+  int32_t status;
+};
+thread_local SegmentCall* t_segment_call = nullptr;
+
+void RunSegmentCall() {
+  SegmentCall* call = t_segment_call;
+  call->status = call->fn(call->ctx, call->frame, call->input, call->env);
+}
+
+int32_t ShimCallOnNewStack(WmCtx* ctx, WmCont fn, WmValue* frame, const WmValue* input, void* env) {
+  HostState& host = Host(ctx);
+  const char* const kStackMessage = "maximum evaluation depth exceeded (stack)";
+  if (host.stack_segment_bytes + kStackSegment > kMaxNativeStack) return LimitError(ctx, kStackMessage);
+  void* memory = mmap(nullptr, kStackSegment, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (memory == MAP_FAILED) return LimitError(ctx, kStackMessage);
+  char* base = static_cast<char*>(memory);
+  mprotect(base, kGuardBytes, PROT_NONE);  // an overflow faults instead of corrupting memory
+  SegmentCall call{fn, ctx, frame, input, env, WM_STATUS_ERROR};
+  ucontext_t caller, segment;
+  getcontext(&segment);
+  segment.uc_stack.ss_sp = base;
+  segment.uc_stack.ss_size = kStackSegment;
+  segment.uc_link = &caller;
+  makecontext(&segment, RunSegmentCall, 0);
+  SegmentCall* outer_call = t_segment_call;
+  const char* outer_top = host.stack_top;
+  size_t outer_budget = host.stack_budget;
+  t_segment_call = &call;
+  host.stack_top = base + kStackSegment;
+  host.stack_budget = kStackSegment - kStackReserve;
+  host.stack_segment_bytes += kStackSegment;
+  swapcontext(&caller, &segment);
+  host.stack_segment_bytes -= kStackSegment;
+  host.stack_top = outer_top;
+  host.stack_budget = outer_budget;
+  t_segment_call = outer_call;
+  munmap(memory, kStackSegment);
+  return call.status;
+}
+
+}  // extern "C"
+
+// ---- path mode (the interpreter's path tracking, runtime/eval/interpreter.cpp)
+
+std::string Trunc(const Value& v, size_t width) {
+  std::string text = ToJson(v);
+  if (text.size() > width - 1) {
+    text.resize(width - 4);
+    text += "...";
+  }
+  return text;
+}
+
+Value Extend(const Value& path, const Value& key) {
+  Array extended = path.AsArray();
+  extended.push_back(key);
+  return Value::MakeArray(std::move(extended));
+}
+
+int32_t InvalidPathAccess(WmCtx* ctx, const Value& target, const Value& key) {
+  return SetError(ctx,
+                  Value::String("Invalid path expression near attempt to access element " + Trunc(key, 15) +
+                                " of " + Trunc(target, 30)),
+                  false);
+}
+
+// Out pairs start as two nulls, so native code may release them whatever happens.
+void PutNullPair(WmValue* out) {
+  new (out) Value();
+  new (out + 1) Value();
+}
+
+void SetPair(WmValue* out, Value value, Value path) {
+  *MutV(out) = std::move(value);
+  *MutV(out + 1) = std::move(path);
+}
+
+// One step of fuel per value visited by `..`, as Step in the interpreter's Recurse.
+int32_t TickFuel(WmCtx* ctx) {
+  if (ctx->fuel == 0) return ShimLimitExceeded(ctx, WM_LIMIT_FUEL);
+  --ctx->fuel;
+  return WM_STATUS_OK;
+}
+
+int32_t RecursePaths(WmCtx* ctx, WmValue* frame, const Value& v, const Value& path, WmCont k, void* kenv) {
+  int32_t status = TickFuel(ctx);
+  if (status != WM_STATUS_OK) return status;
+  Value pair[2] = {v, path};
+  status = k(ctx, frame, reinterpret_cast<const WmValue*>(pair), kenv);
+  if (status != WM_STATUS_OK) return status;
+  if (v.IsArray()) {
+    const Array& items = v.AsArray();
+    for (size_t i = 0; i < items.size(); ++i) {
+      Value child_path = path.IsArray() ? Extend(path, Value::Number(double(i))) : Value();
+      status = RecursePaths(ctx, frame, items[i], child_path, k, kenv);
+      if (status != WM_STATUS_OK) return status;
+    }
+  } else if (v.IsObject()) {
+    for (const Member& m : v.AsObject()) {
+      Value child_path = path.IsArray() ? Extend(path, m.first) : Value();
+      status = RecursePaths(ctx, frame, m.second, child_path, k, kenv);
+      if (status != WM_STATUS_OK) return status;
+    }
+  }
+  return WM_STATUS_OK;
+}
+
+extern "C" {
+
+int32_t ShimPathIndex(WmCtx* ctx, const WmValue* target, const WmValue* key, WmValue* out) {
+  PutNullPair(out);
+  return Guarded(ctx, "path index", [&]() -> int32_t {
+    const Value& t = V(target);
+    const Value& path = V(target + 1);
+    if (!path.IsArray()) return InvalidPathAccess(ctx, t, V(key));
+    Value result, error;
+    if (!ops::Index(t, V(key), &result, &error)) return SetError(ctx, std::move(error), false);
+    SetPair(out, std::move(result), Extend(path, V(key)));
+    return WM_STATUS_OK;
+  });
+}
+
+int32_t ShimPathSlice(WmCtx* ctx, const WmValue* target, const WmValue* from, const WmValue* to,
+                      WmValue* out) {
+  PutNullPair(out);
+  return Guarded(ctx, "path slice", [&]() -> int32_t {
+    const Value& t = V(target);
+    Value result, error;
+    if (!ops::Slice(t, V(from), V(to), &result, &error)) return SetError(ctx, std::move(error), false);
+    Value key = Value::MakeObject({{Value::String("start"), V(from)}, {Value::String("end"), V(to)}});
+    if (!V(target + 1).IsArray()) return InvalidPathAccess(ctx, t, key);
+    SetPair(out, std::move(result), Extend(V(target + 1), key));
+    return WM_STATUS_OK;
+  });
+}
+
+int32_t ShimPathIterate(WmCtx* ctx, WmValue* frame, const WmValue* target, WmCont k, void* kenv) {
+  return Guarded(ctx, "path iterate", [&]() -> int32_t {
+    Value t = V(target);  // held: k may not keep the pair it got alive
+    const Value& path = V(target + 1);
+    if (!path.IsArray() && (t.IsArray() || t.IsObject())) {
+      return SetError(ctx,
+                      Value::String("Invalid path expression near attempt to iterate through " + Trunc(t, 30)),
+                      false);
+    }
+    if (t.IsArray()) {
+      const Array& items = t.AsArray();
+      for (size_t i = 0; i < items.size(); ++i) {
+        Value pair[2] = {items[i], Extend(path, Value::Number(double(i)))};
+        int32_t status = k(ctx, frame, reinterpret_cast<const WmValue*>(pair), kenv);
+        if (status != WM_STATUS_OK) return status;
+      }
+      return WM_STATUS_OK;
+    }
+    if (t.IsObject()) {
+      for (const Member& m : t.AsObject()) {
+        Value pair[2] = {m.second, Extend(path, m.first)};
+        int32_t status = k(ctx, frame, reinterpret_cast<const WmValue*>(pair), kenv);
+        if (status != WM_STATUS_OK) return status;
+      }
+      return WM_STATUS_OK;
+    }
+    Array ignored;
+    Value error;
+    if (ops::IterateInto(t, &ignored, &error)) return Internal(ctx, "path iterate");
+    return SetError(ctx, std::move(error), false);
+  });
+}
+
+int32_t ShimPathRecurse(WmCtx* ctx, WmValue* frame, const WmValue* v, WmCont k, void* kenv) {
+  return Guarded(ctx, "path recurse", [&]() -> int32_t {
+    Value root = V(v);
+    return RecursePaths(ctx, frame, root, V(v + 1), k, kenv);
+  });
+}
+
+int32_t ShimPathGetpath(WmCtx* ctx, const WmValue* input, const WmValue* input_path,
+                        const WmValue* keys, WmValue* out) {
+  PutNullPair(out);
+  return Guarded(ctx, "getpath", [&]() -> int32_t {
+    Value result, error;
+    Value arg = V(keys);
+    if (!ops::CallBuiltin(ir::BuiltinId::GetPath, V(input), &arg, 1, &result, &error)) {
+      return SetError(ctx, std::move(error), false);
+    }
+    if (input_path == nullptr) {
+      SetPair(out, std::move(result), Value());
+      return WM_STATUS_OK;
+    }
+    const Value& path = V(input_path);
+    if (!path.IsArray()) return InvalidPathAccess(ctx, V(input), arg);
+    Array full = path.AsArray();
+    if (arg.IsArray()) {
+      for (const Value& key : arg.AsArray()) full.push_back(key);
+    }
+    SetPair(out, std::move(result), Value::MakeArray(std::move(full)));
+    return WM_STATUS_OK;
+  });
+}
+
+void ShimPathVar(const WmValue* value, const WmValue* bound_path, const WmValue* input, WmValue* out) {
+  PutNullPair(out);
+  const Value& path = V(bound_path);
+  if (path.IsArray()) {
+    SetPair(out, V(value), path);
+  } else if (V(input + 1).IsArray() && Identical(V(value), V(input))) {
+    SetPair(out, V(value), V(input + 1));
+  } else {
+    SetPair(out, V(value), Value());
+  }
+}
+
+int32_t ShimPathCheck(WmCtx* ctx, const WmValue* pair) {
+  if (V(pair + 1).IsArray()) return WM_STATUS_OK;
+  return Guarded(ctx, "path check", [&]() -> int32_t {
+    return SetError(ctx, Value::String("Invalid path expression with result " + Trunc(V(pair), 30)), false);
+  });
+}
+
 }  // extern "C"
 
 const WmAbi kAbi = {
@@ -437,9 +714,40 @@ const WmAbi kAbi = {
     ShimCheckRangeArgs,
     ShimCheckPatternKey,
     ShimCheckObjectKey,
+    ShimCheckStack,
+    ShimCallOnNewStack,
+    ShimPathIndex,
+    ShimPathSlice,
+    ShimPathIterate,
+    ShimPathRecurse,
+    ShimPathGetpath,
+    ShimPathVar,
+    ShimPathCheck,
 };
 
 }  // namespace
+
+TailCallFacts::TailCallFacts(const ir::Program& program)
+    : analysis_(std::make_unique<eval_internal::TailCallAnalysis>(program)) {}
+TailCallFacts::~TailCallFacts() = default;
+
+TailCallFacts::Count TailCallFacts::CountOf(ir::NodeId id) const {
+  switch (analysis_->Count(id)) {
+    case eval_internal::OutputCount::kAtMostOne: return Count::kAtMostOne;
+    case eval_internal::OutputCount::kOneIfClosures: return Count::kOneIfClosures;
+    case eval_internal::OutputCount::kMany: break;
+  }
+  return Count::kMany;
+}
+
+bool TailCallFacts::ReachesTailCall(ir::NodeId id) const { return analysis_->ReachesTailCall(id); }
+
+bool TailCallFacts::CountedChildren(const ir::Node& node, std::vector<ir::NodeId>* kids) {
+  return eval_internal::TailCallAnalysis::ForEachCountedChild(node, [&](ir::NodeId kid) {
+    kids->push_back(kid);
+    return true;
+  });
+}
 
 EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& input,
                     const OutputFn& emit, EvalError* error, const RunOptions& options) {
@@ -451,6 +759,9 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   eval_internal::StepBudget budget(options.limits);
   host.budget = &budget;
   host.max_memory = options.limits.max_memory_bytes;
+  char stack_here;
+  host.stack_top = &stack_here;
+  host.stack_budget = NativeStackBudget(&stack_here);
   WmCtx ctx;
   ctx.abi = &kAbi;
   ctx.consts = reinterpret_cast<const WmValue*>(program.consts.data());

@@ -14,7 +14,8 @@ extern "C" {
 // Bumped whenever WmAbi, WmCtx, WmValue or the entry-point signature change. AOT objects export
 // it as `wm_abi_version` (uint32) and the loader refuses a mismatch. Also bumped when the meaning
 // of an argument changes: 3 = call_builtin's ids follow runtime/ir/builtins.def (renumbered).
-#define WM_NATIVE_ABI_VERSION 3u
+// 4 = check_stack (recursive functions run as native calls) and the path-mode entries.
+#define WM_NATIVE_ABI_VERSION 4u
 #define WM_NATIVE_ABI_VERSION_SYMBOL "wm_abi_version"
 
 // Layout-identical to wm::Value: kind tag (wm::Kind numbering) at offset 0, payload at offset 8.
@@ -111,6 +112,34 @@ typedef struct WmAbi {
   // code calls it as each pair is inserted (after its value is produced), as jq and the
   // interpreter do, so a bad key errors even when a later pair's value yields nothing.
   int32_t (*check_object_key)(WmCtx* ctx, const WmValue* key);
+  // Called on entry of every native call of a recursive function: 1 when the native stack is
+  // nearly exhausted (the call then goes through call_on_new_stack), else 0.
+  int32_t (*check_stack)(WmCtx* ctx);
+  // fn(ctx, frame, input, env) run on a fresh stack segment; a limit error (worded as the
+  // interpreter's stack guard) when the segments would exceed their total cap (1 GiB).
+  int32_t (*call_on_new_stack)(WmCtx* ctx, WmCont fn, WmValue* frame, const WmValue* input, void* env);
+  // Path mode (path(f), assignments, del, paths): native code passes pairs, two WmValues
+  // {value, path}, where the path is an array of keys, or null when the value is not at a path.
+  // Out pairs are owned (native code releases both halves); errors are worded as the
+  // interpreter's ("Invalid path expression ...").
+  // target[key], its path extended by key.
+  int32_t (*path_index)(WmCtx* ctx, const WmValue* target, const WmValue* key, WmValue* out);
+  // target[from:to], its path extended by {"start": from, "end": to}.
+  int32_t (*path_slice)(WmCtx* ctx, const WmValue* target, const WmValue* from, const WmValue* to,
+                        WmValue* out);
+  // target[]: calls k with each element's pair.
+  int32_t (*path_iterate)(WmCtx* ctx, WmValue* frame, const WmValue* target, WmCont k, void* kenv);
+  // `..`: calls k with the pair of v and of every value nested in it, pre-order.
+  int32_t (*path_recurse)(WmCtx* ctx, WmValue* frame, const WmValue* v, WmCont k, void* kenv);
+  // getpath(keys) on *input (a plain value); with input_path (path mode) the out path is it
+  // extended by keys, else null.
+  int32_t (*path_getpath)(WmCtx* ctx, const WmValue* input, const WmValue* input_path,
+                          const WmValue* keys, WmValue* out);
+  // A variable in path mode: its own path if bound with one, else the input's path if its value
+  // is the very input value, else null.
+  void (*path_var)(const WmValue* value, const WmValue* bound_path, const WmValue* input, WmValue* out);
+  // path(f) output check: an error unless the pair's path is an array.
+  int32_t (*path_check)(WmCtx* ctx, const WmValue* pair);
 } WmAbi;
 
 // Slot numbers of the function pointers in WmAbi (pointer i is at byte offset 8 + 8*i).
@@ -137,6 +166,15 @@ enum WmAbiSlot {
   WM_ABI_CHECK_RANGE_ARGS,
   WM_ABI_CHECK_PATTERN_KEY,
   WM_ABI_CHECK_OBJECT_KEY,
+  WM_ABI_CHECK_STACK,
+  WM_ABI_CALL_ON_NEW_STACK,
+  WM_ABI_PATH_INDEX,
+  WM_ABI_PATH_SLICE,
+  WM_ABI_PATH_ITERATE,
+  WM_ABI_PATH_RECURSE,
+  WM_ABI_PATH_GETPATH,
+  WM_ABI_PATH_VAR,
+  WM_ABI_PATH_CHECK,
   WM_ABI_NUM_SLOTS
 };
 
@@ -157,9 +195,35 @@ const WmAbi* wm_native_abi(void);
 #ifdef __cplusplus
 }  // extern "C"
 
+#include <memory>
+#include <vector>
+
 #include "runtime/eval/eval.h"
 
+namespace wm::eval_internal {
+class TailCallAnalysis;
+}
+
 namespace wm::native {
+
+// The interpreter's static tail-call facts (runtime/eval/internal/tail_calls.h), for the code
+// generator: native code counts call depth as the interpreter does, which does not count a call
+// of a recursive function in tail position (it runs it in a loop instead of nesting). The
+// program must have passed ir::Verify.
+class TailCallFacts {
+ public:
+  enum class Count { kMany, kAtMostOne, kOneIfClosures };
+  explicit TailCallFacts(const ir::Program& program);
+  ~TailCallFacts();
+  Count CountOf(ir::NodeId id) const;
+  bool ReachesTailCall(ir::NodeId id) const;
+  // The children whose output counts multiply into the node's (the interpreter's run-time check
+  // of kOneIfClosures nodes walks them); false when the node yields many whatever they yield.
+  static bool CountedChildren(const ir::Node& node, std::vector<ir::NodeId>* kids);
+
+ private:
+  std::unique_ptr<eval_internal::TailCallAnalysis> analysis_;
+};
 
 // Runs a compiled entry point with the same contract as Filter::Run. `program` supplies constants
 // and node data for the shims; it must be the program the entry point was compiled from.

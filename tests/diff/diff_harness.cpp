@@ -76,7 +76,7 @@ std::vector<Mismatch> RunCase(LibjqOracle& oracle, const PreparedProgram& prepar
     const std::string* failure;  // why the engine has no filter although it should
   };
   std::vector<EngineRef> engines = {{kInterp, prepared.interp.get(), nullptr}};
-  if (prepared.native_supported) {
+  if (prepared.native_supported || prepared.native_requested) {  // a refusal is a failure
     engines.push_back({kJit, prepared.jit.get(), &prepared.jit_error});
     engines.push_back({kAot, prepared.aot.get(), &prepared.aot_error});
   }

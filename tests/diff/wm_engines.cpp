@@ -19,6 +19,12 @@ std::unique_ptr<PreparedProgram> Prepare(const std::string& text, const EngineOp
   prepared->interp = std::move(*driver::BuildEngine(prepared->program));
   prepared->native_unsupported_reason = driver::NativeUnsupportedReason(*prepared->program);
   prepared->native_supported = prepared->native_unsupported_reason.empty();
+  prepared->native_requested = options.enable_jit || options.enable_aot;
+  if (!prepared->native_supported) {
+    std::string refused = "refused by the native backends: " + prepared->native_unsupported_reason;
+    if (options.enable_jit) prepared->jit_error = refused;
+    if (options.enable_aot) prepared->aot_error = refused;
+  }
   if (prepared->native_supported && options.enable_jit) {
     driver::ExpressionOptions jit;
     jit.engine = driver::Engine::kJit;

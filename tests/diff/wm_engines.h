@@ -1,5 +1,5 @@
 // The wm side of the differential tests: jq text -> the driver's front end -> every engine
-// (interpreter always; JIT and AOT when the native backends accept the program), all built by
+// (interpreter always; JIT and AOT when enabled; a program they refuse counts as their failure), all built by
 // compiler/driver. AOT units are compiled in batches into ONE shared object (a link costs
 // ~16 ms), so callers register many programs first and build them together. Outcomes use the
 // oracle's RunOutcome shape for direct comparison.
@@ -29,6 +29,9 @@ struct PreparedProgram {
   std::string front_end_error;                  // first diagnostic when program is null
   bool native_supported = false;                // codegen::Supports said yes
   std::string native_unsupported_reason;
+  // The JIT or AOT engine was asked for: a program the backends refuse is then a failure (the
+  // native engines compile the whole language), reported through jit_error/aot_error.
+  bool native_requested = false;
   std::unique_ptr<Filter> interp;
   std::unique_ptr<Filter> jit;  // null when unsupported or JIT compilation failed
   std::string jit_error;

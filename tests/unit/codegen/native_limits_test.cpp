@@ -120,3 +120,49 @@ TEST(NativeLimits, WallClockLimitStopsRunawayNativeCode) {
 
 }  // namespace
 }  // namespace wm
+
+namespace wm {
+namespace {
+
+// Recursion runs as native calls: the call-depth limit errors at the same depth as in the
+// interpreter (tail calls, which the interpreter runs as loops, are not counted), and native
+// recursion deeper than the stack allows stops with the interpreter's stack-guard error instead
+// of overflowing the stack.
+TEST(NativeLimits, RecursionDepthAndStackGuard) {
+  RunOptions depth_limited;
+  depth_limited.limits.max_depth = 50;
+  struct Case {
+    const char* text;
+    bool error;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"def f: if . < 45 then . + 1 | [f] else . end; 0 | f | flatten", false, ""},
+      {"def f: if . < 60 then . + 1 | [f] else . end; 0 | f", true, "maximum recursion depth exceeded (50)"},
+      // Tail calls are not counted: 1000 iterations under a depth limit of 50.
+      {"0 | until(. >= 1000; . + 1)", false, ""},
+      {"[limit(1000; repeat(1))] | length", false, ""},
+  };
+  for (const Case& c : cases) {
+    for (const auto& engine : AllEngines(c.text)) {
+      SCOPED_TRACE(std::string(c.text) + " on " + engine->engine_name());
+      RunResult run = RunFilter(*engine, depth_limited);
+      EXPECT_EQ(run.error, c.error) << run.message;
+      EXPECT_EQ(run.message, c.message);
+      EXPECT_EQ(run.limit, c.error);
+    }
+  }
+  // Unbounded non-tail recursion with no depth limit to speak of: the stack guard stops it.
+  RunOptions deep;
+  deep.limits.max_depth = UINT32_MAX;
+  deep.limits.fuel = UINT64_MAX;
+  for (const auto& engine : AllEngines("def f: 1 + f; f")) {
+    SCOPED_TRACE(engine->engine_name());
+    RunResult run = RunFilter(*engine, deep);
+    EXPECT_TRUE(run.error && run.limit) << run.message;
+    EXPECT_EQ(run.message, "maximum evaluation depth exceeded (stack)");
+  }
+}
+
+}  // namespace
+}  // namespace wm

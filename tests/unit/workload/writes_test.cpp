@@ -109,13 +109,13 @@ constexpr const char* kGroups =
 constexpr const char* kRoles =
     R"({"spec":{"roles":[{"name":"r1","image":"old:1"},{"name":"r2","image":"old:2"}]}})";
 
-TEST_F(Writes, PathProgramsRunOnTheInterpreterAndValueResolversStayNative) {
+TEST_F(Writes, PathProgramsAndValueResolversAreNative) {
   const catalog::Component& group = Component("group");
   ASSERT_GE(group.write_paths.pod_template_spec, 0);
   const ResolverInfo& path = bundle_->resolver_info(group.write_paths.pod_template_spec);
   EXPECT_EQ(path.role, "pod-template-spec-path");
   EXPECT_EQ(path.source, ".spec.groups[].template");
-  EXPECT_TRUE(path.native_symbol.empty());
+  EXPECT_FALSE(path.native_symbol.empty());
   EXPECT_FALSE(bundle_->resolver_info(group.pod_template_spec).native_symbol.empty());
   // Suspend action paths keep their own role name.
   EXPECT_EQ(bundle_->resolver_info(Component("app").suspend->suspend_actions[0].path).role, "suspend-path");
