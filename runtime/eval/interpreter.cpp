@@ -142,7 +142,9 @@ std::string Trunc(const Value& v, size_t width) {
 class Evaluation {
  public:
   Evaluation(const ir::Program& program, const eval_internal::TailCallAnalysis& tail, const RunOptions& options)
-      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals), budget_(limits_) {
+      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals),
+        steps_used_(options.steps_used), budget_(limits_),
+        meter_(&budget_, &fuel_left_, &memory_used_, limits_.max_memory_bytes) {
     fuel_left_ = budget_.FirstSlice();
     char here;
     stack_top_ = &here;
@@ -160,6 +162,7 @@ class Evaluation {
       for (size_t i = 0; i < globals_->size() && i < top.slots.size(); ++i) top.slots[i].value = (*globals_)[i];
     }
     uint64_t outputs = 0;
+    eval_internal::WorkMeterScope metering(&meter_);
     Flow flow = Eval(program_.functions[0].body, &top, input, nullptr,
                      [&](const Value& v, const Value*) -> Flow {
                        if (++outputs >= limits_.max_outputs) return LimitError(eval_internal::OutputLimitMessage(limits_));
@@ -170,6 +173,7 @@ class Evaluation {
 
  private:
   EvalStatus Finish(Flow flow, EvalError* error) {
+    if (steps_used_ != nullptr) *steps_used_ = budget_.Used(fuel_left_);
     switch (flow) {
       case Flow::kContinue: return EvalStatus::kOk;
       case Flow::kStop: return EvalStatus::kStopped;
@@ -233,7 +237,7 @@ class Evaluation {
     else if (v.IsObject()) bytes += 48 * v.AsObject().size();
     memory_used_ += bytes;
     if (memory_used_ > limits_.max_memory_bytes) {
-      LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+      LimitError(eval_internal::MemoryLimitMessage(limits_.max_memory_bytes));
       return false;
     }
     return true;
@@ -275,7 +279,12 @@ class Evaluation {
     return SetError(Value::String("Invalid path expression near attempt to iterate through " + Trunc(target, 30)));
   }
 
-  Flow OpFailed(Value error) { return SetError(std::move(error)); }
+  // An op or builtin failed: a limit it reached while charging its work (WorkMeter) is reported
+  // as a limit, anything else as the jq error it is.
+  Flow OpFailed(Value error) {
+    if (meter_.TakeExceeded()) return LimitError(meter_.message());
+    return SetError(std::move(error));
+  }
 
   // ---- the evaluator
 
@@ -370,7 +379,7 @@ class Evaluation {
       items.push_back(v);
       memory_used_ += 16;
       if (memory_used_ > limits_.max_memory_bytes) {
-        return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+        return LimitError(eval_internal::MemoryLimitMessage(limits_.max_memory_bytes));
       }
       return Flow::kContinue;
     });
@@ -1016,7 +1025,7 @@ class Evaluation {
           memory_used_ += sizeof(Frame) + current_owned->slots.size() * sizeof(Slot) +
                           current_owned->params.size() * sizeof(Closure);
           if (memory_used_ > limits_.max_memory_bytes) {
-            return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+            return LimitError(eval_internal::MemoryLimitMessage(limits_.max_memory_bytes));
           }
           kept.push_back(std::move(current_owned));
         } else {
@@ -1088,9 +1097,11 @@ class Evaluation {
   const eval_internal::TailCallAnalysis& tail_;
   EvalLimits limits_;
   const std::vector<Value>* globals_;
+  uint64_t* steps_used_;  // RunOptions::steps_used
   eval_internal::StepBudget budget_;
   uint64_t fuel_left_ = 0;  // steps left in the current slice of budget_
   uint64_t memory_used_ = 0;
+  eval_internal::WorkMeter meter_;  // what builtins charge: budget_, fuel_left_, memory_used_
   uint32_t depth_ = 0;
   uint64_t label_counter_ = 0;
   uint64_t break_label_ = 0;

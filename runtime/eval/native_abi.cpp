@@ -40,6 +40,7 @@ struct HostState {
   uint64_t outputs = 0;
   const EvalLimits* limits = nullptr;
   eval_internal::StepBudget* budget = nullptr;  // refills WmCtx::fuel slice by slice
+  eval_internal::WorkMeter* meter = nullptr;     // what builtins charge (same fuel and memory)
   uint64_t memory_used = 0;   // bytes charged for values built, as the interpreter counts them
   uint64_t max_memory = 0;
   Value error;               // pending error value
@@ -94,10 +95,19 @@ int32_t Charge(WmCtx* ctx, const Value& v) {
   }
   host.memory_used += bytes;
   if (host.memory_used > host.max_memory) {
-    return LimitError(ctx, "evaluation memory limit exceeded (" + std::to_string(host.max_memory) +
-                               " bytes)");
+    return LimitError(ctx, eval_internal::MemoryLimitMessage(host.max_memory));
   }
   return WM_STATUS_OK;
+}
+
+// A failed op's error, pending. A limit the op reached while charging its work (WorkMeter) stays
+// a limit, which try cannot catch.
+int32_t OpError(WmCtx* ctx, Value error) {
+  HostState& host = Host(ctx);
+  if (host.meter != nullptr && host.meter->TakeExceeded()) {
+    return SetError(ctx, Value::String(host.meter->message()), true);
+  }
+  return SetError(ctx, std::move(error), false);
 }
 
 // An op that returns (ok, out, error) becomes a status with the error pending.
@@ -107,7 +117,7 @@ int32_t FromOp(WmCtx* ctx, bool ok, Value result, Value error, WmValue* out) {
     return WM_STATUS_OK;
   }
   Put(out, Value());
-  return SetError(ctx, std::move(error), false);
+  return OpError(ctx, std::move(error));
 }
 
 
@@ -253,7 +263,7 @@ int32_t ShimStringInterp(WmCtx* ctx, uint32_t node, const WmValue* const* parts,
       }
       Value formatted, error;
       if (!ops::ApplyFormat(format, value, &formatted, &error)) {
-        return SetError(ctx, std::move(error), false);
+        return OpError(ctx, std::move(error));
       }
       if (!formatted.IsString()) return Internal(ctx, "format result");
       pieces[i] = std::string(formatted.AsString());
@@ -300,8 +310,7 @@ int32_t ShimArrayPush(WmCtx* ctx, WmValue* array, const WmValue* v) {
     HostState& host = Host(ctx);
     host.memory_used += 16;
     if (host.memory_used > host.max_memory) {
-      return LimitError(ctx, "evaluation memory limit exceeded (" +
-                                 std::to_string(host.max_memory) + " bytes)");
+      return LimitError(ctx, eval_internal::MemoryLimitMessage(host.max_memory));
     }
     return WM_STATUS_OK;
   });
@@ -458,7 +467,11 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   ctx.depth = 0;
   ctx.max_depth = options.limits.max_depth;
   ctx.host = &host;
+  eval_internal::WorkMeter meter(&budget, &ctx.fuel, &host.memory_used, host.max_memory);
+  host.meter = &meter;
+  eval_internal::WorkMeterScope metering(&meter);
   int32_t status = entry(&ctx, reinterpret_cast<const WmValue*>(&input));
+  if (options.steps_used != nullptr) *options.steps_used = budget.Used(ctx.fuel);
   if (status == WM_STATUS_OK) return EvalStatus::kOk;
   if (status == WM_STATUS_STOP) return EvalStatus::kStopped;
   if (error != nullptr) {

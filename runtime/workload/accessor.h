@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -131,6 +132,8 @@ class Accessor {
   const catalog::Definition* definition_;
   Value object_;
   AccessorOptions options_;
+  // The budget of every resolver run on this object, unless the options bring one (run.h).
+  std::shared_ptr<ObjectBudget> object_budget_;
 };
 
 // --- errors shared by the workload layer (status, pods, writes), worded as the Go library's.

@@ -3,12 +3,32 @@
 // error wording are the same for every caller.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "runtime/bundle/bundle.h"
 #include "runtime/value/value.h"
+
+namespace wm {
+
+// The budget all resolver runs on one workload object share (EvalLimits::object_fuel and
+// object_timeout_ms): RunResolver gives each run at most what is left and takes back what it
+// used. The Accessor of an object creates one; its const calls may run concurrently, hence the
+// atomic.
+struct ObjectBudget {
+  explicit ObjectBudget(const EvalLimits& limits)
+      : fuel_left(limits.object_fuel),
+        timeout_ms(limits.object_timeout_ms),
+        deadline(std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.object_timeout_ms)) {}
+  std::atomic<uint64_t> fuel_left;
+  uint64_t timeout_ms;  // 0 = no time limit for the object
+  std::chrono::steady_clock::time_point deadline;
+};
+
+}  // namespace wm
 
 namespace wm::workload {
 
