@@ -24,7 +24,7 @@ struct InspectOptions {
   std::string input = "-";
   std::string output = "text";
   std::string engine = "auto";
-  EvalLimits limits;  // AddEvalLimitOptions per evaluation, --object-*: per object (docs/limits.md)
+  EvalLimits limits;  // AddEvalLimitOptions: per resolver evaluation (docs/limits.md)
 };
 
 std::string Number(double d) {
@@ -139,10 +139,6 @@ void AddInspectCommand(CLI::App& app, int* exit_code) {
                   "auto (native code when the bundle has it for this machine) or interp")
       ->check(CLI::IsMember({"auto", "interp"}));
   AddEvalLimitOptions(cmd, &options->limits);
-  cmd->add_option("--object-max-steps", options->limits.object_fuel,
-                  "Steps of all resolver evaluations on the object together (default 50000000)");
-  cmd->add_option("--object-timeout-ms", options->limits.object_timeout_ms,
-                  "Wall-clock limit of all resolver evaluations on the object in ms (default 30000; 0 = none)");
   cmd->add_option("object", options->input, "Workload object file (YAML or JSON), - for stdin");
   cmd->callback([options, exit_code] { *exit_code = RunInspect(*options); });
 }

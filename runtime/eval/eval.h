@@ -26,11 +26,6 @@ struct EvalLimits {
   // Wall-clock time per evaluation in milliseconds (upstream's 10 s); 0 = no time limit. Checked
   // once per slice of steps (internal/step_budget.h) in every engine.
   uint64_t timeout_ms = 10'000;
-  // Together, all resolver evaluations on one workload object (runtime/workload/run.h
-  // ObjectBudget): steps and wall-clock milliseconds (0 = no limit). Each evaluation still has
-  // its own limits above; the object's budget caps their sum.
-  uint64_t object_fuel = 50'000'000;
-  uint64_t object_timeout_ms = 30'000;
 };
 
 enum class EvalStatus : uint8_t {
@@ -50,19 +45,11 @@ struct EvalError {
 // Called once per output; return false to stop the evaluation.
 using OutputFn = std::function<bool(const Value&)>;
 
-struct ObjectBudget;  // runtime/workload/run.h
-
 // Per-run settings.
 struct RunOptions {
   EvalLimits limits;
   // Values of LowerOptions::global_vars (`--arg`, `--argjson`), in the same order; null = none.
   const std::vector<Value>* globals = nullptr;
-  // When set, the engine stores there the steps of fuel the run used (for budgets that span
-  // several runs, see runtime/workload/run.h).
-  uint64_t* steps_used = nullptr;
-  // The budget shared with the other resolver runs on the same object (runtime/workload/run.h);
-  // null = none. Only RunResolver reads it.
-  ObjectBudget* object_budget = nullptr;
 };
 
 class Filter {

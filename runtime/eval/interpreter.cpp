@@ -142,8 +142,7 @@ std::string Trunc(const Value& v, size_t width) {
 class Evaluation {
  public:
   Evaluation(const ir::Program& program, const eval_internal::TailCallAnalysis& tail, const RunOptions& options)
-      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals),
-        steps_used_(options.steps_used), budget_(limits_),
+      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals), budget_(limits_),
         meter_(&budget_, &fuel_left_, &memory_used_, limits_.max_memory_bytes) {
     fuel_left_ = budget_.FirstSlice();
     char here;
@@ -173,7 +172,7 @@ class Evaluation {
 
  private:
   EvalStatus Finish(Flow flow, EvalError* error) {
-    if (steps_used_ != nullptr) *steps_used_ = budget_.Used(fuel_left_);
+    eval_internal::LastRunSteps() = budget_.Used(fuel_left_);
     switch (flow) {
       case Flow::kContinue: return EvalStatus::kOk;
       case Flow::kStop: return EvalStatus::kStopped;
@@ -1097,7 +1096,6 @@ class Evaluation {
   const eval_internal::TailCallAnalysis& tail_;
   EvalLimits limits_;
   const std::vector<Value>* globals_;
-  uint64_t* steps_used_;  // RunOptions::steps_used
   eval_internal::StepBudget budget_;
   uint64_t fuel_left_ = 0;  // steps left in the current slice of budget_
   uint64_t memory_used_ = 0;

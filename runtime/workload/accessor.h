@@ -81,6 +81,7 @@ struct ExtractedInstance {
 
 struct AccessorOptions {
   RunOptions run;  // limits for every resolver evaluation (result cap, fuel, memory, time)
+  ObjectLimits object;  // limits of all of them together (run.h, docs/limits.md)
 };
 
 // Reads one workload object through one definition of a bundle. Holds a key-sorted copy of the
@@ -132,7 +133,7 @@ class Accessor {
   const catalog::Definition* definition_;
   Value object_;
   AccessorOptions options_;
-  // The budget of every resolver run on this object, unless the options bring one (run.h).
+  // The budget every resolver run on this object shares (run.h); shared by copies.
   std::shared_ptr<ObjectBudget> object_budget_;
 };
 

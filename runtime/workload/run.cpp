@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "runtime/eval/internal/step_budget.h"
 #include "runtime/value/json.h"
 
 namespace wm::workload {
@@ -13,14 +14,14 @@ namespace {
 // False with *message when nothing is left.
 bool CapByObjectBudget(const ObjectBudget& budget, RunOptions* run, std::string* message) {
   if (budget.fuel_left.load() == 0) {
-    *message = "object evaluation step budget exhausted (fuel " + std::to_string(run->limits.object_fuel) + ")";
+    *message = "object evaluation step budget exhausted (fuel " + std::to_string(budget.limits.fuel) + ")";
     return false;
   }
   run->limits.fuel = std::min(run->limits.fuel, budget.fuel_left.load());
-  if (budget.timeout_ms != 0) {
+  if (budget.limits.timeout_ms != 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(budget.deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      *message = "object evaluation time limit exceeded (" + std::to_string(budget.timeout_ms) + " ms)";
+      *message = "object evaluation time limit exceeded (" + std::to_string(budget.limits.timeout_ms) + " ms)";
       return false;
     }
     uint64_t ms = static_cast<uint64_t>(left.count());
@@ -37,20 +38,20 @@ void TakeFromObjectBudget(ObjectBudget* budget, uint64_t used) {
 
 }  // namespace
 
-Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const RunOptions& options) {
+Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const RunOptions& options,
+                    ObjectBudget* object) {
   Outputs result;
   RunOptions run = options;
-  uint64_t used = 0;
-  if (run.object_budget != nullptr) {
+  if (object != nullptr) {
     std::string message;
-    if (!CapByObjectBudget(*run.object_budget, &run, &message)) {
+    if (!CapByObjectBudget(*object, &run, &message)) {
       result.error = bundle.resolver_info(id).role + " `" + bundle.resolver_info(id).source + "`: " + message;
       result.limit = true;
       return result;
     }
-    run.steps_used = &used;
   }
   EvalError error;
+  eval_internal::LastRunSteps() = 0;
   EvalStatus status = bundle.resolver(id).Run(
       input,
       [&](const Value& v) {
@@ -63,7 +64,7 @@ Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const 
                    "`: " + error.Message();
     result.limit = error.limit;
   }
-  if (run.object_budget != nullptr) TakeFromObjectBudget(run.object_budget, used);
+  if (object != nullptr) TakeFromObjectBudget(object, eval_internal::LastRunSteps());
   return result;
 }
 

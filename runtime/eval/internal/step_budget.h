@@ -168,6 +168,13 @@ inline bool BuiltinHitLimit() {
   return meter != nullptr && meter->TakeExceeded();
 }
 
+// Steps the last evaluation finished on this thread used (the interpreter and native::RunEntry
+// record it as they return), for budgets that span several runs (runtime/workload/run.h).
+inline uint64_t& LastRunSteps() {
+  thread_local uint64_t steps = 0;
+  return steps;
+}
+
 // The error when the result count reaches EvalLimits::max_outputs (upstream's wording).
 inline std::string OutputLimitMessage(const EvalLimits& limits) {
   return "query results exceed the allowed number " + std::to_string(limits.max_outputs);
