@@ -30,6 +30,8 @@ void SliceBounds(const Value& key, double n, double* s, double* e) {
   const Value* to = key.Find("end");
   *s = (from && from->IsNumber()) ? from->AsNumber() : 0;
   *e = (to && to->IsNumber()) ? to->AsNumber() : n;
+  if (std::isnan(*s)) *s = 0;  // as ops::Slice reads them
+  if (std::isnan(*e)) *e = n;
   if (*s < 0) *s += n;
   if (*e < 0) *e += n;
   *s = std::clamp(std::floor(*s), 0.0, n);
