@@ -232,6 +232,7 @@ class Deletion {
   }
 
   bool MarkIn(Value* t, const Value& k, Value* error) {
+    if (t->IsNull()) return true;  // nothing to delete
     if (t->IsObject()) {
       if (!k.IsString()) return Fail(error, std::string("Cannot delete ") + KindName(k.kind()) + " field of object");
       if (t->Find(k.AsString()) != nullptr) t->Set(k.AsString(), tombstone_);

@@ -172,7 +172,7 @@ class Evaluation {
 
  private:
   EvalStatus Finish(Flow flow, EvalError* error) {
-    eval_internal::LastRunSteps() = budget_.Used(fuel_left_);
+    LastEvaluationSteps() = budget_.Used(fuel_left_);
     switch (flow) {
       case Flow::kContinue: return EvalStatus::kOk;
       case Flow::kStop: return EvalStatus::kStopped;
@@ -492,6 +492,20 @@ class Evaluation {
     return Eval(n.kids[0], frame, input, nullptr, [&](const Value& m, const Value*) { return SetError(m); });
   }
 
+  // `..` in path mode (paths, leaf_paths, `..|=`) builds a path per value, as long as the value
+  // is deep: charged as work and memory, so that a deeply nested input cannot make it quadratic
+  // unnoticed. False with the limit error set.
+  bool ExtendCharged(const Value& path, const Value& key, Value* out) {
+    uint64_t length = path.AsArray().size() + 1;
+    if (!meter_.ChargeSteps(length / 8) || !meter_.ChargeBytes(16 * length)) {
+      meter_.TakeExceeded();
+      LimitError(meter_.message());
+      return false;
+    }
+    *out = Extend(path, key);
+    return true;
+  }
+
   WM_NOINLINE Flow Recurse(const Value& v, const Value* path, Cont k) {
     if (!Step()) return Flow::kError;
     Flow f = k(v, path);
@@ -501,7 +515,7 @@ class Evaluation {
       const Array& items = hold.AsArray();
       for (size_t i = 0; i < items.size(); ++i) {
         Value cp;
-        if (path && path->IsArray()) cp = Extend(*path, Value::Number(double(i)));
+        if (path && path->IsArray() && !ExtendCharged(*path, Value::Number(double(i)), &cp)) return Flow::kError;
         f = Recurse(items[i], path ? &cp : nullptr, k);
         if (f != Flow::kContinue) return f;
       }
@@ -509,7 +523,7 @@ class Evaluation {
       Value hold = v;
       for (const Member& m : hold.AsObject()) {
         Value cp;
-        if (path && path->IsArray()) cp = Extend(*path, m.first);
+        if (path && path->IsArray() && !ExtendCharged(*path, m.first, &cp)) return Flow::kError;
         f = Recurse(m.second, path ? &cp : nullptr, k);
         if (f != Flow::kContinue) return f;
       }

@@ -471,7 +471,7 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   host.meter = &meter;
   eval_internal::WorkMeterScope metering(&meter);
   int32_t status = entry(&ctx, reinterpret_cast<const WmValue*>(&input));
-  eval_internal::LastRunSteps() = budget.Used(ctx.fuel);
+  LastEvaluationSteps() = budget.Used(ctx.fuel);
   if (status == WM_STATUS_OK) return EvalStatus::kOk;
   if (status == WM_STATUS_STOP) return EvalStatus::kStopped;
   if (error != nullptr) {

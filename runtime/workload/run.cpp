@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "runtime/eval/internal/step_budget.h"
+#include "runtime/eval/run_stats.h"
 #include "runtime/value/json.h"
 
 namespace wm::workload {
@@ -51,7 +51,7 @@ Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const 
     }
   }
   EvalError error;
-  eval_internal::LastRunSteps() = 0;
+  LastEvaluationSteps() = 0;
   EvalStatus status = bundle.resolver(id).Run(
       input,
       [&](const Value& v) {
@@ -64,7 +64,7 @@ Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const 
                    "`: " + error.Message();
     result.limit = error.limit;
   }
-  if (object != nullptr) TakeFromObjectBudget(object, eval_internal::LastRunSteps());
+  if (object != nullptr) TakeFromObjectBudget(object, LastEvaluationSteps());
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/eval/eval.h"
+#include "runtime/eval/run_stats.h"
 
 namespace wm::eval_internal {
 
@@ -166,13 +167,6 @@ inline uint64_t WorkUnits(const Value& v) {
 inline bool BuiltinHitLimit() {
   WorkMeter* meter = CurrentWorkMeter();
   return meter != nullptr && meter->TakeExceeded();
-}
-
-// Steps the last evaluation finished on this thread used (the interpreter and native::RunEntry
-// record it as they return), for budgets that span several runs (runtime/workload/run.h).
-inline uint64_t& LastRunSteps() {
-  thread_local uint64_t steps = 0;
-  return steps;
 }
 
 // The error when the result count reaches EvalLimits::max_outputs (upstream's wording).

@@ -8,6 +8,9 @@
 
 #include "eval_test_util.h"
 #include "runtime/eval/internal/step_budget.h"
+#include "runtime/workload/accessor.h"
+#include "runtime/workload/run.h"
+#include "tests/unit/workload/bundle_fixture.h"
 
 namespace wm::testing {
 namespace {
@@ -121,6 +124,19 @@ TEST(Budget, PathBuiltinsChargePerComponent) {
   }
 }
 
+TEST(Budget, PathsOfADeepValueAreCharged) {
+  // 3000 paths of up to 3000 keys: quadratic in the depth, stopped by a small memory limit.
+  RunOptions small;
+  small.limits.max_memory_bytes = 1 << 20;
+  EvalOutcome o = EvalJq("reduce range(3000) as $i (0; [.]) | [paths] | length", "null", small);
+  ASSERT_TRUE(o.failed);
+  EXPECT_TRUE(o.limit);
+  EXPECT_EQ(o.error, "evaluation memory limit exceeded (1048576 bytes)");
+  o = EvalJq("reduce range(3000) as $i (0; [.]) | [leaf_paths] | length", "null", small);
+  EXPECT_TRUE(o.limit);
+  EXPECT_EQ(Jq("reduce range(300) as $i (0; [.]) | [paths] | length"), "300");
+}
+
 TEST(Budget, StringRepeatIsChargedBeforeItIsBuilt) {
   RunOptions small;
   small.limits.max_memory_bytes = 1 << 20;
@@ -133,7 +149,7 @@ TEST(Budget, StringRepeatIsChargedBeforeItIsBuilt) {
 TEST(Budget, StepsUsedAreReported) {
   EvalOutcome o = EvalJq("[range(1000)] | length");
   EXPECT_EQ(o.Joined(), "1000");
-  uint64_t used = eval_internal::LastRunSteps();
+  uint64_t used = LastEvaluationSteps();
   EXPECT_GT(used, 1000u);
   EXPECT_LT(used, 20000u);
 }
@@ -142,6 +158,76 @@ TEST(Budget, ChargesAreFreeWithoutAnEvaluation) {
   Value error;
   EXPECT_TRUE(eval_internal::ChargeWork(UINT64_MAX, UINT64_MAX, &error));
   EXPECT_FALSE(eval_internal::BuiltinHitLimit());
+}
+
+// A definition whose instance-id resolver iterates the object's services.
+constexpr const char* kDefinition = R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata:
+  name: thing
+spec:
+  structureDefinition:
+    rootComponent:
+      name: thing
+      kind: {group: example.com, version: v1, kind: Thing}
+    childComponents:
+    - name: services
+      ownerRef: thing
+      instanceIdPath: '.spec.services | keys[]'
+      specDefinition: {podSpecPath: '.spec.services[] | .podSpec'}
+)";
+constexpr const char* kObject = R"({"apiVersion": "example.com/v1", "kind": "Thing",
+  "spec": {"services": {"a": {"podSpec": {}}, "b": {"podSpec": {}}}}})";
+
+TEST(ObjectBudget, IsSharedByEveryResolverRunOnOneObject) {
+  std::shared_ptr<Bundle> bundle = CompileBundle(kDefinition);
+  ASSERT_NE(bundle, nullptr);
+  const catalog::Component& services = *bundle->definitions().at(0).Find("services");
+  Value object = ParseObject(kObject);
+  workload::ObjectLimits limits;
+  limits.fuel = 300;
+  workload::ObjectBudget budget(limits);
+  int finished = 0;
+  workload::Outputs last;
+  for (int i = 0; i < 1000; ++i) {
+    last = workload::RunResolver(*bundle, services.instance_id, object, {}, &budget);
+    if (!last.ok()) break;
+    EXPECT_EQ(last.values.size(), 2u);
+    ++finished;
+  }
+  // Each run fits the per-evaluation budget many times over; together they exhaust the object's.
+  EXPECT_GT(finished, 1);
+  EXPECT_LT(finished, 1000);
+  EXPECT_TRUE(last.limit);
+  workload::Outputs after = workload::RunResolver(*bundle, services.instance_id, object, {}, &budget);
+  EXPECT_TRUE(after.limit);
+  EXPECT_NE(after.error.find("object evaluation step budget exhausted (fuel 300)"), std::string::npos) << after.error;
+  // Without an object budget the same run is unlimited in count.
+  EXPECT_TRUE(workload::RunResolver(*bundle, services.instance_id, object, {}).ok());
+}
+
+TEST(ObjectBudget, AnAccessorChargesAllItsRunsToOneBudget) {
+  std::shared_ptr<Bundle> bundle = CompileBundle(kDefinition);
+  ASSERT_NE(bundle, nullptr);
+  const catalog::Definition& definition = bundle->definitions().at(0);
+  workload::AccessorOptions options;
+  options.object.fuel = 300;
+  workload::Accessor accessor(*bundle, definition, ParseObject(kObject), options);
+  workload::Result<std::vector<std::string>> ids;
+  int finished = 0;
+  for (int i = 0; i < 1000; ++i) {
+    ids = accessor.InstanceIds(*definition.Find("services"));
+    if (!ids.ok()) break;
+    ++finished;
+  }
+  EXPECT_GT(finished, 1);
+  EXPECT_LT(finished, 1000);
+  EXPECT_EQ(ids.error.code, workload::ErrorCode::kLimit) << ids.error.message;
+  // A copy shares the budget (it is the same object); a new Accessor starts afresh.
+  workload::Accessor copy = accessor;
+  EXPECT_FALSE(copy.InstanceIds(*definition.Find("services")).ok());
+  workload::Accessor fresh(*bundle, definition, ParseObject(kObject), options);
+  EXPECT_TRUE(fresh.InstanceIds(*definition.Find("services")).ok());
 }
 
 }  // namespace
