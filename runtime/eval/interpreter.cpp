@@ -393,7 +393,9 @@ class Evaluation {
 
   WM_NOINLINE Flow EvalFormat(const ir::Node& n, const Value& input, const Value* path, Cont k) {
     Value out, err;
-    if (!ops::ApplyFormat(n.str, input, &out, &err)) return OpFailed(err);
+    if (!ops::ApplyFormat(n.str, input, &out, &err) || !eval_internal::ChargeFormat(input, out, &err)) {
+      return OpFailed(err);
+    }
     if (!Charge(out)) return Flow::kError;
     return EmitValue(out, path, k);
   }
@@ -685,7 +687,9 @@ class Evaluation {
     std::string_view format = n.str.empty() ? std::string_view("text") : std::string_view(n.str);
     return Eval(n.kids[i], frame, input, nullptr, [&](const Value& v, const Value*) {
       Value out, err;
-      if (!ops::ApplyFormat(format, v, &out, &err)) return OpFailed(err);
+      if (!ops::ApplyFormat(format, v, &out, &err) || !eval_internal::ChargeFormat(v, out, &err)) {
+        return OpFailed(err);
+      }
       (*pieces)[i] = std::string(out.AsString());
       return EvalInterp(n, i, frame, input, pieces, path, k);
     });

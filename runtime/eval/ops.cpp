@@ -550,7 +550,7 @@ bool Negate(const Value& v, Value* out, Value* error) {
   return Fail(error, Describe(v) + " cannot be negated");
 }
 
-static bool FormatValue(std::string_view format, const Value& v, Value* out, Value* error) {
+bool ApplyFormat(std::string_view format, const Value& v, Value* out, Value* error) {
   if (format == "text") {
     *out = v.IsString() ? v : Value::String(ToJson(v));
     return true;
@@ -627,12 +627,6 @@ static bool FormatValue(std::string_view format, const Value& v, Value* out, Val
     return true;
   }
   return Fail(error, std::string(format) + " is not a valid format");
-}
-
-// A format reads its input and builds its output: both are charged (see WorkUnits).
-bool ApplyFormat(std::string_view format, const Value& v, Value* out, Value* error) {
-  if (!eval_internal::ChargeWork(1 + eval_internal::WorkUnits(v), 0, error)) return false;
-  return FormatValue(format, v, out, error) && eval_internal::ChargeWork(eval_internal::WorkUnits(*out), 0, error);
 }
 
 }  // namespace wm::ops

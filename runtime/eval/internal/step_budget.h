@@ -163,6 +163,13 @@ inline uint64_t WorkUnits(const Value& v) {
   return 0;
 }
 
+// A format (`@base64`, `@json`, ... or the `@text` of an interpolated part) read `v` and built
+// `out`. Charged by the engine once per formatted value (native code may format a part twice to
+// report errors early; only the value that is used counts).
+inline bool ChargeFormat(const Value& v, const Value& out, Value* error) {
+  return ChargeWork(1 + WorkUnits(v) + WorkUnits(out), 0, error);
+}
+
 // After a builtin failed: whether the failure was a limit reached through ChargeWork.
 inline bool BuiltinHitLimit() {
   WorkMeter* meter = CurrentWorkMeter();

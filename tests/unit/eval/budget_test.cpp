@@ -170,11 +170,18 @@ spec:
     rootComponent:
       name: thing
       kind: {group: example.com, version: v1, kind: Thing}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings:
+          running:
+          - byPhase: Running
     childComponents:
     - name: services
       ownerRef: thing
       instanceIdPath: '.spec.services | keys[]'
       specDefinition: {podSpecPath: '.spec.services[] | .podSpec'}
+      podSelector:
+        componentInstanceSelector: {idPath: '.metadata.labels.svc'}
 )";
 constexpr const char* kObject = R"({"apiVersion": "example.com/v1", "kind": "Thing",
   "spec": {"services": {"a": {"podSpec": {}}, "b": {"podSpec": {}}}}})";
