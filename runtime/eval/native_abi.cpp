@@ -237,9 +237,9 @@ int32_t ShimFormat(WmCtx* ctx, uint32_t node, const WmValue* v, WmValue* out) {
     if (node >= program.nodes.size()) return Internal(ctx, "format node");
     Value result, error;
     bool ok = ops::ApplyFormat(program.nodes[node].str, V(v), &result, &error);
-    // An interpolation's part is formatted here only to report its error early (emit.cpp); its
-    // work is charged when string_interp formats it for the result, as the interpreter does.
-    if (ok && program.nodes[node].op == ir::Op::Format) ok = eval_internal::ChargeFormat(V(v), result, &error);
+    // Also called for each part of a non-text interpolation as it arrives (emit.cpp), which is
+    // where the interpreter charges it; string_interp then charges only text parts.
+    if (ok) ok = eval_internal::ChargeFormat(V(v), result, &error);
     MutV(out)->~Value();
     int32_t status = FromOp(ctx, ok, std::move(result), std::move(error), out);
     return status == WM_STATUS_OK ? Charge(ctx, V(out)) : status;
@@ -266,7 +266,7 @@ int32_t ShimStringInterp(WmCtx* ctx, uint32_t node, const WmValue* const* parts,
       }
       Value formatted, error;
       if (!ops::ApplyFormat(format, value, &formatted, &error) ||
-          !eval_internal::ChargeFormat(value, formatted, &error)) {
+          (format == "text" && !eval_internal::ChargeFormat(value, formatted, &error))) {
         return OpError(ctx, std::move(error));
       }
       if (!formatted.IsString()) return Internal(ctx, "format result");

@@ -164,10 +164,11 @@ inline uint64_t WorkUnits(const Value& v) {
 }
 
 // A format (`@base64`, `@json`, ... or the `@text` of an interpolated part) read `v` and built
-// `out`. Charged by the engine once per formatted value (native code may format a part twice to
-// report errors early; only the value that is used counts).
+// `out`: charged by the engine as each value is formatted (the IR node already cost a step, so a
+// small value costs nothing more and the engines' step counts stay equal).
 inline bool ChargeFormat(const Value& v, const Value& out, Value* error) {
-  return ChargeWork(1 + WorkUnits(v) + WorkUnits(out), 0, error);
+  uint64_t units = WorkUnits(v) + WorkUnits(out);
+  return units == 0 || ChargeWork(units, 0, error);
 }
 
 // After a builtin failed: whether the failure was a limit reached through ChargeWork.
