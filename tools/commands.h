@@ -10,7 +10,15 @@ namespace CLI {
 class App;
 }
 
+namespace wm {
+struct EvalLimits;
+}
+
 namespace wm::tools {
+
+// --max-results, --max-steps, --max-memory, --timeout-ms: the per-evaluation limits of
+// docs/limits.md, for every command that evaluates jq (eval_cmd.cpp).
+void AddEvalLimitOptions(CLI::App* cmd, EvalLimits* limits);
 
 void AddParseCommand(CLI::App& app, int* exit_code);    // parse_cmd.cpp
 void AddEvalCommand(CLI::App& app, int* exit_code);     // eval_cmd.cpp

@@ -39,6 +39,7 @@ struct EvalOptions {
   std::vector<std::string> json_args;  // NAME JSON pairs
   std::string expression;
   std::vector<std::string> files;
+  EvalLimits limits;  // --max-results, --max-steps, --max-memory, --timeout-ms (docs/limits.md)
 };
 
 // One top-level JSON value of an input and the line jq would report for errors raised while
@@ -177,6 +178,7 @@ int RunEval(const EvalOptions& opts) {
 
   // Run each input as soon as it is read.
   RunOptions run_options;
+  run_options.limits = opts.limits;
   run_options.globals = &globals;
   JsonWriteOptions write_options;
   write_options.sort_keys = opts.sort_keys;
@@ -245,6 +247,16 @@ int RunEval(const EvalOptions& opts) {
 
 }  // namespace
 
+void AddEvalLimitOptions(CLI::App* cmd, EvalLimits* limits) {
+  cmd->add_option("--max-results", limits->max_outputs,
+                  "Results per evaluation; reaching it is an error (default 1000, as upstream)");
+  cmd->add_option("--max-steps", limits->fuel, "Steps (fuel) per evaluation (default 10000000)");
+  cmd->add_option("--max-memory", limits->max_memory_bytes,
+                  "Bytes of values built per evaluation (default 268435456)");
+  cmd->add_option("--timeout-ms", limits->timeout_ms,
+                  "Wall-clock limit per evaluation in ms (default 10000, as upstream; 0 = none)");
+}
+
 void AddEvalCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<EvalOptions>();
   auto* cmd = app.add_subcommand("eval", "Run a jq expression over JSON inputs (like jq -c)");
@@ -271,6 +283,7 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
       ->type_name("NAME JSON")
       // A value such as `[1,2]` is one value: without this CLI11 would split it as a list.
       ->allow_extra_args(false);
+  AddEvalLimitOptions(cmd, &opts->limits);
   cmd->add_option("expression", opts->expression, "The jq expression")->required();
   cmd->add_option("files", opts->files, "JSON input files (default: stdin)");
   cmd->callback([opts, exit_code] { *exit_code = RunEval(*opts); });

@@ -24,7 +24,8 @@ struct InspectOptions {
   std::string input = "-";
   std::string output = "text";
   std::string engine = "auto";
-  EvalLimits limits;  // --max-results, --timeout-ms: per resolver evaluation
+  EvalLimits limits;  // AddEvalLimitOptions: per resolver evaluation (docs/limits.md)
+  workload::ObjectLimits object;  // --object-max-steps, --object-timeout-ms: all of them together
 };
 
 std::string Number(double d) {
@@ -113,6 +114,7 @@ int RunInspect(const InspectOptions& o) {
   workload::ResolvedWorkload resolved;
   workload::ResolveOptions resolve;
   resolve.run.limits = o.limits;
+  resolve.object = o.object;
   if (!workload::Resolve(*bundle, object, &resolved, &error, resolve)) {
     std::fprintf(stderr, "wmc inspect: %s: %s\n", o.input == "-" ? "<stdin>" : o.input.c_str(),
                  error.c_str());
@@ -138,10 +140,11 @@ void AddInspectCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--engine", options->engine,
                   "auto (native code when the bundle has it for this machine) or interp")
       ->check(CLI::IsMember({"auto", "interp"}));
-  cmd->add_option("--max-results", options->limits.max_outputs,
-                  "Results per resolver evaluation; reaching it is an error (default 1000, as upstream)");
-  cmd->add_option("--timeout-ms", options->limits.timeout_ms,
-                  "Wall-clock limit per resolver evaluation in ms (default 10000, as upstream; 0 = none)");
+  AddEvalLimitOptions(cmd, &options->limits);
+  cmd->add_option("--object-max-steps", options->object.fuel,
+                  "Steps of all resolver evaluations on the object together (default 50000000)");
+  cmd->add_option("--object-timeout-ms", options->object.timeout_ms,
+                  "Wall-clock limit of all resolver evaluations on the object in ms (default 30000; 0 = none)");
   cmd->add_option("object", options->input, "Workload object file (YAML or JSON), - for stdin");
   cmd->callback([options, exit_code] { *exit_code = RunInspect(*options); });
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "runtime/eval/internal/builtin_impl.h"
+#include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
 #include "runtime/ir/builtins.h"
@@ -231,20 +232,24 @@ bool Implode(const Value& input, Value* out, Value* error) {
   if (!input.IsArray()) return Fail(error, "implode input must be an array");
   std::string s;
   for (const Value& cp : input.AsArray()) {
-    if (!cp.IsNumber()) {
+    // jq 1.7.1: a non-number or nan is an error (nan is described as null, as jq prints it);
+    // negative, too large and surrogate code points become U+FFFD.
+    if (!cp.IsNumber() || std::isnan(cp.AsNumber())) {
       return Fail(error, Describe(cp) + " can't be imploded, unicode codepoint needs to be numeric");
     }
-    double d = cp.AsNumber();
-    uint32_t code = (d < 0 || d > 0x10FFFF || std::isnan(d)) ? 0xFFFD : static_cast<uint32_t>(d);
+    double d = std::trunc(cp.AsNumber());
+    bool surrogate = d >= 0xD800 && d <= 0xDFFF;
+    uint32_t code = (d < 0 || d > 0x10FFFF || surrogate) ? 0xFFFD : static_cast<uint32_t>(d);
     utf8::Append(code, &s);
   }
   *out = Value::String(s);
   return true;
 }
 
-bool Join(const Value& input, const Value& sep, Value* out, Value* error) {
-  Array items;
-  if (!IterateInto(input, &items, error)) return false;
+// jq's join as its definition computes it, `reduce .[] as $i (null; (if . == null then "" else
+// . + $sep end) + ($i | if . == null then "" elif type == "string" then . else tojson end))`
+// restricted to scalars: numbers and booleans are printed, arrays and objects fail the `+`.
+bool JoinByAdding(const Array& items, const Value& sep, Value* out, Value* error) {
   Value acc = Value::Null();
   for (const Value& item : items) {
     Value prefix;
@@ -260,6 +265,29 @@ bool Join(const Value& input, const Value& sep, Value* out, Value* error) {
     if (!Binary(ir::BinaryOp::Add, prefix, piece, &acc, error)) return false;
   }
   *out = acc.Truthy() ? acc : Value::String("");
+  return true;
+}
+
+// The same result built in one string (linear, where adding piece by piece is quadratic); the
+// error for an array or object item is still the one the `+` gives.
+bool Join(const Value& input, const Value& sep, Value* out, Value* error) {
+  Array items;
+  if (!IterateInto(input, &items, error)) return false;
+  if (!sep.IsString()) return JoinByAdding(items, sep, out, error);
+  std::string joined;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) joined += sep.AsString();
+    const Value& item = items[i];
+    if (item.IsString()) {
+      joined += item.AsString();
+    } else if (item.IsBool() || item.IsNumber()) {
+      joined += ToJson(item);
+    } else if (!item.IsNull()) {
+      Value ignored;
+      if (!Binary(ir::BinaryOp::Add, Value::String(joined), item, &ignored, error)) return false;
+    }
+  }
+  *out = Value::String(joined);
   return true;
 }
 
@@ -298,9 +326,14 @@ bool Indices(const Value& input, const Value& needle, Value* out, Value* error) 
       *out = Value::Null();
       return true;
     }
-    // Codepoint offsets (jq 1.7 documents positions in characters).
+    // Codepoint offsets (jq 1.7 documents positions in characters), counted on from the previous
+    // match so that the whole scan stays linear in the input.
+    size_t counted_bytes = 0;
+    size_t codepoints = 0;
     for (size_t pos = hay.find(n); pos != std::string_view::npos; pos = hay.find(n, pos + 1)) {
-      found.push_back(Value::Number(double(eval_internal::CodepointCount(hay.substr(0, pos)))));
+      codepoints += eval_internal::CodepointCount(hay.substr(counted_bytes, pos - counted_bytes));
+      counted_bytes = pos;
+      found.push_back(Value::Number(double(codepoints)));
     }
     *out = Value::MakeArray(std::move(found));
     return true;
@@ -705,6 +738,37 @@ constexpr BuiltinFn kDispatch[] = {
 };
 static_assert(std::size(kDispatch) == ir::kBuiltinCount);
 
+// Whether a builtin's work grows with the size of its input and arguments. The others take
+// constant time or charge their own work (paths: per component; prefix tests: per needle byte).
+bool ScansItsInput(ir::BuiltinId id) {
+  using ir::BuiltinId;
+  switch (id) {
+    case BuiltinId::Length:
+    case BuiltinId::Not:
+    case BuiltinId::Has:
+    case BuiltinId::Type:
+    case BuiltinId::Infinite:
+    case BuiltinId::Nan:
+    case BuiltinId::IsInfinite:
+    case BuiltinId::IsNan:
+    case BuiltinId::IsNormal:
+    case BuiltinId::GetPath:
+    case BuiltinId::SetPath:
+    case BuiltinId::DelPaths:
+    case BuiltinId::StartsWith:
+    case BuiltinId::EndsWith:
+    case BuiltinId::LtrimStr:
+    case BuiltinId::RtrimStr:
+    case BuiltinId::Env:
+    case BuiltinId::Now:
+    case BuiltinId::Error:
+    case BuiltinId::ToArray:
+      return false;
+    default:
+      return true;
+  }
+}
+
 }  // namespace
 
 bool CallBuiltin(ir::BuiltinId id, const Value& input, const Value* args, size_t nargs, Value* out,
@@ -713,7 +777,17 @@ bool CallBuiltin(ir::BuiltinId id, const Value& input, const Value* args, size_t
   if (nargs != static_cast<size_t>(ir::BuiltinArity(id))) {
     return Fail(error, std::string(ir::BuiltinName(id)) + ": wrong number of arguments");
   }
-  return kDispatch[static_cast<size_t>(id)](input, args, out, error);
+  // Every builtin charges the evaluation's budget (internal/step_budget.h): a step for the call,
+  // the input and arguments it scans (not for the O(1) ones, nor the path builtins, which charge
+  // per path component themselves), and what it built.
+  uint64_t scanned = 0;
+  if (ScansItsInput(id)) {
+    scanned = eval_internal::WorkUnits(input);
+    for (size_t i = 0; i < nargs; ++i) scanned += eval_internal::WorkUnits(args[i]);
+  }
+  if (!eval_internal::ChargeWork(1 + scanned, 0, error)) return false;
+  if (!kDispatch[static_cast<size_t>(id)](input, args, out, error)) return false;
+  return eval_internal::ChargeWork(eval_internal::WorkUnits(*out), 0, error);
 }
 
 }  // namespace wm::ops

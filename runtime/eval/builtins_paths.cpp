@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/eval/internal/builtin_impl.h"
+#include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
 
@@ -21,20 +22,30 @@ bool Fail(Value* error, std::string message) {
 // otherwise try to allocate petabytes).
 constexpr double kMaxArrayIndex = 100'000'000;
 
+// The element range [*s, *e) that slice key {"start", "end"} (already validated by ops::Index)
+// selects in an array of n elements: negative bounds count from the end, the start rounds down
+// and the end up, both clamped to the array.
+void SliceBounds(const Value& key, double n, double* s, double* e) {
+  const Value* from = key.Find("start");
+  const Value* to = key.Find("end");
+  *s = (from && from->IsNumber()) ? from->AsNumber() : 0;
+  *e = (to && to->IsNumber()) ? to->AsNumber() : n;
+  if (std::isnan(*s)) *s = 0;  // as ops::Slice reads them
+  if (std::isnan(*e)) *e = n;
+  if (*s < 0) *s += n;
+  if (*e < 0) *e += n;
+  *s = std::clamp(std::floor(*s), 0.0, n);
+  *e = std::clamp(std::ceil(*e), *s, n);
+}
+
 bool SetSliceRange(const Value& t, const Value& key, const Value& v, Value* out, Value* error) {
   if (!v.IsArray()) return Fail(error, "A slice of an array can only be assigned another array");
   Value current;
   if (!ops::Index(t, key, &current, error)) return false;  // validates the bounds
-  const Value* from = key.Find("start");
-  const Value* to = key.Find("end");
   Array items = t.IsArray() ? t.AsArray() : Array{};
   double n = double(items.size());
-  double s = (from && from->IsNumber()) ? from->AsNumber() : 0;
-  double e = (to && to->IsNumber()) ? to->AsNumber() : n;
-  if (s < 0) s += n;
-  if (e < 0) e += n;
-  s = std::clamp(std::floor(s), 0.0, n);
-  e = std::clamp(std::ceil(e), s, n);
+  double s, e;
+  SliceBounds(key, n, &s, &e);
   Array result(items.begin(), items.begin() + size_t(s));
   result.insert(result.end(), v.AsArray().begin(), v.AsArray().end());
   result.insert(result.end(), items.begin() + size_t(e), items.end());
@@ -60,7 +71,13 @@ bool SetOne(const Value& t, const Value& k, const Value& v, Value* out, Value* e
     if (index < 0) return Fail(error, "Out of bounds negative array index");
     if (index >= kMaxArrayIndex) return Fail(error, "Array index too large");
     size_t i = static_cast<size_t>(index);
-    if (i >= items.size()) items.resize(i + 1);
+    if (i >= items.size()) {
+      // Growing by nulls is work and memory of the evaluation: `null | setpath([range(n)]; 1)`
+      // builds n nested arrays of up to n elements, which the budget must stop early.
+      uint64_t added = i + 1 - items.size();
+      if (!ChargeWork(added, added * sizeof(Value), error)) return false;
+      items.resize(i + 1);
+    }
     items[i] = v;
     *out = std::move(r);
     return true;
@@ -130,6 +147,137 @@ bool DeleteOnePath(const Value& input, const Value& path, Value* out, Value* err
   return true;
 }
 
+// delpaths as jq computes it: every path refers to the input as it was, so the deletions of
+// one call do not shift each other (`del(.[0], .[2])` removes the first and third elements, and
+// a negative index or a slice counts from the original length). Each path first replaces what
+// it deletes with a tombstone (a string cell compared by identity, which no input can contain);
+// then the containers holding tombstones are compacted, deepest first. Paths are taken in sorted
+// order, so a path below an already deleted value finds the tombstone and does nothing, as in jq;
+// an index past either end deletes nothing. A slice in the middle of a path (not its last key)
+// is applied on its own, as before.
+class Deletion {
+ public:
+  explicit Deletion(const Value& input) : root_(input), tombstone_(Value::String("(deleted)")) {}
+
+  bool Mark(const Array& path, Value* error) {
+    for (size_t i = 0; i + 1 < path.size(); ++i) {
+      if (path[i].IsObject()) {
+        Value next;
+        if (!DeleteOnePath(root_, Value::MakeArray(path), &next, error)) return false;
+        root_ = std::move(next);
+        return true;
+      }
+    }
+    std::vector<Value> chain;
+    if (!Walk(path, path.size() - 1, &chain, error)) return false;
+    if (chain.empty()) return true;  // below a missing or deleted value
+    if (!MarkIn(&chain.back(), path.back(), error)) return false;
+    parents_.push_back(Value::MakeArray(Array(path.begin(), path.end() - 1)));
+    return Rebuild(path, &chain, error);
+  }
+
+  bool Sweep(Value* out, Value* error) {
+    // Deepest first: compacting a container renumbers its children, which shorter prefixes never
+    // go through, while longer ones have been handled already.
+    std::sort(parents_.begin(), parents_.end(), [](const Value& a, const Value& b) {
+      if (a.AsArray().size() != b.AsArray().size()) return a.AsArray().size() > b.AsArray().size();
+      return Compare(a, b) < 0;
+    });
+    parents_.erase(std::unique(parents_.begin(), parents_.end(),
+                               [](const Value& a, const Value& b) { return Compare(a, b) == 0; }),
+                   parents_.end());
+    for (const Value& parent : parents_) {
+      const Array& prefix = parent.AsArray();
+      std::vector<Value> chain;
+      if (!Walk(prefix, prefix.size(), &chain, error)) return false;
+      if (chain.empty()) continue;
+      Compact(&chain.back());
+      if (!Rebuild(prefix, &chain, error, prefix.size())) return false;
+    }
+    *out = std::move(root_);
+    return true;
+  }
+
+ private:
+  // The containers along path[0..depth): chain[0] is the root (moved out of root_, so that
+  // unshared containers are updated in place), chain[i] the value at path[0..i). Empty (and
+  // root_ untouched) when the walk reaches null or a tombstone.
+  bool Walk(const Array& path, size_t depth, std::vector<Value>* chain, Value* error) {
+    Value current = root_;
+    std::vector<Value> walked{current};
+    for (size_t i = 0; i < depth; ++i) {
+      Value child;
+      if (!ops::Index(walked.back(), path[i], &child, error)) return false;
+      if (child.IsNull() || Identical(child, tombstone_)) return true;
+      walked.push_back(std::move(child));
+    }
+    root_ = Value();
+    walked[0] = std::move(current);
+    *chain = std::move(walked);
+    return true;
+  }
+
+  // Puts the containers of a walk back, from the deepest up, into root_.
+  bool Rebuild(const Array& path, std::vector<Value>* chain, Value* error, size_t depth = SIZE_MAX) {
+    if (depth == SIZE_MAX) depth = path.size() - 1;
+    for (size_t i = depth; i-- > 0;) {
+      Value parent;
+      Value child = std::move((*chain)[i + 1]);
+      Value container = std::move((*chain)[i]);
+      if (!SetOne(container, path[i], child, &parent, error)) return false;
+      (*chain)[i] = std::move(parent);
+    }
+    root_ = std::move((*chain)[0]);
+    return true;
+  }
+
+  bool MarkIn(Value* t, const Value& k, Value* error) {
+    if (t->IsNull()) return true;  // nothing to delete
+    if (t->IsObject()) {
+      if (!k.IsString()) return Fail(error, std::string("Cannot delete ") + KindName(k.kind()) + " field of object");
+      if (t->Find(k.AsString()) != nullptr) t->Set(k.AsString(), tombstone_);
+      return true;
+    }
+    if (!t->IsArray()) return Fail(error, std::string("Cannot delete fields from ") + KindName(t->kind()));
+    double n = double(t->AsArray().size());
+    double from, to;
+    if (k.IsNumber()) {
+      from = std::floor(k.AsNumber());
+      if (from < 0) from += n;
+      to = from + 1;
+    } else if (k.IsObject()) {
+      Value ignored;
+      if (!ops::Index(*t, k, &ignored, error)) return false;  // validates the bounds
+      SliceBounds(k, n, &from, &to);
+    } else {
+      return Fail(error, std::string("Cannot delete ") + KindName(k.kind()) + " element of array");
+    }
+    if (std::isnan(from) || from >= to) return true;
+    Array& items = t->MutableArray();
+    for (double i = std::max(from, 0.0); i < to && i < n; ++i) items[size_t(i)] = tombstone_;
+    return true;
+  }
+
+  void Compact(Value* t) {
+    if (t->IsArray()) {
+      Array& items = t->MutableArray();
+      items.erase(std::remove_if(items.begin(), items.end(),
+                                 [&](const Value& v) { return Identical(v, tombstone_); }),
+                  items.end());
+    } else if (t->IsObject()) {
+      std::vector<std::string> doomed;
+      for (const Member& m : t->AsObject()) {
+        if (Identical(m.second, tombstone_)) doomed.emplace_back(m.first.AsString());
+      }
+      for (const std::string& key : doomed) t->Erase(key);
+    }
+  }
+
+  Value root_;
+  Value tombstone_;
+  Array parents_;  // the path prefixes whose containers hold tombstones
+};
+
 }  // namespace
 
 bool PathGet(const Value& input, const Value& path, Value* out, Value* error) {
@@ -138,6 +286,7 @@ bool PathGet(const Value& input, const Value& path, Value* out, Value* error) {
     return true;
   }
   if (!path.IsArray()) return Fail(error, "Path must be specified as an array");
+  if (!ChargeWork(path.AsArray().size(), 0, error)) return false;
   Value current = input;
   for (const Value& k : path.AsArray()) {
     if (current.IsNull()) break;  // getpath on a missing branch is null
@@ -156,6 +305,7 @@ bool PathSet(const Value& input, const Value& path, const Value& value, Value* o
     *out = value;
     return true;
   }
+  if (!ChargeWork(2 * p.size(), p.size() * sizeof(Value), error)) return false;  // walk and rebuild
   std::vector<Value> chain{input};
   for (size_t i = 0; i + 1 < p.size(); ++i) {
     Value child;
@@ -179,25 +329,25 @@ bool PathSet(const Value& input, const Value& path, const Value& value, Value* o
 bool PathDelete(const Value& input, const Value& paths, Value* out, Value* error) {
   if (!paths.IsArray()) return Fail(error, "Paths must be specified as an array");
   Array sorted = paths.AsArray();
+  uint64_t components = sorted.size();
+  for (const Value& path : sorted) {
+    if (!path.IsArray()) return Fail(error, std::string("Path must be specified as array, not ") + KindName(path.kind()));
+    components += path.AsArray().size();
+  }
+  if (!ChargeWork(components, 0, error)) return false;
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
-  for (const Value& path : sorted) {
-    if (!path.IsArray()) return Fail(error, "Path must be specified as an array");
-  }
   // Like jq: an empty path (it sorts first) deletes the whole input, whatever the other paths
   // are, so they are not applied (and cannot fail).
   if (!sorted.empty() && sorted[0].AsArray().empty()) {
     *out = Value::Null();
     return true;
   }
-  Value current = input;
-  for (size_t i = sorted.size(); i-- > 0;) {
-    Value next;
-    if (!DeleteOnePath(current, sorted[i], &next, error)) return false;
-    current = std::move(next);
+  Deletion deletion(input);
+  for (const Value& path : sorted) {
+    if (!deletion.Mark(path.AsArray(), error)) return false;
   }
-  *out = std::move(current);
-  return true;
+  return deletion.Sweep(out, error);
 }
 
 bool ToStreamEvents(const Value& input, Value* out, Value* error) {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "runtime/eval/internal/builtin_impl.h"
+#include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/text.h"
 
 namespace wm::eval_internal {
@@ -97,10 +98,23 @@ const CompiledRegex* CompileCached(std::string_view pattern, OnigOptionType opti
   return &cache.emplace(std::make_pair(std::string(pattern), options), std::move(compiled)).first->second;
 }
 
-// Codepoints in s[0, byte_offset).
-double CodepointsBefore(std::string_view s, size_t byte_offset) {
-  return double(CodepointCount(s.substr(0, byte_offset)));
-}
+// Codepoints in s[0, byte_offset), counted on from the previous answer when the offset has not
+// moved back: offsets of successive matches grow, so a global match stays linear in the subject.
+class CodepointCursor {
+ public:
+  explicit CodepointCursor(std::string_view s) : s_(s) {}
+  double Before(size_t byte_offset) {
+    if (byte_offset < bytes_) bytes_ = codepoints_ = 0;
+    codepoints_ += CodepointCount(s_.substr(bytes_, byte_offset - bytes_));
+    bytes_ = byte_offset;
+    return double(codepoints_);
+  }
+
+ private:
+  std::string_view s_;
+  size_t bytes_ = 0;
+  size_t codepoints_ = 0;
+};
 
 }  // namespace
 
@@ -140,6 +154,7 @@ bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool
   const auto* end = begin + s.size();
   size_t start = 0;
   Array matches;
+  CodepointCursor cursor(s);
   while (start <= s.size()) {
     onig_region_clear(region.get());
     int r = onig_search(re, begin, end, begin + start, end, region.get(), ONIG_OPTION_NONE);
@@ -154,6 +169,12 @@ bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool
       return true;
     }
     size_t mb = size_t(region->beg[0]), me = size_t(region->end[0]);
+    // Each match is work and memory of the evaluation (a global match over a large subject
+    // builds one object per match).
+    if (!ChargeWork(1 + uint64_t(groups) + (me - mb) / 8, 256 * (1 + uint64_t(groups)) + (me - mb), error)) {
+      return false;
+    }
+    const double match_offset = cursor.Before(mb);  // first: captures lie at or after it
     Array captures;
     for (int g = 1; g <= groups; ++g) {
       Value name = names[g].empty() ? Value::Null() : Value::String(names[g]);
@@ -167,14 +188,14 @@ bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool
       size_t cb = size_t(region->beg[g]), ce = size_t(region->end[g]);
       std::string_view text = s.substr(cb, ce - cb);
       captures.push_back(Value::MakeObject(
-          {{Value::String("offset"), Value::Number(CodepointsBefore(s, cb))},
+          {{Value::String("offset"), Value::Number(cursor.Before(cb))},
            {Value::String("length"), Value::Number(double(CodepointCount(text)))},
            {Value::String("string"), Value::String(text)},
            {Value::String("name"), name}}));
     }
     std::string_view text = s.substr(mb, me - mb);
     matches.push_back(Value::MakeObject(
-        {{Value::String("offset"), Value::Number(CodepointsBefore(s, mb))},
+        {{Value::String("offset"), Value::Number(match_offset)},
          {Value::String("length"), Value::Number(double(CodepointCount(text)))},
          {Value::String("string"), Value::String(text)},
          {Value::String("captures"), Value::MakeArray(std::move(captures))}}));

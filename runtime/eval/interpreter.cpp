@@ -142,7 +142,8 @@ std::string Trunc(const Value& v, size_t width) {
 class Evaluation {
  public:
   Evaluation(const ir::Program& program, const eval_internal::TailCallAnalysis& tail, const RunOptions& options)
-      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals), budget_(limits_) {
+      : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals), budget_(limits_),
+        meter_(&budget_, &fuel_left_, &memory_used_, limits_.max_memory_bytes) {
     fuel_left_ = budget_.FirstSlice();
     char here;
     stack_top_ = &here;
@@ -160,6 +161,7 @@ class Evaluation {
       for (size_t i = 0; i < globals_->size() && i < top.slots.size(); ++i) top.slots[i].value = (*globals_)[i];
     }
     uint64_t outputs = 0;
+    eval_internal::WorkMeterScope metering(&meter_);
     Flow flow = Eval(program_.functions[0].body, &top, input, nullptr,
                      [&](const Value& v, const Value*) -> Flow {
                        if (++outputs >= limits_.max_outputs) return LimitError(eval_internal::OutputLimitMessage(limits_));
@@ -170,6 +172,7 @@ class Evaluation {
 
  private:
   EvalStatus Finish(Flow flow, EvalError* error) {
+    LastEvaluationSteps() = budget_.Used(fuel_left_);
     switch (flow) {
       case Flow::kContinue: return EvalStatus::kOk;
       case Flow::kStop: return EvalStatus::kStopped;
@@ -233,7 +236,7 @@ class Evaluation {
     else if (v.IsObject()) bytes += 48 * v.AsObject().size();
     memory_used_ += bytes;
     if (memory_used_ > limits_.max_memory_bytes) {
-      LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+      LimitError(eval_internal::MemoryLimitMessage(limits_.max_memory_bytes));
       return false;
     }
     return true;
@@ -275,7 +278,12 @@ class Evaluation {
     return SetError(Value::String("Invalid path expression near attempt to iterate through " + Trunc(target, 30)));
   }
 
-  Flow OpFailed(Value error) { return SetError(std::move(error)); }
+  // An op or builtin failed: a limit it reached while charging its work (WorkMeter) is reported
+  // as a limit, anything else as the jq error it is.
+  Flow OpFailed(Value error) {
+    if (meter_.TakeExceeded()) return LimitError(meter_.message());
+    return SetError(std::move(error));
+  }
 
   // ---- the evaluator
 
@@ -370,7 +378,7 @@ class Evaluation {
       items.push_back(v);
       memory_used_ += 16;
       if (memory_used_ > limits_.max_memory_bytes) {
-        return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+        return LimitError(eval_internal::MemoryLimitMessage(limits_.max_memory_bytes));
       }
       return Flow::kContinue;
     });
@@ -385,7 +393,9 @@ class Evaluation {
 
   WM_NOINLINE Flow EvalFormat(const ir::Node& n, const Value& input, const Value* path, Cont k) {
     Value out, err;
-    if (!ops::ApplyFormat(n.str, input, &out, &err)) return OpFailed(err);
+    if (!ops::ApplyFormat(n.str, input, &out, &err) || !eval_internal::ChargeFormat(input, out, &err)) {
+      return OpFailed(err);
+    }
     if (!Charge(out)) return Flow::kError;
     return EmitValue(out, path, k);
   }
@@ -484,6 +494,20 @@ class Evaluation {
     return Eval(n.kids[0], frame, input, nullptr, [&](const Value& m, const Value*) { return SetError(m); });
   }
 
+  // `..` in path mode (paths, leaf_paths, `..|=`) builds a path per value, as long as the value
+  // is deep: charged as work and memory, so that a deeply nested input cannot make it quadratic
+  // unnoticed. False with the limit error set.
+  bool ExtendCharged(const Value& path, const Value& key, Value* out) {
+    uint64_t length = path.AsArray().size() + 1;
+    if (!meter_.ChargeSteps(length / 8) || !meter_.ChargeBytes(16 * length)) {
+      meter_.TakeExceeded();
+      LimitError(meter_.message());
+      return false;
+    }
+    *out = Extend(path, key);
+    return true;
+  }
+
   WM_NOINLINE Flow Recurse(const Value& v, const Value* path, Cont k) {
     if (!Step()) return Flow::kError;
     Flow f = k(v, path);
@@ -493,7 +517,7 @@ class Evaluation {
       const Array& items = hold.AsArray();
       for (size_t i = 0; i < items.size(); ++i) {
         Value cp;
-        if (path && path->IsArray()) cp = Extend(*path, Value::Number(double(i)));
+        if (path && path->IsArray() && !ExtendCharged(*path, Value::Number(double(i)), &cp)) return Flow::kError;
         f = Recurse(items[i], path ? &cp : nullptr, k);
         if (f != Flow::kContinue) return f;
       }
@@ -501,7 +525,7 @@ class Evaluation {
       Value hold = v;
       for (const Member& m : hold.AsObject()) {
         Value cp;
-        if (path && path->IsArray()) cp = Extend(*path, m.first);
+        if (path && path->IsArray() && !ExtendCharged(*path, m.first, &cp)) return Flow::kError;
         f = Recurse(m.second, path ? &cp : nullptr, k);
         if (f != Flow::kContinue) return f;
       }
@@ -663,7 +687,9 @@ class Evaluation {
     std::string_view format = n.str.empty() ? std::string_view("text") : std::string_view(n.str);
     return Eval(n.kids[i], frame, input, nullptr, [&](const Value& v, const Value*) {
       Value out, err;
-      if (!ops::ApplyFormat(format, v, &out, &err)) return OpFailed(err);
+      if (!ops::ApplyFormat(format, v, &out, &err) || !eval_internal::ChargeFormat(v, out, &err)) {
+        return OpFailed(err);
+      }
       (*pieces)[i] = std::string(out.AsString());
       return EvalInterp(n, i, frame, input, pieces, path, k);
     });
@@ -1016,7 +1042,7 @@ class Evaluation {
           memory_used_ += sizeof(Frame) + current_owned->slots.size() * sizeof(Slot) +
                           current_owned->params.size() * sizeof(Closure);
           if (memory_used_ > limits_.max_memory_bytes) {
-            return LimitError("evaluation memory limit exceeded (" + std::to_string(limits_.max_memory_bytes) + " bytes)");
+            return LimitError(eval_internal::MemoryLimitMessage(limits_.max_memory_bytes));
           }
           kept.push_back(std::move(current_owned));
         } else {
@@ -1091,6 +1117,7 @@ class Evaluation {
   eval_internal::StepBudget budget_;
   uint64_t fuel_left_ = 0;  // steps left in the current slice of budget_
   uint64_t memory_used_ = 0;
+  eval_internal::WorkMeter meter_;  // what builtins charge: budget_, fuel_left_, memory_used_
   uint32_t depth_ = 0;
   uint64_t label_counter_ = 0;
   uint64_t break_label_ = 0;

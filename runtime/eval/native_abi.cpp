@@ -48,6 +48,7 @@ struct HostState {
   uint64_t outputs = 0;
   const EvalLimits* limits = nullptr;
   eval_internal::StepBudget* budget = nullptr;  // refills WmCtx::fuel slice by slice
+  eval_internal::WorkMeter* meter = nullptr;     // what builtins charge (same fuel and memory)
   uint64_t memory_used = 0;   // bytes charged for values built, as the interpreter counts them
   uint64_t max_memory = 0;
   Value error;               // pending error value
@@ -137,10 +138,19 @@ int32_t Charge(WmCtx* ctx, const Value& v) {
   }
   host.memory_used += bytes;
   if (host.memory_used > host.max_memory) {
-    return LimitError(ctx, "evaluation memory limit exceeded (" + std::to_string(host.max_memory) +
-                               " bytes)");
+    return LimitError(ctx, eval_internal::MemoryLimitMessage(host.max_memory));
   }
   return WM_STATUS_OK;
+}
+
+// A failed op's error, pending. A limit the op reached while charging its work (WorkMeter) stays
+// a limit, which try cannot catch.
+int32_t OpError(WmCtx* ctx, Value error) {
+  HostState& host = Host(ctx);
+  if (host.meter != nullptr && host.meter->TakeExceeded()) {
+    return SetError(ctx, Value::String(host.meter->message()), true);
+  }
+  return SetError(ctx, std::move(error), false);
 }
 
 // An op that returns (ok, out, error) becomes a status with the error pending.
@@ -150,7 +160,7 @@ int32_t FromOp(WmCtx* ctx, bool ok, Value result, Value error, WmValue* out) {
     return WM_STATUS_OK;
   }
   Put(out, Value());
-  return SetError(ctx, std::move(error), false);
+  return OpError(ctx, std::move(error));
 }
 
 
@@ -270,6 +280,9 @@ int32_t ShimFormat(WmCtx* ctx, uint32_t node, const WmValue* v, WmValue* out) {
     if (node >= program.nodes.size()) return Internal(ctx, "format node");
     Value result, error;
     bool ok = ops::ApplyFormat(program.nodes[node].str, V(v), &result, &error);
+    // Also called for each part of a non-text interpolation as it arrives (emit.cpp), which is
+    // where the interpreter charges it; string_interp then charges only text parts.
+    if (ok) ok = eval_internal::ChargeFormat(V(v), result, &error);
     MutV(out)->~Value();
     int32_t status = FromOp(ctx, ok, std::move(result), std::move(error), out);
     return status == WM_STATUS_OK ? Charge(ctx, V(out)) : status;
@@ -295,8 +308,9 @@ int32_t ShimStringInterp(WmCtx* ctx, uint32_t node, const WmValue* const* parts,
         continue;
       }
       Value formatted, error;
-      if (!ops::ApplyFormat(format, value, &formatted, &error)) {
-        return SetError(ctx, std::move(error), false);
+      if (!ops::ApplyFormat(format, value, &formatted, &error) ||
+          (format == "text" && !eval_internal::ChargeFormat(value, formatted, &error))) {
+        return OpError(ctx, std::move(error));
       }
       if (!formatted.IsString()) return Internal(ctx, "format result");
       pieces[i] = std::string(formatted.AsString());
@@ -343,8 +357,7 @@ int32_t ShimArrayPush(WmCtx* ctx, WmValue* array, const WmValue* v) {
     HostState& host = Host(ctx);
     host.memory_used += 16;
     if (host.memory_used > host.max_memory) {
-      return LimitError(ctx, "evaluation memory limit exceeded (" +
-                                 std::to_string(host.max_memory) + " bytes)");
+      return LimitError(ctx, eval_internal::MemoryLimitMessage(host.max_memory));
     }
     return WM_STATUS_OK;
   });
@@ -769,7 +782,11 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   ctx.depth = 0;
   ctx.max_depth = options.limits.max_depth;
   ctx.host = &host;
+  eval_internal::WorkMeter meter(&budget, &ctx.fuel, &host.memory_used, host.max_memory);
+  host.meter = &meter;
+  eval_internal::WorkMeterScope metering(&meter);
   int32_t status = entry(&ctx, reinterpret_cast<const WmValue*>(&input));
+  LastEvaluationSteps() = budget.Used(ctx.fuel);
   if (status == WM_STATUS_OK) return EvalStatus::kOk;
   if (status == WM_STATUS_STOP) return EvalStatus::kStopped;
   if (error != nullptr) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/value/json.h"
 
@@ -149,6 +150,8 @@ bool Repeat(const Value& str, double count, Value* out, Value* error) {
   if (!s.empty() && static_cast<double>(s.size()) * (static_cast<double>(n) + 1) > kMaxRepeatBytes) {
     return Fail(error, "Repeat string result too long");
   }
+  uint64_t bytes = s.size() * static_cast<uint64_t>(n + 1);
+  if (!eval_internal::ChargeWork(bytes / 8, bytes, error)) return false;  // before building it
   std::string r;
   r.reserve(s.size() * (n + 1));
   for (int64_t i = 0; i <= n; ++i) r.append(s);
@@ -516,12 +519,18 @@ bool IterateInto(const Value& target, Array* out, Value* error) {
   return Fail(error, "Cannot iterate over " + Describe(target));
 }
 
+// Arithmetic that builds a string, array or object charges the evaluation's step budget for the
+// size of what it built (copying is proportional to it).
+static bool Arithmetic(bool ok, Value* out, Value* error) {
+  return ok && eval_internal::ChargeWork(eval_internal::WorkUnits(*out), 0, error);
+}
+
 bool Binary(ir::BinaryOp op, const Value& lhs, const Value& rhs, Value* out, Value* error) {
   switch (op) {
-    case ir::BinaryOp::Add: return Add(lhs, rhs, out, error);
-    case ir::BinaryOp::Sub: return Subtract(lhs, rhs, out, error);
-    case ir::BinaryOp::Mul: return Multiply(lhs, rhs, out, error);
-    case ir::BinaryOp::Div: return Divide(lhs, rhs, out, error);
+    case ir::BinaryOp::Add: return Arithmetic(Add(lhs, rhs, out, error), out, error);
+    case ir::BinaryOp::Sub: return Arithmetic(Subtract(lhs, rhs, out, error), out, error);
+    case ir::BinaryOp::Mul: return Arithmetic(Multiply(lhs, rhs, out, error), out, error);
+    case ir::BinaryOp::Div: return Arithmetic(Divide(lhs, rhs, out, error), out, error);
     case ir::BinaryOp::Mod: return Modulo(lhs, rhs, out, error);
     case ir::BinaryOp::Eq: *out = Value::Bool(Compare(lhs, rhs) == 0); return true;
     case ir::BinaryOp::Ne: *out = Value::Bool(Compare(lhs, rhs) != 0); return true;

@@ -256,9 +256,12 @@ Error DefinitionNotFound(const catalog::Component& c, std::string_view what) {
 
 Accessor::Accessor(const Bundle& bundle, const catalog::Definition& definition, const Value& object,
                    const AccessorOptions& options)
-    : bundle_(&bundle), definition_(&definition), object_(SortKeysDeep(object)), options_(options) {}
+    : bundle_(&bundle), definition_(&definition), object_(SortKeysDeep(object)), options_(options),
+      object_budget_(std::make_shared<ObjectBudget>(options.object)) {}
 
-Outputs Accessor::Run(int32_t resolver) const { return RunResolver(*bundle_, resolver, object_, options_.run); }
+Outputs Accessor::Run(int32_t resolver) const {
+  return RunResolver(*bundle_, resolver, object_, options_.run, object_budget_.get());
+}
 
 Result<std::vector<std::string>> Accessor::ExtractInstanceIds(const catalog::Component& c) const {
   return ExtractInstanceIdsOn(*bundle_, object_, options_.run, c);

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -80,6 +81,7 @@ struct ExtractedInstance {
 
 struct AccessorOptions {
   RunOptions run;  // limits for every resolver evaluation (result cap, fuel, memory, time)
+  ObjectLimits object;  // limits of all of them together (run.h, docs/limits.md)
 };
 
 // Reads one workload object through one definition of a bundle. Holds a key-sorted copy of the
@@ -131,6 +133,8 @@ class Accessor {
   const catalog::Definition* definition_;
   Value object_;
   AccessorOptions options_;
+  // The budget every resolver run on this object shares (run.h); shared by copies.
+  std::shared_ptr<ObjectBudget> object_budget_;
 };
 
 // Accessor::InstanceIds for code that holds the object but no Accessor (the writes of writes.h):

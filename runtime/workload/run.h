@@ -3,6 +3,8 @@
 // error wording are the same for every caller.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,8 +51,29 @@ struct Outputs {
   bool ok() const { return error.empty(); }
 };
 
-// Runs resolver `id` of `bundle` on `input` and collects every output.
-Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const RunOptions& run);
+// Limits of all resolver runs on one workload object together (docs/limits.md).
+struct ObjectLimits {
+  uint64_t fuel = 50'000'000;      // steps of all runs
+  uint64_t timeout_ms = 30'000;    // wall clock of all runs; 0 = none
+};
+
+// The budget all resolver runs on one workload object share: RunResolver gives each run at most
+// what is left and takes back the steps it used. The Accessor of an object creates one; its const
+// calls may run concurrently, hence the atomic.
+struct ObjectBudget {
+  explicit ObjectBudget(const ObjectLimits& limits)
+      : fuel_left(limits.fuel),
+        limits(limits),
+        deadline(std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeout_ms)) {}
+  std::atomic<uint64_t> fuel_left;
+  ObjectLimits limits;
+  std::chrono::steady_clock::time_point deadline;
+};
+
+// Runs resolver `id` of `bundle` on `input` and collects every output; with `object`, inside
+// (and charged to) that object's budget.
+Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const RunOptions& run,
+                    ObjectBudget* object = nullptr);
 
 // A value as upstream's Go library turns a jq result into a string: strings as they are, anything
 // else as compact JSON (jq's `tostring`).

@@ -173,6 +173,7 @@ bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, s
   }
   AccessorOptions accessor_options;
   accessor_options.run = options.run;
+  accessor_options.object = options.object;
   Accessor accessor(bundle, *out->definition, object, accessor_options);
   for (const catalog::Component& c : out->definition->components) {
     out->components.push_back(ResolveComponent(accessor, c));

@@ -48,6 +48,7 @@ struct ResolvedWorkload {
 
 struct ResolveOptions {
   RunOptions run;  // limits for every resolver evaluation
+  ObjectLimits object;  // limits of all of them together (run.h)
 };
 
 // Finds the object's definition by apiVersion/kind and resolves it. Returns false with *error when
