@@ -28,7 +28,7 @@ void CheckJson(std::string_view text) {
   std::string printed = wm::ToJson(value);
   wm::Value again;
   if (!wm::ParseJson(printed, &again, &error)) Fail("printed JSON does not parse", printed);
-  if (!wm::Identical(value, again) && wm::ToJson(again) != printed) Fail("JSON round trip differs", printed);
+  if (!Identical(value, again) && wm::ToJson(again) != printed) Fail("JSON round trip differs", printed);
 }
 
 void CheckYaml(std::string_view text) {
