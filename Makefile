@@ -4,7 +4,7 @@
 #   make test  - install missing packages, build, run every test through CTest
 #   make install PREFIX=DIR - the CLI, its catalog, completion scripts and kubectl-wm under DIR
 #   make diff-long SECONDS=N - random differential testing against libjq for N seconds
-#   make fuzz FUZZ_SECONDS=N - install clang-19, build and run the jq parser fuzzer for N seconds
+#   make fuzz FUZZ_SECONDS=N - install clang-19, build and run every libFuzzer target N seconds each
 BUILD ?= build
 JOBS ?= 2
 PREFIX ?= /usr/local
@@ -49,27 +49,35 @@ SECONDS ?= 300
 diff-long: build
 	WM_DIFF_SECONDS=$(SECONDS) $(BUILD)/bin/wm_diff_tests --gtest_filter='RandomDiff.*'
 
-# libFuzzer on the jq front end (tests/fuzz), built with clang-19 into $(BUILD)/fuzz apart from the
-# CMake build. New inputs accumulate in $(BUILD)/fuzz/corpus from one run to the next. A crash, a
-# UB or ASan report, an input slower than 10 s or a leak stops the run with a nonzero exit and
-# leaves the input in $(BUILD)/fuzz/findings/; `$(BUILD)/fuzz/parse_fuzzer FILE` replays it.
-# 4096 bytes is enough to reach the nesting limits (the fuzzer sets max_depth to at most 71).
+# libFuzzer targets (tests/fuzz: jq parser, evaluator, definition loader, object ingest, schema
+# importer, bundle loader), built with clang-19 into $(BUILD)/fuzz apart from the CMake build, each
+# run for FUZZ_SECONDS in turn (FUZZ_TARGETS picks some: `make fuzz FUZZ_TARGETS="eval_fuzzer"`).
+# New inputs accumulate in $(BUILD)/fuzz/corpus/<target> from one run to the next. A crash, a UB
+# or ASan report, an input slower than 10 s or a leak stops that target's run, leaves the input in
+# $(BUILD)/fuzz/findings/<target>/, and makes `make fuzz` exit nonzero after the other targets;
+# `$(BUILD)/fuzz/<target> FILE` replays it. The bundle seeds are compiled by $(BUILD)/bin/wmc when
+# it exists. 4096 bytes reach the jq nesting limits; 64 KiB hold a seed bundle or definition.
 FUZZ_SECONDS ?= 120
+FUZZ_TARGETS ?= parse_fuzzer eval_fuzzer definition_fuzzer object_fuzzer schema_fuzzer bundle_fuzzer
 FUZZ_DIR = $(BUILD)/fuzz
-FUZZ_FLAGS ?= -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 fuzz:
 	@bash .ci/deps.sh fuzz
-	JOBS=$(JOBS) bash tests/fuzz/build.sh $(FUZZ_DIR)
-	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/findings
-	@UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_DIR)/parse_fuzzer $(FUZZ_FLAGS) \
-	  -max_total_time=$(FUZZ_SECONDS) -dict=tests/fuzz/jq.dict \
-	  -artifact_prefix=$(FUZZ_DIR)/findings/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds; \
-	status=$$?; \
-	if [ $$status -ne 0 ]; then \
-	  echo "fuzz: finding (exit $$status): $$(ls -t $(FUZZ_DIR)/findings/* 2>/dev/null | head -1)"; \
-	  echo "fuzz: replay with $(FUZZ_DIR)/parse_fuzzer FILE; shrink with -minimize_crash=1 -runs=10000"; \
-	fi; \
-	exit $$status
+	WMC=$(abspath $(BUILD))/bin/wmc JOBS=$(JOBS) bash tests/fuzz/build.sh $(FUZZ_DIR)
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  case $$t in parse_fuzzer|eval_fuzzer) extra="-max_len=4096 -dict=tests/fuzz/jq.dict";; \
+	    *) extra="-max_len=65536";; esac; \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/findings/$$t; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_DIR)/$$t $(FUZZ_FLAGS) $$extra \
+	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(FUZZ_DIR)/findings/$$t/ \
+	    $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds/$$t || { \
+	    failed="$$failed $$t"; \
+	    echo "fuzz: $$t finding: $$(ls -t $(FUZZ_DIR)/findings/$$t/* 2>/dev/null | head -1)"; \
+	    echo "fuzz: replay with $(FUZZ_DIR)/$$t FILE; shrink with -minimize_crash=1 -runs=10000"; }; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed"; exit 1; fi
 
 bench: build
 	$(BUILD)/bin/bench_engines

@@ -1,11 +1,15 @@
-// `wmc bundle info [--resolvers] B.wmb`: verifies a bundle (checksums, manifest, IR, native code)
-// and prints what it holds. Exit 0 when the bundle loads, 2 when it is refused.
+// `wmc bundle info [--resolvers] [--expect-sha256 HEX] B.wmb`: verifies a bundle (pinned digest,
+// checksums, manifest and section digests, definitions, IR) and prints what it holds, with the
+// whole file's SHA-256 to pin. It never maps the native section: mapping a shared object runs its
+// constructors, and a bundle under inspection is not trusted yet. Exit 0 when the bundle
+// verifies, 2 when it is refused.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <string>
 
 #include "runtime/bundle/bundle.h"
+#include "tools/bundle_source.h"
 #include "tools/commands.h"
 
 namespace wm::tools {
@@ -14,24 +18,30 @@ namespace {
 struct BundleInfoOptions {
   std::string path;
   bool resolvers = false;
+  std::string expect_sha256;
 };
 
 int RunBundleInfo(const BundleInfoOptions& o) {
   std::string error;
-  auto bundle = Bundle::Open(o.path, &error);
+  BundleLoadOptions load;
+  load.use_native = false;
+  load.expect_sha256 = o.expect_sha256;
+  auto bundle = Bundle::Open(o.path, &error, load);
   if (!bundle) {
     std::fprintf(stderr, "wmc bundle: %s\n", error.c_str());
     return 2;
   }
   std::printf("bundle: %s (%zu bytes, format %u, built by %s)\n", o.path.c_str(),
               bundle->size_bytes(), bundle->format_version(), bundle->compiler_version().c_str());
-  std::printf("native code: %s\n",
-              bundle->native_loaded()
-                  ? ("loaded for " + bundle->target() + ", " +
-                     std::to_string(bundle->native_resolver_count()) + " of " +
-                     std::to_string(bundle->resolver_count()) + " resolvers native")
-                        .c_str()
-                  : bundle->native_status().c_str());
+  std::printf("sha256: %s\n", bundle->sha256().c_str());
+  if (bundle->has_native_section()) {
+    std::printf("native code: %zu of %zu resolvers, built for %s (sha256 %s; not mapped)\n",
+                bundle->native_symbol_count(), bundle->resolver_count(), bundle->target().c_str(),
+                bundle->native_sha256().c_str());
+  } else {
+    std::printf("native code: none\n");
+  }
+  std::printf("ir: sha256 %s\n", bundle->ir_sha256().c_str());
   std::printf("definitions: %zu\n", bundle->definitions().size());
   for (const auto& d : bundle->definitions()) {
     const auto& k = d.root().kind;
@@ -58,6 +68,7 @@ void AddBundleCommand(CLI::App& app, int* exit_code) {
   auto* info = cmd->add_subcommand("info", "Verify a bundle and list its contents");
   info->add_option("bundle", options->path, "Bundle file (.wmb)")->required();
   info->add_flag("--resolvers", options->resolvers, "List every resolver with its jq source");
+  AddExpectSha256Option(info, &options->expect_sha256);
   info->callback([options, exit_code] { *exit_code = RunBundleInfo(*options); });
 }
 

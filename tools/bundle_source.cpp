@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/sha256.h"
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
 
@@ -68,6 +69,17 @@ void AddBundleOptions(CLI::App* cmd, BundleSourceOptions* options) {
                                   "using the built-in catalog");
   catalog->type_name("DIR");
   bundle->excludes(catalog);
+  AddExpectSha256Option(cmd, &options->load.expect_sha256);
+}
+
+void AddExpectSha256Option(CLI::App* cmd, std::string* expect_sha256) {
+  cmd->add_option("--expect-sha256", *expect_sha256,
+                  "Refuse the bundle unless its SHA-256 is HEX (as `wmc compile` and `wmc bundle "
+                  "info` print it)")
+      ->type_name("HEX")
+      ->check([](const std::string& text) -> std::string {
+        return base::IsSha256Hex(text) ? "" : "expected a SHA-256: 64 hex digits";
+      });
 }
 
 bool LoadBundle(const BundleSourceOptions& options, LoadedBundle* out, std::string* error) {

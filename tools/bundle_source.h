@@ -31,9 +31,14 @@ struct LoadedBundle {
   std::string origin;
 };
 
-// Declares `--bundle,-b FILE` and `--catalog DIR` (mutually exclusive) on `cmd`; `options` must
-// outlive the command's callback.
+// Declares `--bundle,-b FILE` and `--catalog DIR` (mutually exclusive) and `--expect-sha256 HEX`
+// on `cmd`; `options` must outlive the command's callback.
 void AddBundleOptions(CLI::App* cmd, BundleSourceOptions* options);
+
+// Declares `--expect-sha256 HEX` (64 hex digits, checked when parsed): the bundle the command
+// loads must have this SHA-256 (as `wmc compile` and `wmc bundle info` print it), else it is
+// refused before it is parsed. For commands that take their bundle without AddBundleOptions.
+void AddExpectSha256Option(CLI::App* cmd, std::string* expect_sha256);
 
 // Opens the bundle the options select. False with *error ("no built-in catalog: ...",
 // "catalog.wmb: truncated bundle", "--catalog DIR: 2 error(s) in the definitions") on failure;

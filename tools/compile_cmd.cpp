@@ -3,7 +3,8 @@
 // supports to one AOT shared object, and writes the bundle atomically (all through
 // compiler/driver). Any error leaves OUT as it was. Exit 0 on success, 1 when definitions have
 // errors, 2 on usage, I/O or codegen failure. `--emit=STAGE [-o FILE]` prints every jq field at
-// that stage instead of writing a bundle (tools/emit_output.h).
+// that stage instead of writing a bundle (tools/emit_output.h). On success it prints the bundle's
+// SHA-256 (stderr), the digest `--expect-sha256` pins.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "base/file.h"
+#include "base/sha256.h"
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
 #include "tools/commands.h"
@@ -63,6 +65,9 @@ int RunCompile(const CompileOptions& o) {
   std::fprintf(stderr, "wmc compile: %zu definitions, %zu resolvers (%zu native) -> %s\n",
                definitions, run->bundle->catalog.resolvers.size(), run->bundle->native_resolvers,
                o.output.c_str());
+  // The whole file's digest cannot be inside it: printed here for consumers to pin it
+  // (`--expect-sha256`, wm_bundle_open_pinned).
+  std::fprintf(stderr, "wmc compile: sha256 %s\n", base::Sha256Hex(run->bundle->bytes).c_str());
   return 0;
 }
 

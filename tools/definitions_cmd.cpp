@@ -224,7 +224,9 @@ int RunDefinitions(const DefinitionsOptions& o) {
   }
   LoadedBundle loaded;
   std::string error;
-  if (!LoadBundle(o.source, &loaded, &error)) {
+  BundleSourceOptions source = o.source;
+  source.load.use_native = false;  // listing definitions runs no resolver: never map native code
+  if (!LoadBundle(source, &loaded, &error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 2;
   }

@@ -23,6 +23,7 @@ int LoadGangWorkload(const GangInputOptions& o, GangWorkload* out) {
   std::string error;
   BundleLoadOptions load;
   load.use_native = o.engine != "interp";
+  load.expect_sha256 = o.expect_sha256;
   out->bundle = Bundle::Open(o.bundle, &error, load);
   if (!out->bundle) {
     std::fprintf(stderr, "wmc %s: %s\n", cmd, error.c_str());

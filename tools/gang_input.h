@@ -30,6 +30,7 @@ struct GangInputOptions {
   std::string bundle;
   std::string engine = "auto";  // auto | interp
   std::string workload = "-";
+  std::string expect_sha256;    // --expect-sha256: the bundle's pinned digest, "" = none
 };
 
 // Loads bundle and workload. Returns the exit code: 0, 1 when no definition covers the object's

@@ -11,6 +11,7 @@
 
 #include "runtime/value/json.h"
 #include "runtime/workload/view.h"
+#include "tools/bundle_source.h"
 #include "tools/commands.h"
 #include "tools/gang_input.h"
 
@@ -125,6 +126,7 @@ void AddGangsCommand(CLI::App& app, int* exit_code) {
   o->input.command = "gangs";
   auto* cmd = app.add_subcommand("gangs", "Show a workload's gang scheduling: pod groups, subgroups, minimum members");
   cmd->add_option("--bundle,-b", o->input.bundle, "Compiled catalog bundle (.wmb)")->required();
+  AddExpectSha256Option(cmd, &o->input.expect_sha256);
   cmd->add_option("--pods,-p", o->pods, "Also group these pods (a Pod, a List, kubectl output, a YAML stream)");
   cmd->add_option("-o,--output", o->output, "Output format: text (default) or json");
   cmd->add_option("--engine", o->input.engine, "auto (native code when the bundle has it) or interp");

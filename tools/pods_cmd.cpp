@@ -10,6 +10,7 @@
 
 #include "runtime/value/json.h"
 #include "runtime/workload/view.h"
+#include "tools/bundle_source.h"
 #include "tools/commands.h"
 #include "tools/gang_input.h"
 
@@ -114,6 +115,7 @@ void AddPodsCommand(CLI::App& app, int* exit_code) {
   o->input.command = "pods";
   auto* cmd = app.add_subcommand("pods", "Map pods to a workload's components, instances and gang groups");
   cmd->add_option("--bundle,-b", o->input.bundle, "Compiled catalog bundle (.wmb)")->required();
+  AddExpectSha256Option(cmd, &o->input.expect_sha256);
   cmd->add_option("--pods,-p", o->pods, "Pods: a Pod, a List, kubectl get pods -o json, or a YAML stream; - for stdin")
       ->required();
   cmd->add_option("-o,--output", o->output, "Output format: text (default) or json");

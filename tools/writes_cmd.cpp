@@ -17,6 +17,7 @@
 #include "runtime/workload/run.h"
 #include "runtime/workload/accessor.h"
 #include "runtime/workload/writes.h"
+#include "tools/bundle_source.h"
 #include "tools/commands.h"
 #include "tools/object_input.h"
 
@@ -31,6 +32,7 @@ struct WriteCommandOptions {
   std::string instance;   // update: only this instance gets the values
   bool has_instance = false;
   std::vector<std::string> sets;  // update: FIELD=JSON, applied in order
+  std::string expect_sha256;      // --expect-sha256, "" = none
 };
 
 // What every write command works on, loaded and looked up.
@@ -49,7 +51,9 @@ int LoadTarget(const char* command, const WriteCommandOptions& o, WriteTarget* o
     std::fprintf(stderr, "wmc %s: unknown output format '%s' (use json)\n", command, o.output.c_str());
     return 2;
   }
-  out->bundle = Bundle::Open(o.bundle, &error);
+  BundleLoadOptions load;
+  load.expect_sha256 = o.expect_sha256;
+  out->bundle = Bundle::Open(o.bundle, &error, load);
   if (!out->bundle || !ReadObject(o.input, &out->object, &error)) {
     std::fprintf(stderr, "wmc %s: %s\n", command, error.c_str());
     return 2;
@@ -228,6 +232,7 @@ int RunUpdate(const WriteCommandOptions& o) {
 
 void AddCommonOptions(CLI::App* cmd, WriteCommandOptions* o) {
   cmd->add_option("--bundle,-b", o->bundle, "Compiled catalog bundle (.wmb)")->required();
+  AddExpectSha256Option(cmd, &o->expect_sha256);
   cmd->add_option("-o,--output", o->output, "Output format: json (default)");
   cmd->add_option("object", o->input, "Workload object file (YAML or JSON), - for stdin");
 }

@@ -289,6 +289,23 @@ bool TextToJson(std::string_view text, const TextOptions& options,
     error->column = 1;
     return false;
   }
+  // YAML streams cannot contain NUL (YAML 1.2 c-printable), and yaml-cpp 0.7 loops without end
+  // on some texts that do (fuzz finding: "\0" then commas and a quote): refused before parsing.
+  if (size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    error->kind = ErrorKind::kSyntax;
+    error->message = "malformed YAML: NUL byte (YAML text cannot contain it)";
+    error->offset = nul;
+    error->line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < nul; ++i) {
+      if (text[i] == '\n') {
+        ++error->line;
+        line_start = i + 1;
+      }
+    }
+    error->column = static_cast<uint32_t>(nul - line_start + 1);
+    return false;
+  }
   std::vector<YAML::Node> nodes;
   try {
     std::string owned(text);

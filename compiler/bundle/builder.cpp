@@ -12,7 +12,9 @@
 #include <cstring>
 #include <map>
 
+#include "base/sha256.h"
 #include "runtime/bundle/format.h"
+#include "runtime/bundle/sections.h"
 #include "runtime/ir/ir_binary.h"
 #include "runtime/value/json.h"
 
@@ -295,14 +297,10 @@ class CatalogBuilder {
 void PutU32(std::string* out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
-void PutU64(std::string* out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-void SetU32(std::string* out, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) (*out)[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
-}
 
-std::string Manifest(const BundleContents& contents) {
+// `ir_section` is the serialized IR section: the manifest records its digest and the native
+// section's, so the loader refuses sections that are not what this compiler wrote.
+std::string Manifest(const BundleContents& contents, std::string_view ir_section) {
   Array resolvers, definitions;
   for (const Resolver& r : contents.catalog->resolvers) {
     std::vector<Member> m = {{Value::String("definition"), Value::String(r.info.definition)},
@@ -315,11 +313,16 @@ std::string Manifest(const BundleContents& contents) {
     resolvers.push_back(Value::MakeObject(std::move(m)));
   }
   for (const auto& d : contents.catalog->definitions) definitions.push_back(catalog::ToJson(d));
+  std::vector<Member> digests = {{Value::String("ir"), Value::String(base::Sha256Hex(ir_section))}};
+  if (!contents.native_object.empty()) {
+    digests.push_back({Value::String("native"), Value::String(base::Sha256Hex(contents.native_object))});
+  }
   Value manifest = Value::MakeObject({
       {Value::String("compiler"), Value::String(contents.compiler_version)},
       {Value::String("target"), Value::String(contents.native_object.empty() ? "" : contents.target)},
       {Value::String("resolvers"), Value::MakeArray(std::move(resolvers))},
       {Value::String("definitions"), Value::MakeArray(std::move(definitions))},
+      {Value::String("digests"), Value::MakeObject(std::move(digests))},
   });
   return ToJson(manifest);
 }
@@ -340,31 +343,10 @@ std::string SerializeBundle(const BundleContents& contents) {
     PutU32(&ir, static_cast<uint32_t>(bytes.size()));
     ir += bytes;
   }
-  std::vector<std::pair<SectionKind, std::string>> sections = {
-      {SectionKind::kManifest, Manifest(contents)}, {SectionKind::kIr, std::move(ir)}};
+  std::string manifest = Manifest(contents, ir);
+  std::vector<Section> sections = {{SectionKind::kManifest, manifest}, {SectionKind::kIr, ir}};
   if (!contents.native_object.empty()) sections.push_back({SectionKind::kNative, contents.native_object});
-
-  std::string out(kHeaderSize, '\0');
-  std::memcpy(out.data(), kMagic, sizeof(kMagic));
-  uint64_t offset = kHeaderSize + sections.size() * kSectionEntrySize;
-  for (const auto& [kind, payload] : sections) {
-    PutU32(&out, static_cast<uint32_t>(kind));
-    PutU32(&out, 0);
-    PutU64(&out, offset);
-    PutU64(&out, payload.size());
-    offset += payload.size();
-  }
-  for (const auto& section : sections) out += section.second;
-
-  std::string header;
-  header.append(kMagic, sizeof(kMagic));
-  PutU32(&header, kFormatVersion);
-  PutU32(&header, static_cast<uint32_t>(sections.size()));
-  PutU64(&header, out.size());
-  PutU32(&header, Crc32c(std::string_view(out).substr(kHeaderSize)));
-  out.replace(0, header.size(), header);
-  SetU32(&out, 28, HeaderCrc(out));
-  return out;
+  return AssembleBundle(sections);
 }
 
 }  // namespace wm::bundle

@@ -1,7 +1,9 @@
-// Loading a catalog bundle (.wmb): verifies the header, checksums and section table, reads the
-// manifest (definitions + resolver table) and the IR of every resolver, and maps the AOT shared
-// object when it was built for this machine. Each resolver is then available as a Filter: native
-// code when loaded, else the interpreter over the bundle's IR (the reference engine).
+// Loading a catalog bundle (.wmb): checks a pinned SHA-256 when the caller gives one, verifies the
+// header, checksums and section table, the manifest's section digests, the definitions (every
+// guarantee of the compiler: runtime/bundle/verify.h) and the IR of every resolver, and only then
+// maps the AOT shared object, when it was built for this machine and the caller allows it. A
+// bundle is trusted code: mapping runs its constructors. Each resolver is then available as a
+// Filter: native code when loaded, else the interpreter over the bundle's IR (reference engine).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,9 @@ struct BundleLoadOptions {
   // Use the AOT shared object when present (default true). False forces the interpreter, e.g. to
   // compare engines or when native code must not be mapped.
   bool use_native = true;
+  // When not empty: the SHA-256 (64 hex digits, either case) the whole file must have. Checked
+  // before anything else is read from the bytes, so a swapped bundle is refused unparsed.
+  std::string expect_sha256;
 };
 
 // What `wmc bundle info` shows about a resolver.
@@ -61,11 +66,25 @@ class Bundle {
   const std::string& native_status() const { return native_status_; }
   size_t native_resolver_count() const { return native_count_; }
   size_t size_bytes() const { return size_bytes_; }
+  // SHA-256 (lowercase hex) of the whole file, to pin with --expect-sha256.
+  const std::string& sha256() const { return sha256_; }
+  // The section digests the compiler recorded in the manifest (verified at load); native is ""
+  // when the bundle has no native section.
+  const std::string& ir_sha256() const { return ir_sha256_; }
+  const std::string& native_sha256() const { return native_sha256_; }
+  bool has_native_section() const { return has_native_section_; }
+  // Resolvers the compiler built native code for (whether or not it is mapped now).
+  size_t native_symbol_count() const;
 
  private:
   Bundle() = default;
   bool Parse(std::string bytes, const std::string& name, std::string* error,
              const BundleLoadOptions& options);
+  // The steps of Parse; each returns "" or why the bundle is refused.
+  std::string ReadManifest(const Value& manifest, std::string_view ir_bytes,
+                           std::string_view native_bytes);
+  std::string ReadPrograms(const Value& resolvers, std::string_view ir_bytes);
+  std::string MakeFilters(std::string_view native_bytes, const BundleLoadOptions& options);
 
   std::vector<catalog::Definition> definitions_;
   std::vector<ResolverInfo> infos_;
@@ -78,6 +97,8 @@ class Bundle {
   std::string target_;
   uint32_t format_version_ = 0;
   size_t size_bytes_ = 0;
+  std::string sha256_, ir_sha256_, native_sha256_;
+  bool has_native_section_ = false;
 };
 
 // The target triple this runtime was built for, e.g. "x86_64-linux-gnu"; bundles record the

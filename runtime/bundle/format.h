@@ -12,9 +12,12 @@
 //   Section table: `sections` entries of {u32 kind, u32 reserved, u64 offset, u64 size}
 //   Section payloads.
 //
-// Sections: kManifest (JSON: definitions, resolver table, compiler version), kIr (the serialized
-// IR of every resolver, each prefixed by its u32 length, in resolver order), kNative (optional:
-// the AOT shared object for this machine's target).
+// Sections (at most one of each kind): kManifest (JSON: definitions, resolver table, compiler
+// version, and "digests": the SHA-256 of the IR section and of the native section when there is
+// one, as the compiler produced them), kIr (the serialized IR of every resolver, each prefixed by
+// its u32 length, in resolver order, nothing after the last), kNative (optional: the AOT shared
+// object for this machine's target). The SHA-256 of the whole file cannot be inside it: `wmc
+// compile` and `wmc bundle info` print it for consumers to pin (--expect-sha256).
 #pragma once
 
 #include <cstddef>
@@ -24,7 +27,8 @@
 namespace wm::bundle {
 
 inline constexpr char kMagic[8] = {'W', 'M', 'B', 'U', 'N', 'D', 'L', 'E'};
-inline constexpr uint32_t kFormatVersion = 2;  // 2: write path programs and suspendDefinition
+// 2: write path programs and suspendDefinition; 3: the manifest's section digests.
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr size_t kHeaderSize = 48;
 inline constexpr size_t kSectionEntrySize = 24;
 inline constexpr uint32_t kMaxSections = 16;

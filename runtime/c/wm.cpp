@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "base/sha256.h"
 #include "runtime/bundle/bundle.h"
 #include "runtime/catalog/definition.h"
 #include "runtime/value/json.h"
@@ -144,12 +145,14 @@ wm::RunOptions RunOptionsFor(const wm_bundle* b, const wm_limits* call) {
 wm_code Open(std::shared_ptr<wm::Bundle> (*load)(const void*, size_t, const std::string&,
                                                  std::string*, const wm::BundleLoadOptions&),
              const void* data, size_t size, const std::string& name,
-             const wm_open_options* options, wm_bundle** bundle, wm_error** error) {
+             const wm_open_options* options, const char* expected_sha256, wm_bundle** bundle,
+             wm_error** error) {
   if (bundle) *bundle = nullptr;
   return Guarded(error, [&] {
     Require(bundle != nullptr, "bundle is NULL");
     wm::BundleLoadOptions load_options;
     if (options) load_options.use_native = options->interpreter_only == 0;
+    if (expected_sha256) load_options.expect_sha256 = expected_sha256;
     std::string message;
     std::shared_ptr<wm::Bundle> loaded = load(data, size, name, &message, load_options);
     if (!loaded) throw Failure{WM_ERR_BAD_BUNDLE, message};
@@ -334,7 +337,7 @@ wm_code wm_bundle_open(const char* path, const wm_open_options* options, wm_bund
     if (bundle) *bundle = nullptr;
     return Report(error, WM_ERR_BAD_ARGUMENT, "path is NULL");
   }
-  return Open(LoadFile, path, 0, path, options, bundle, error);
+  return Open(LoadFile, path, 0, path, options, nullptr, bundle, error);
 }
 
 wm_code wm_bundle_open_bytes(const void* data, size_t size, const wm_open_options* options,
@@ -343,7 +346,28 @@ wm_code wm_bundle_open_bytes(const void* data, size_t size, const wm_open_option
     if (bundle) *bundle = nullptr;
     return Report(error, WM_ERR_BAD_ARGUMENT, "data is NULL");
   }
-  return Open(LoadBytes, data ? data : "", size, "<bytes>", options, bundle, error);
+  return Open(LoadBytes, data ? data : "", size, "<bytes>", options, nullptr, bundle, error);
+}
+
+wm_code wm_bundle_open_pinned(const char* path, const char* expected_sha256,
+                              const wm_open_options* options, wm_bundle** bundle, wm_error** error) {
+  if (!path || !expected_sha256 || !wm::base::IsSha256Hex(expected_sha256)) {
+    if (bundle) *bundle = nullptr;
+    return Report(error, WM_ERR_BAD_ARGUMENT,
+                  !path ? "path is NULL" : "expected_sha256 is not 64 hex digits");
+  }
+  return Open(LoadFile, path, 0, path, options, expected_sha256, bundle, error);
+}
+
+wm_code wm_bundle_open_bytes_pinned(const void* data, size_t size, const char* expected_sha256,
+                                    const wm_open_options* options, wm_bundle** bundle,
+                                    wm_error** error) {
+  if ((!data && size) || !expected_sha256 || !wm::base::IsSha256Hex(expected_sha256)) {
+    if (bundle) *bundle = nullptr;
+    return Report(error, WM_ERR_BAD_ARGUMENT,
+                  !data && size ? "data is NULL" : "expected_sha256 is not 64 hex digits");
+  }
+  return Open(LoadBytes, data ? data : "", size, "<bytes>", options, expected_sha256, bundle, error);
 }
 
 void wm_bundle_close(wm_bundle* bundle) { delete bundle; }

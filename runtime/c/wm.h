@@ -93,6 +93,18 @@ WM_API wm_code wm_bundle_open(const char* path, const wm_open_options* options,
  * this returns. */
 WM_API wm_code wm_bundle_open_bytes(const void* data, size_t size, const wm_open_options* options,
                                     wm_bundle** bundle, wm_error** error);
+/* The same, refusing (WM_ERR_BAD_BUNDLE, "SHA-256 mismatch: ...") a bundle whose SHA-256 is not
+ * `expected_sha256` (64 hex digits, either case, as `wmc compile` and `wmc bundle info` print it)
+ * before anything else is read from it: for bundles loaded from storage others can write. A
+ * bundle is trusted code (its native section is mapped and run); pin the digest you built.
+ * `expected_sha256` NULL or not 64 hex digits: WM_ERR_BAD_ARGUMENT. */
+WM_API wm_code wm_bundle_open_pinned(const char* path, const char* expected_sha256,
+                                     const wm_open_options* options, wm_bundle** bundle,
+                                     wm_error** error);
+WM_API wm_code wm_bundle_open_bytes_pinned(const void* data, size_t size,
+                                           const char* expected_sha256,
+                                           const wm_open_options* options, wm_bundle** bundle,
+                                           wm_error** error);
 WM_API void wm_bundle_close(wm_bundle* bundle); /* NULL is ignored */
 
 /* The definitions in the bundle, as a JSON array in bundle order:

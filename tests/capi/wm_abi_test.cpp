@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/sha256.h"
 #include "base/yaml/yaml_json.h"
 #include "runtime/c/wm.h"
 
@@ -220,6 +221,41 @@ TEST(CApiOpen, BadAndTruncatedBytesAreRefused) {
     ASSERT_NE(error, nullptr);
     EXPECT_STRNE(wm_error_message(error), "");
     wm_error_free(error);
+  }
+}
+
+// A pinned digest: the right one (either case) opens, any other is refused before parsing, and
+// a malformed one is a bad argument. The file and byte variants agree.
+TEST(CApiOpen, PinnedDigestIsEnforced) {
+  std::string bytes = ReadFile(kCatalogBundle);
+  std::string digest = wm::base::Sha256Hex(bytes);
+  std::string upper = digest;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const std::string& pin : {digest, upper}) {
+    BundleHandle h;
+    EXPECT_EQ(wm_bundle_open_pinned(kCatalogBundle.c_str(), pin.c_str(), nullptr, &h.bundle, nullptr), WM_OK);
+    BundleHandle b;
+    EXPECT_EQ(wm_bundle_open_bytes_pinned(bytes.data(), bytes.size(), pin.c_str(), nullptr, &b.bundle, nullptr),
+              WM_OK);
+  }
+  std::string other = wm::base::Sha256Hex("another bundle");
+  wm_bundle* bundle = nullptr;
+  wm_error* error = nullptr;
+  EXPECT_EQ(wm_bundle_open_pinned(kCatalogBundle.c_str(), other.c_str(), nullptr, &bundle, &error),
+            WM_ERR_BAD_BUNDLE);
+  EXPECT_EQ(bundle, nullptr);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(wm_error_message(error)).find("SHA-256 mismatch: expected " + other), std::string::npos)
+      << wm_error_message(error);
+  wm_error_free(error);
+  // Not a bundle at all: the digest refuses it, before the magic is looked at.
+  EXPECT_EQ(wm_bundle_open_bytes_pinned("junk", 4, other.c_str(), nullptr, &bundle, &error), WM_ERR_BAD_BUNDLE);
+  EXPECT_NE(std::string(wm_error_message(error)).find("SHA-256 mismatch"), std::string::npos);
+  wm_error_free(error);
+  for (const char* bad : {static_cast<const char*>(nullptr), "abc", "zz"}) {
+    EXPECT_EQ(wm_bundle_open_pinned(kCatalogBundle.c_str(), bad, nullptr, &bundle, nullptr), WM_ERR_BAD_ARGUMENT);
+    EXPECT_EQ(wm_bundle_open_bytes_pinned(bytes.data(), bytes.size(), bad, nullptr, &bundle, nullptr),
+              WM_ERR_BAD_ARGUMENT);
   }
 }
 

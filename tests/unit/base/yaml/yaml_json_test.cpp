@@ -86,6 +86,23 @@ TEST(TextToJson, AliasBombIsRefusedQuicklyAndLocated) {
   EXPECT_EQ(Json("a: &x [1, 2]\nb: *x\n"), R"({"a":[1,2],"b":[1,2]})");
 }
 
+// Fuzz finding (tests/fuzz object_fuzzer): yaml-cpp 0.7 never returned on a text like this one
+// (NUL, commas, NUL, two bytes, a quote). A NUL anywhere is refused, located, before yaml-cpp
+// sees it.
+TEST(TextToJson, NulByteIsRefusedBeforeParsing) {
+  std::string hang = std::string(1, '\0') + std::string(91, ',') + std::string(1, '\0') + "\x84\x9a\"";
+  auto start = std::chrono::steady_clock::now();
+  TextOptions options;
+  std::vector<std::string> documents;
+  Error error;
+  EXPECT_FALSE(TextToJson(hang, options, &documents, &error));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_EQ(error.Located("x.yaml"), "x.yaml:1:1: malformed YAML: NUL byte (YAML text cannot contain it)");
+  EXPECT_FALSE(TextToJson(std::string("a: 1\nb: x\0y\n", 12), options, &documents, &error));
+  EXPECT_EQ(error.line, 2u);
+  EXPECT_EQ(error.column, 5u);
+}
+
 TEST(TextToJson, WholeTextBudgetGrowsWithTheText) {
   // 150,000 nodes without aliases: above max_nodes but below max_nodes + text size.
   std::string text = "[";

@@ -1,0 +1,98 @@
+// libFuzzer target for the evaluator: the input is "PROGRAM\0JSON" (no NUL: the whole input is
+// the program, run on null). The program is parsed, lowered and run by the interpreter with small
+// limits (fuel, outputs, memory, depth, time); when the native backend supports it, the LLVM JIT
+// (at -O0, to keep executions fast) runs it too, and both must agree: same status, same outputs,
+// same error message, unless a limit stopped either (engines count steps differently). AOT is
+// the JIT's code generator plus a link step, far too slow per input: it is not fuzzed here.
+// Built by tests/fuzz/build.sh.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/codegen/codegen.h"
+#include "compiler/jq/parser.h"
+#include "compiler/lower/lower.h"
+#include "runtime/eval/eval.h"
+#include "runtime/value/json.h"
+
+namespace {
+
+struct Outcome {
+  wm::EvalStatus status = wm::EvalStatus::kOk;
+  std::vector<std::string> outputs;  // as JSON text
+  std::string error;
+  bool limit = false;
+};
+
+Outcome RunWith(const wm::Filter& filter, const wm::Value& input) {
+  wm::RunOptions options;
+  options.limits.fuel = 200000;
+  options.limits.max_outputs = 64;
+  options.limits.max_memory_bytes = 32u << 20;
+  options.limits.max_depth = 200;
+  options.limits.timeout_ms = 2000;
+  Outcome out;
+  wm::EvalError error;
+  out.status = filter.Run(input, [&](const wm::Value& v) {
+    out.outputs.push_back(wm::ToJson(v));
+    return true;
+  }, &error, options);
+  if (out.status == wm::EvalStatus::kError) {
+    out.error = error.Message();
+    out.limit = error.limit;
+  }
+  return out;
+}
+
+[[noreturn]] void Mismatch(std::string_view program, const Outcome& interp, const Outcome& jit) {
+  std::fprintf(stderr, "engines disagree on: %.*s\n", static_cast<int>(program.size()), program.data());
+  for (const auto* o : {&interp, &jit}) {
+    std::fprintf(stderr, "%s: status %d, %zu outputs, error '%s'\n", o == &interp ? "interp" : "jit",
+                 static_cast<int>(o->status), o->outputs.size(), o->error.c_str());
+    for (const std::string& s : o->outputs) std::fprintf(stderr, "  %s\n", s.c_str());
+  }
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view all(reinterpret_cast<const char*>(data), size);
+  size_t nul = all.find('\0');
+  std::string_view program = all.substr(0, nul);
+  wm::Value input;
+  if (nul != std::string_view::npos) {
+    wm::JsonError json_error;
+    if (!wm::ParseJson(all.substr(nul + 1), &input, &json_error)) input = wm::Value();
+  }
+  wm::jq::ParseOptions parse_options;
+  parse_options.max_depth = 64;
+  parse_options.max_ast_depth = 256;
+  wm::jq::ParseResult parsed = wm::jq::Parse(program, parse_options);
+  if (!parsed.ok()) return 0;
+  wm::lower::LowerResult lowered = wm::lower::Lower(*parsed.ast, program);
+  if (!lowered.program) return 0;
+  std::shared_ptr<const wm::ir::Program> ir = lowered.program;
+  Outcome interp = RunWith(*wm::MakeInterpreter(ir), input);
+
+  std::string why;
+  if (!wm::codegen::Supports(*ir, &why)) return 0;
+  wm::codegen::CodegenOptions codegen_options;
+  codegen_options.opt_level = 0;
+  wm::codegen::JitResult jit = wm::codegen::CompileJit(ir, codegen_options);
+  if (!jit.filter) {
+    std::fprintf(stderr, "JIT failed on a supported program: %s\n", jit.error.c_str());
+    std::abort();
+  }
+  Outcome native = RunWith(*jit.filter, input);
+  if (interp.limit || native.limit) return 0;
+  if (interp.status != native.status || interp.outputs != native.outputs || interp.error != native.error) {
+    Mismatch(program, interp, native);
+  }
+  return 0;
+}
