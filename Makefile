@@ -5,6 +5,7 @@
 #   make install PREFIX=DIR - the CLI, its catalog, completion scripts and kubectl-wm under DIR
 #   make diff-long SECONDS=N - random differential testing against libjq for N seconds
 #   make fuzz FUZZ_SECONDS=N - install clang-19, build and run every libFuzzer target N seconds each
+#   make test-sanitize - every CTest suite under ASan + UBSan, then the TSan thread test (below)
 BUILD ?= build
 JOBS ?= 2
 PREFIX ?= /usr/local
@@ -16,7 +17,7 @@ CLI_TARGETS = wmc wmc_catalog wmc_completions
 INSTALL_TARGETS ?= $(CLI_TARGETS) wm_c
 CMAKE_FLAGS ?= -DPython3_EXECUTABLE=/usr/bin/python3
 
-.PHONY: all deps configure build demo install test diff-long fuzz bench clean
+.PHONY: all deps configure build demo install test test-sanitize diff-long fuzz bench clean
 
 all: build
 
@@ -41,8 +42,38 @@ install: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target $(INSTALL_TARGETS)
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# CTEST_FLAGS: extra ctest arguments, e.g. -LE tsan (.ci/run: test-sanitize runs the TSan test).
+CTEST_FLAGS ?=
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+
+# ---- make test-sanitize: two more build directories, both -O1 -g1 (line tables are enough for
+# the reports; -O1 halves compile time against -O2 -g) and without the benchmarks.
+# 1. $(ASAN_BUILD): every target with ASan + UBSan (-DWMC_SANITIZE=address, CMakeLists.txt), then
+#    the whole CTest suite but the `tsan` label (that is step 2). Any ASan report, any UB (never
+#    recovered) and any leak fails the test that hit it. The options below apply to the build too
+#    (wmc compiles the catalog while building). What runs differently under ASan:
+#    - diff, diff-random: `ulimit -v` is replaced by ASan's hard_rss_limit_mb (tests/CMakeLists.txt).
+#    - go, go-bench, go-vet: `go test -asan` (bindings/go/gotest.sh), so the Go test binary carries
+#      the ASan runtime the instrumented libwm needs.
+#    - Leak suppressions (tests/sanitize/lsan.supp) are only for third-party global state, each
+#      entry with its reason.
+# 2. $(TSAN_BUILD): tests/capi/tsan.sh with the engines mode: only wm_capi_threads (C ABI:
+#    interpreter and AOT bundles) and wm_engine_threads (one bundle resolved by 8 threads on the
+#    interpreter, the JIT and the AOT code) built with -fsanitize=thread, run on the bundles of
+#    step 1's capi-bundles fixture. Any race report fails.
+ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+SANITIZE_CMAKE_FLAGS = $(CMAKE_FLAGS) -DWMC_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
+SANITIZE_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=0 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+test-sanitize: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja $(SANITIZE_CMAKE_FLAGS) -DWMC_SANITIZE=address
+	$(SANITIZE_ENV) cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE tsan
+	JOBS=$(JOBS) bash tests/capi/tsan.sh . $(TSAN_BUILD) $(ASAN_BUILD)/capi engines
 
 # Differential testing against libjq for longer than `make test` does: random programs for SECONDS.
 SECONDS ?= 300

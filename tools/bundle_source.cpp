@@ -12,6 +12,7 @@
 #include "base/sha256.h"
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
+#include "tools/cli_output.h"
 
 namespace wm::tools {
 namespace {
@@ -32,7 +33,7 @@ std::shared_ptr<Bundle> CompileCatalog(const BundleSourceOptions& options, std::
   std::vector<Diagnostic> findings = run->SortedFindings();
   std::erase_if(findings, [](const Diagnostic& d) { return d.severity == Severity::Note; });
   if (!findings.empty()) {
-    std::fputs(Render(findings, run->sources, DiagnosticFormat::kText).c_str(), stderr);
+    WriteText(Render(findings, run->sources, DiagnosticFormat::kText), stderr);
   }
   if (run->sink.errors() > 0) {
     *error = "--catalog " + options.catalog_dir + ": " + std::to_string(run->sink.errors()) +

@@ -12,6 +12,7 @@
 
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 #include "tools/emit_output.h"
 
@@ -67,7 +68,7 @@ int RunCheck(const CheckOptions& o) {
   bool truncated = shown < items.size();
   items.resize(shown);
   std::string out = Render(items, run->sources, format);
-  std::fputs(out.c_str(), stdout);
+  WriteText(out);
   if (truncated) {
     std::fprintf(stderr, "wmc check: stopped after %d errors (--max-errors)\n", o.max_errors);
   }

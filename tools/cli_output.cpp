@@ -21,9 +21,52 @@ size_t DisplayWidth(const std::string& s) {
   return n;
 }
 
+// Appends `c` escaped when it is a control character, as Go's strconv.Quote does.
+void AppendEscaped(unsigned char c, std::string* out) {
+  static constexpr char kShort[] = "abtnvfr";  // \a (7) .. \r (13)
+  if (c >= 0x20 && c != 0x7f) {
+    out->push_back(static_cast<char>(c));
+  } else if (c >= 7 && c <= 13) {
+    out->push_back('\\');
+    out->push_back(kShort[c - 7]);
+  } else {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out->append("\\x");
+    out->push_back(kHex[c >> 4]);
+    out->push_back(kHex[c & 15]);
+  }
+}
+
 }  // namespace
 
-std::string RenderTable(const std::vector<std::vector<std::string>>& rows, const TableStyle& style) {
+std::string Printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) AppendEscaped(c, &out);
+  return out;
+}
+
+void WriteText(std::string_view text, std::FILE* stream) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (c == '\n' || c == '\t') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      AppendEscaped(c, &out);
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stream);
+}
+
+std::string RenderTable(const std::vector<std::vector<std::string>>& raw_rows,
+                        const TableStyle& style) {
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(raw_rows.size());
+  for (const auto& raw : raw_rows) {
+    std::vector<std::string>& row = rows.emplace_back();
+    for (const std::string& cell : raw) row.push_back(Printable(cell));
+  }
   std::vector<size_t> widths;
   for (const auto& row : rows) {
     // The last cell of a row is not part of a column (tabwriter: text after the last tab).
@@ -57,7 +100,7 @@ bool CheckOutputFormat(const char* command, const std::string& format,
 
 void PrintStructured(const Value& value, const std::string& format) {
   if (format == "yaml") {
-    std::fputs(ToYaml(value).c_str(), stdout);
+    WriteText(ToYaml(value));
     return;
   }
   JsonWriteOptions pretty;

@@ -15,6 +15,7 @@
 #include "base/sha256.h"
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 #include "tools/emit_output.h"
 
@@ -40,7 +41,7 @@ int RunCompile(const CompileOptions& o) {
     return 2;
   }
   if (!run->sink.items().empty()) {
-    std::fputs(Render(run->SortedFindings(), run->sources, DiagnosticFormat::kText).c_str(), stderr);
+    WriteText(Render(run->SortedFindings(), run->sources, DiagnosticFormat::kText), stderr);
   }
   if (run->sink.errors() > 0) {
     std::fprintf(stderr, "wmc compile: %d error(s); %s not written\n", run->sink.errors(),

@@ -213,7 +213,7 @@ void PrintTable(const std::vector<const catalog::Definition*>& defs, const std::
     const std::string& kind = d->root().kind.kind;
     rows.push_back({d->name, kind.empty() ? "<none>" : kind, origin, ComponentsCell(*d, limit)});
   }
-  std::fputs(RenderTable(rows, kDefinitionsTable).c_str(), stdout);
+  WriteText(RenderTable(rows, kDefinitionsTable));
 }
 
 int RunDefinitions(const DefinitionsOptions& o) {

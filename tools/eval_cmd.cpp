@@ -17,6 +17,7 @@
 #include "compiler/source/render.h"
 #include "runtime/eval/eval.h"
 #include "runtime/value/json.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 
 namespace wm::tools {
@@ -122,7 +123,7 @@ int ReportFailure(const driver::Failure& failure, const std::string& expression)
   }
   SourceFiles sources;
   sources.Add("<expr>", expression);
-  std::fputs(Render(failure.diagnostics, sources, DiagnosticFormat::kText).c_str(), stderr);
+  WriteText(Render(failure.diagnostics, sources, DiagnosticFormat::kText), stderr);
   std::fprintf(stderr, "jq: %zu compile error%s\n", failure.diagnostics.size(),
                failure.diagnostics.size() == 1 ? "" : "s");
   return kExitCompile;

@@ -13,6 +13,7 @@
 #include "runtime/workload/view.h"
 #include "tools/bundle_source.h"
 #include "tools/commands.h"
+#include "tools/cli_output.h"
 #include "tools/gang_input.h"
 
 namespace wm::tools {
@@ -27,13 +28,15 @@ struct GangsOptions {
 };
 
 // A count or its error, as text.
-std::string ScaleText(const Result<int64_t>& r) { return r.ok() ? std::to_string(r.value) : "error: " + r.error.message; }
+std::string ScaleText(const Result<int64_t>& r) {
+  return r.ok() ? std::to_string(r.value) : "error: " + Printable(r.error.message);
+}
 
 std::string TopologyText(const std::optional<catalog::Topology>& t) {
   if (!t) return "";
-  std::string out = "  topology " + t->name;
-  if (!t->required_level.empty()) out += " required " + t->required_level;
-  if (!t->preferred_level.empty()) out += " preferred " + t->preferred_level;
+  std::string out = "  topology " + Printable(t->name);
+  if (!t->required_level.empty()) out += " required " + Printable(t->required_level);
+  if (!t->preferred_level.empty()) out += " preferred " + Printable(t->preferred_level);
   return out;
 }
 
@@ -54,45 +57,46 @@ std::string RenderText(const GangWorkload& w, const workload::GangsView& view) {
   const auto& plan = view.plan;
   const auto& uses = view.uses;
   const auto& problems = view.problems;
-  std::string out = w.kind + " " + (w.identity.namespace_.empty() ? "" : w.identity.namespace_ + "/") +
-                    w.identity.name + "\ndefinition: " + w.definition->name + "\ngangs: " +
+  std::string out = Printable(w.kind) + " " +
+                    (w.identity.namespace_.empty() ? "" : Printable(w.identity.namespace_) + "/") +
+                    Printable(w.identity.name) + "\ndefinition: " + Printable(w.definition->name) + "\ngangs: " +
                     workload::GangSourceName(source) + " (KAI reads podGroup, then podGroups)\n";
   if (plan && plan->ok()) {
     const auto& p = plan->value;
-    out += "podGroup " + p.name + TopologyText(p.topology) + "  min " + std::to_string(p.min_member) +
+    out += "podGroup " + Printable(p.name) + TopologyText(p.topology) + "  min " + std::to_string(p.min_member) +
            "  subgroups " + std::to_string(p.min_sub_groups) + "\n";
     for (const auto& sub : p.sub_groups) {
-      out += "  subgroup " + sub.name + "  min " + std::to_string(sub.min_member) + TopologyText(sub.topology) + "\n";
+      out += "  subgroup " + Printable(sub.name) + "  min " + std::to_string(sub.min_member) + TopologyText(sub.topology) + "\n";
     }
   } else if (plan) {
-    out += "podGroup: error: " + plan->error.message + "\n";
+    out += "podGroup: error: " + Printable(plan->error.message) + "\n";
   }
   for (const catalog::GangGroup& g : w.definition->gang_groups) {
-    out += "podGroups " + g.name + "\n";
+    out += "podGroups " + Printable(g.name) + "\n";
     for (const catalog::GangMember& m : g.members) {
       workload::GangMemberView v = workload::ViewGangMember(ContextOf(w), m);
-      out += "  member " + m.component + "  min " + ScaleText(v.min_member);
+      out += "  member " + Printable(m.component) + "  min " + ScaleText(v.min_member);
       for (size_t i = 0; i < v.instances.size(); ++i) {
-        out += std::string(i ? ", " : "  (") + v.instances[i].first + " " + ScaleText(v.instances[i].second);
+        out += std::string(i ? ", " : "  (") + Printable(v.instances[i].first) + " " + ScaleText(v.instances[i].second);
       }
       out += v.instances.empty() ? "\n" : ")\n";
-      for (int32_t f : m.filters) out += "    filter " + w.bundle->resolver_info(f).source + "\n";
-      for (int32_t k : m.group_by_key_paths) out += "    group by " + w.bundle->resolver_info(k).source + "\n";
+      for (int32_t f : m.filters) out += "    filter " + Printable(w.bundle->resolver_info(f).source) + "\n";
+      for (int32_t k : m.group_by_key_paths) out += "    group by " + Printable(w.bundle->resolver_info(k).source) + "\n";
     }
   }
-  if (source == workload::GangSource::kDefault) out += "default PodGroup " + workload::DefaultPodGroupName(w.identity) + "  min 1\n";
+  if (source == workload::GangSource::kDefault) out += "default PodGroup " + Printable(workload::DefaultPodGroupName(w.identity)) + "  min 1\n";
   if (uses) {
     out += "PodGroups of the pods:\n";
     for (const auto& u : *uses) {
       std::string mins;
       for (int64_t n : u.min_members) mins += (mins.empty() ? "  min " : ", ") + std::to_string(n);
       if (u.min_members.size() > 1) mins += " (differs by pod)";
-      out += "  " + u.name + mins + "  pods " + std::to_string(u.pods.size()) + ":";
-      for (const auto& p : u.pods) out += " " + p;
+      out += "  " + Printable(u.name) + mins + "  pods " + std::to_string(u.pods.size()) + ":";
+      for (const auto& p : u.pods) out += " " + Printable(p);
       out += "\n";
     }
   }
-  for (const auto& p : problems) out += "! " + p + "\n";
+  for (const auto& p : problems) out += "! " + Printable(p) + "\n";
   return out;
 }
 
@@ -110,7 +114,7 @@ int RunGangs(const GangsOptions& o) {
   workload::GangContext context = ContextOf(w);
   workload::GangsView view = workload::ViewGangs(context, o.pods.empty() ? nullptr : &pods);
   if (o.output == "text") {
-    std::fputs(RenderText(w, view).c_str(), stdout);
+    WriteText(RenderText(w, view));
     return 0;
   }
   JsonWriteOptions pretty;

@@ -13,6 +13,7 @@
 #include "runtime/workload/view.h"
 #include "runtime/workload/workload.h"
 #include "tools/bundle_source.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 #include "tools/object_input.h"
 
@@ -36,7 +37,7 @@ std::string Number(double d) {
 
 // The component's own line ("name  (kind)  gpus N") without indentation or tree glyphs.
 std::string ComponentLine(const workload::ResolvedComponent& c) {
-  std::string line = c.definition->name + "  (" + c.definition->kind.ToString() + ")";
+  std::string line = Printable(c.definition->name) + "  (" + Printable(c.definition->kind.ToString()) + ")";
   if (c.definition->HasPods()) line += "  gpus " + Number(c.gpus);
   return line;
 }
@@ -46,7 +47,7 @@ void PrintInstances(const workload::ResolvedComponent& c, const std::string& ind
   bool single = c.instances.size() == 1 && c.instances[0].id().empty();
   for (size_t j = 0; j < c.instances.size() && c.definition->HasPods(); ++j) {
     const auto& inst = c.instances[j];
-    std::string line = single ? "pods:" : "instance " + inst.id() + ":";
+    std::string line = single ? "pods:" : "instance " + Printable(inst.id()) + ":";
     if (const auto& scale = inst.extracted.scale) {
       if (scale->replicas) line += " replicas " + std::to_string(*scale->replicas);
       if (scale->min_replicas) line += " min " + std::to_string(*scale->min_replicas);
@@ -55,7 +56,7 @@ void PrintInstances(const workload::ResolvedComponent& c, const std::string& ind
     line += ", gpus " + Number(inst.gpus) + " (" + Number(inst.gpus_per_pod) + " per pod)";
     *out += indent + "· " + line + "\n";
   }
-  for (const auto& p : c.problems) *out += indent + "! " + p + "\n";
+  for (const auto& p : c.problems) *out += indent + "! " + Printable(p) + "\n";
 }
 
 void PrintComponentTree(const workload::ResolvedWorkload& w, const std::string& owner,
@@ -77,17 +78,18 @@ void PrintComponentTree(const workload::ResolvedWorkload& w, const std::string& 
 
 std::string RenderText(const workload::ResolvedWorkload& w) {
   std::string out;
-  out += w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name + "\n";
-  out += "definition: " + w.definition->name + "\n";
+  out += Printable(w.kind) + " " + (w.namespace_.empty() ? "" : Printable(w.namespace_) + "/") +
+         Printable(w.name) + "\n";
+  out += "definition: " + Printable(w.definition->name) + "\n";
   out += "status: ";
   const auto& statuses = w.status.matched_statuses;
-  for (size_t i = 0; i < statuses.size(); ++i) out += (i ? ", " : "") + statuses[i];
+  for (size_t i = 0; i < statuses.size(); ++i) out += (i ? ", " : "") + Printable(statuses[i]);
   out += "\n";
   const auto& root = w.components.front();
   out += ComponentLine(root) + "\n";
   PrintInstances(root, "", &out);
   PrintComponentTree(w, root.definition->name, "", 0, &out);
-  for (const auto& p : w.problems) out += "! status: " + p + "\n";
+  for (const auto& p : w.problems) out += "! status: " + Printable(p) + "\n";
   out += "total GPUs: " + Number(w.gpus) + "\n";
   return out;
 }
@@ -125,7 +127,7 @@ int RunInspect(const InspectOptions& o) {
     pretty.indent = 2;
     std::printf("%s\n", ToJson(workload::WorkloadJson(resolved), pretty).c_str());
   } else {
-    std::fputs(RenderText(resolved).c_str(), stdout);
+    WriteText(RenderText(resolved));
   }
   return 0;
 }

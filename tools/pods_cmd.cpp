@@ -12,6 +12,7 @@
 #include "runtime/workload/view.h"
 #include "tools/bundle_source.h"
 #include "tools/commands.h"
+#include "tools/cli_output.h"
 #include "tools/gang_input.h"
 
 namespace wm::tools {
@@ -56,12 +57,16 @@ std::string RenderText(const GangWorkload& w, const std::vector<workload::PodAns
                     a.component.ok() ? cell(a, "replica key", a.replica_key, a.replica_key.value.value_or("")) : "-",
                     gang, a.pod_group_name.empty() ? "-" : a.pod_group_name, min, keys.empty() ? "-" : keys});
   }
+  for (auto& row : rows) {
+    for (std::string& cell : row) cell = Printable(cell);
+  }
   std::vector<size_t> width(rows.front().size(), 0);
   for (const auto& row : rows) {
     for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
   }
-  std::string out = w.kind + " " + (w.identity.namespace_.empty() ? "" : w.identity.namespace_ + "/") +
-                    w.identity.name + "\ndefinition: " + w.definition->name +
+  std::string out = Printable(w.kind) + " " +
+                    (w.identity.namespace_.empty() ? "" : Printable(w.identity.namespace_) + "/") +
+                    Printable(w.identity.name) + "\ndefinition: " + Printable(w.definition->name) +
                     "\ngangs: " + workload::GangSourceName(workload::PreferredGangSource(*w.definition)) + "\n";
   for (const auto& row : rows) {
     std::string line;
@@ -70,7 +75,7 @@ std::string RenderText(const GangWorkload& w, const std::vector<workload::PodAns
     }
     out += line + "\n";
   }
-  for (const auto& note : notes) out += note + "\n";
+  for (const auto& note : notes) out += Printable(note) + "\n";
   return out;
 }
 
@@ -89,7 +94,7 @@ int RunPods(const PodsOptions& o) {
     answers.push_back(workload::AnswerPod(querier, *w.summary, w.reader, w.identity));
   }
   if (o.output == "text") {
-    std::fputs(RenderText(w, answers).c_str(), stdout);
+    WriteText(RenderText(w, answers));
     return 0;
   }
   Array rendered;

@@ -18,6 +18,7 @@
 #include "base/gvk.h"
 #include "compiler/schema/registry.h"
 #include "compiler/source/render.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 
 namespace wm::tools {
@@ -136,7 +137,7 @@ int RunTypeCheck(const TypeCheckArgs& args) {
       }
     }
   }
-  std::fputs(Render(findings, run->sources, format).c_str(), stdout);
+  WriteText(Render(findings, run->sources, format));
   std::fflush(stdout);  // the summary (stderr) follows the findings when both go to one file
   if (format == DiagnosticFormat::kText && (errors || warnings)) {
     std::fprintf(stderr, "%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,

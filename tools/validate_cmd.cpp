@@ -14,6 +14,7 @@
 
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 #include "tools/emit_output.h"
 
@@ -83,7 +84,7 @@ int RunValidate(const ValidateOptions& o) {
   size_t count = errors.empty() && definitions.empty() ? 1 : errors.size();
   if (count > 0) std::fprintf(stderr, "error: %zu finding(s) in %s\n", count, name.c_str());
   if (!o.quiet && !findings.empty()) {
-    std::fputs(Render(findings, run->sources, DiagnosticFormat::kText).c_str(), stderr);
+    WriteText(Render(findings, run->sources, DiagnosticFormat::kText), stderr);
   }
   return count > 0 ? 1 : 0;
 }

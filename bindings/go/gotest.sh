@@ -15,6 +15,10 @@ cp -r "$src/bindings/go" "$pkg"
 export GO111MODULE=off GOPROXY=off GOFLAGS= GOPATH="$gopath:/usr/share/gocode"
 export GOCACHE=${GOCACHE:-$build/go-cache}
 export CGO_CFLAGS="-I$src/runtime/c" CGO_LDFLAGS="-L$build/lib -Wl,-rpath,$build/lib"
+# An ASan build's libwm needs the ASan runtime loaded first: build the Go test binary with it.
+if grep -qs '^WMC_SANITIZE:STRING=address$' "$build/CMakeCache.txt"; then
+  export GOFLAGS=-asan
+fi
 export WM_SOURCE_DIR=$src WM_BUNDLE=$build/capi/catalog.wmb WM_NATIVE_BUNDLE=$build/capi/jobset-native.wmb
 cd "$pkg"
 go "$@"

@@ -486,15 +486,24 @@ class Checker {
 
   // Two pod-bearing siblings must have pod selectors that tell their pods apart: the runtime
   // assigns a pod to a component by its componentTypeSelector, so a pod both selectors accept
-  // would be counted twice. Only overlaps that can be proven from the text are reported.
+  // would be counted twice. Only overlaps that can be proven from the text are reported. One
+  // finding per component at most, against the first earlier sibling it overlaps: N siblings
+  // without selectors give N-1 findings (not N^2/2) and the first comparison already finds it;
+  // siblings that are told apart are rejected by CannotOverlap without building any text.
   void SiblingRules() {
     std::map<std::string, std::vector<const Component*>> by_owner;
     for (const Component& child : def_.children) {
       if (child.HasPodDefinition()) by_owner[child.owner_ref->value].push_back(&child);
     }
     for (const auto& [owner, siblings] : by_owner) {
-      for (size_t i = 0; i < siblings.size(); ++i) {
-        for (size_t j = i + 1; j < siblings.size(); ++j) {
+      std::vector<std::string> key_paths;  // each sibling's normalized keyPath, "" without one
+      for (const Component* c : siblings) {
+        const ComponentTypeSelector* type = TypeSelector(*c);
+        key_paths.push_back(type && type->key_path ? Normalized(type->key_path->text) : "");
+      }
+      for (size_t j = 1; j < siblings.size(); ++j) {
+        for (size_t i = 0; i < j; ++i) {
+          if (CannotOverlap(*siblings[i], key_paths[i], *siblings[j], key_paths[j])) continue;
           const Component& a = *siblings[i];
           const Component& b = *siblings[j];
           std::string why = Overlap(a, b);
@@ -504,9 +513,27 @@ class Checker {
                      " (both owned by " + Quote(owner) + ") have pod selectors that cannot tell "
                      "their pods apart: " + why,
                  {"give each a podSelector.componentTypeSelector matching a distinct pod label"});
+          break;
         }
       }
     }
+  }
+
+  // A cheap, allocation-free proof that Overlap(a, b) is "": two keyPath selectors on different
+  // expressions, or two matchLabels selectors requiring different values for one key.
+  static bool CannotOverlap(const Component& a, const std::string& a_key_path, const Component& b,
+                            const std::string& b_key_path) {
+    const ComponentTypeSelector* sa = TypeSelector(a);
+    const ComponentTypeSelector* sb = TypeSelector(b);
+    if (!sa || !sb) return false;
+    if (sa->key_path && sb->key_path && a_key_path != b_key_path) return true;
+    if (!sa->match_labels || !sb->match_labels) return false;
+    for (const LabelMatch& la : *sa->match_labels) {
+      for (const LabelMatch& lb : *sb->match_labels) {
+        if (la.key.value == lb.key.value && la.value.value != lb.value.value) return true;
+      }
+    }
+    return false;
   }
 
   static const ComponentTypeSelector* TypeSelector(const Component& c) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "runtime/value/json.h"
+#include "runtime/workload/pods.h"
 #include "runtime/workload/run.h"
 
 namespace wm::workload {
@@ -13,50 +14,101 @@ namespace {
 
 constexpr std::string_view kGpuResource = "nvidia.com/gpu";
 
-double ResourceGpus(const Value& resources) {
-  if (!resources.IsObject()) return 0;
-  for (const char* section : {"requests", "limits"}) {
-    const Value* map = resources.Find(section);
-    if (!map || !map->IsObject()) continue;
-    if (const Value* q = map->Find(kGpuResource)) {
-      if (auto n = ParseQuantity(*q)) return *n;
+// Counts the nvidia.com/gpu of pod shapes and collects why a quantity could not be counted. A
+// quantity Kubernetes would refuse (not its grammar, negative, not a number or string) counts 0
+// for its container and becomes a problem naming the container and the value, so the total never
+// hides a bad spec behind a silent 0.
+class GpuCounter {
+ public:
+  // `where` prefixes every problem ("instance \"w\": " or "").
+  GpuCounter(std::string where, std::vector<std::string>* problems)
+      : where_(std::move(where)), problems_(problems) {}
+
+  double Pod(const Value& pod_spec) const {
+    if (!pod_spec.IsObject()) return 0;
+    double containers = Containers(pod_spec.Find("containers"));
+    double largest_init = 0;
+    if (const Value* init = pod_spec.Find("initContainers"); init && init->IsArray()) {
+      for (const Value& c : init->AsArray()) largest_init = std::max(largest_init, Container(c));
     }
+    return std::max(containers, largest_init);
   }
-  return 0;
-}
 
-double ContainerGpus(const Value& container) {
-  if (!container.IsObject()) return 0;
-  const Value* resources = container.Find("resources");
-  return resources ? ResourceGpus(*resources) : 0;
-}
-
-double SumContainers(const Value* containers) {
-  double sum = 0;
-  if (containers && containers->IsArray()) {
-    for (const Value& c : containers->AsArray()) sum += ContainerGpus(c);
+  double Containers(const Value* containers) const {
+    double sum = 0;
+    if (containers && containers->IsArray()) {
+      for (const Value& c : containers->AsArray()) sum += Container(c);
+    }
+    return sum;
   }
-  return sum;
-}
+
+  double Container(const Value& container) const {
+    if (!container.IsObject()) return 0;
+    const Value* resources = container.Find("resources");
+    if (!resources) return 0;
+    const Value* name = container.Find("name");
+    std::string label = "container " + (name && name->IsString() ? GoQuoted(name->AsString())
+                                                                  : std::string("(unnamed)"));
+    return Resources(*resources, label);
+  }
+
+  // requests, else limits (Kubernetes defaults requests from limits).
+  double Resources(const Value& resources, const std::string& owner) const {
+    if (!resources.IsObject()) return 0;
+    for (const char* section : {"requests", "limits"}) {
+      const Value* map = resources.Find(section);
+      if (!map || !map->IsObject()) continue;
+      const Value* q = map->Find(kGpuResource);
+      if (!q || q->IsNull()) continue;
+      std::optional<double> n = ParseQuantity(*q);
+      if (n && *n >= 0) return *n;
+      Report(owner + ": resources." + section + "[\"nvidia.com/gpu\"] " +
+             (q->IsString() ? GoQuoted(q->AsString()) : ToJson(*q)) +
+             (n ? " is negative" : " is not a Kubernetes quantity") + "; its GPUs are not counted");
+      return 0;
+    }
+    return 0;
+  }
+
+  void Report(const std::string& problem) const {
+    if (problems_) problems_->push_back(where_ + problem);
+  }
+
+ private:
+  std::string where_;
+  std::vector<std::string>* problems_;
+};
 
 // nvidia.com/gpu of one pod of a fragmented spec, as upstream's describe counts it: the containers
 // plus the single container, and the CR-level resources only when those request no GPU (Dynamo
 // v1alpha1 names a main container without resources and puts the GPUs on the service).
-double FragmentedGpus(const FragmentedPodSpec& f) {
+double FragmentedGpus(const FragmentedPodSpec& f, const GpuCounter& count) {
   const Value& containers = f[FragmentedField::kContainers];
   const Value& container = f[FragmentedField::kContainer];
-  double gpus = SumContainers(&containers) + ContainerGpus(container);
+  double gpus = count.Containers(&containers) + count.Container(container);
   if (gpus > 0) return gpus;
-  return ResourceGpus(f[FragmentedField::kResources]);
+  return count.Resources(f[FragmentedField::kResources], "fragmented pod spec");
 }
 
-double InstanceGpusPerPod(const ExtractedInstance& e) {
+double InstanceGpusPerPod(const ExtractedInstance& e, const GpuCounter& count) {
   if (e.pod_template_spec && e.pod_template_spec->IsObject()) {
     const Value* spec = e.pod_template_spec->Find("spec");
-    return spec ? PodGpus(*spec) : 0;
+    return spec ? count.Pod(*spec) : 0;
   }
-  if (e.pod_spec) return PodGpus(*e.pod_spec);
-  if (e.fragmented_pod_spec) return FragmentedGpus(*e.fragmented_pod_spec);
+  if (e.pod_spec) return count.Pod(*e.pod_spec);
+  if (e.fragmented_pod_spec) return FragmentedGpus(*e.fragmented_pod_spec, count);
+  return 0;
+}
+
+// Pods of one instance: its replicas, else 1 for a pod-bearing component. Upstream's describe
+// multiplies a negative replicas count into a negative GPU total; Kubernetes refuses negative
+// replicas, so wmc counts no pods and reports the value instead.
+int64_t InstancePods(const Instance& inst, const catalog::Component& c, const GpuCounter& count) {
+  const std::optional<Scale>& scale = inst.extracted.scale;
+  std::optional<int32_t> replicas = scale ? scale->replicas : std::nullopt;
+  if (!replicas) return c.HasPods() ? 1 : 0;
+  if (*replicas >= 0) return *replicas;
+  count.Report("replicas " + std::to_string(*replicas) + " is negative; its GPUs are not counted");
   return 0;
 }
 
@@ -72,12 +124,11 @@ ResolvedComponent ResolveComponent(const Accessor& accessor, const catalog::Comp
   }
   for (ExtractedInstance& e : extracted.value) {
     Instance inst;
-    inst.gpus_per_pod = InstanceGpusPerPod(e);
-    std::optional<int32_t> replicas = e.scale ? e.scale->replicas : std::nullopt;
-    // A pod-bearing component without a replicas count runs one pod per instance.
-    int64_t pods = replicas ? *replicas : (c.HasPods() ? 1 : 0);
-    inst.gpus = inst.gpus_per_pod * static_cast<double>(pods);
     inst.extracted = std::move(e);
+    std::string where = inst.id().empty() ? "" : "instance " + GoQuoted(inst.id()) + ": ";
+    GpuCounter count(where, &out.problems);
+    inst.gpus_per_pod = InstanceGpusPerPod(inst.extracted, count);
+    inst.gpus = inst.gpus_per_pod * static_cast<double>(InstancePods(inst, c, count));
     out.gpus += inst.gpus;
     out.instances.push_back(std::move(inst));
   }
@@ -138,14 +189,8 @@ std::optional<double> ParseQuantity(const Value& quantity) {
   return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
-double PodGpus(const Value& pod_spec) {
-  if (!pod_spec.IsObject()) return 0;
-  double containers = SumContainers(pod_spec.Find("containers"));
-  double largest_init = 0;
-  if (const Value* init = pod_spec.Find("initContainers"); init && init->IsArray()) {
-    for (const Value& c : init->AsArray()) largest_init = std::max(largest_init, ContainerGpus(c));
-  }
-  return std::max(containers, largest_init);
+double PodGpus(const Value& pod_spec, std::vector<std::string>* problems) {
+  return GpuCounter("", problems).Pod(pod_spec);
 }
 
 bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, std::string* error,

@@ -29,7 +29,9 @@ struct ResolvedComponent {
   const catalog::Component* definition = nullptr;
   std::vector<Instance> instances;    // in instance-id order; ids only when extraction failed
   double gpus = 0;                    // sum over instances
-  std::vector<std::string> problems;  // extraction errors (upstream's wording), for display
+  // Extraction errors (upstream's wording), then what kept GPUs from being counted (a quantity
+  // Kubernetes refuses, a negative replicas count), for display.
+  std::vector<std::string> problems;
 };
 
 struct ResolvedWorkload {
@@ -57,10 +59,14 @@ bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, s
              const ResolveOptions& options = {});
 
 // nvidia.com/gpu of one pod: requests, else limits, summed over containers; an init container
-// counts when it asks for more than the containers together (Kubernetes' effective request).
-double PodGpus(const Value& pod_spec);
+// counts when it asks for more than the containers together (Kubernetes' effective request). A
+// quantity that is not a non-negative Kubernetes quantity counts 0 and, when `problems` is given,
+// adds `container "c": resources.limits["nvidia.com/gpu"] "NaN" is not a Kubernetes quantity;
+// its GPUs are not counted` (or `... -1 is negative; ...`).
+double PodGpus(const Value& pod_spec, std::vector<std::string>* problems = nullptr);
 
-// A Kubernetes quantity ("4", 4, "500m", "1Ki") as a number; nullopt when it is not one.
+// A Kubernetes quantity ("4", 4, "500m", "1Ki", "1e3") as a number; nullopt when it does not
+// follow the Kubernetes grammar or does not fit a double ("NaN", "inf", "0x10", "1e400").
 std::optional<double> ParseQuantity(const Value& quantity);
 
 }  // namespace wm::workload

@@ -3,8 +3,11 @@
 # way users would: a C program compiled with `pkg-config --cflags --libs wm`, and a CMake project
 # using find_package(wm) / wm::wm. Both run against $WM_TEST_BUNDLE.
 #   install_test.sh BUILD_DIR CONSUMER_SOURCE_DIR C_COMPILER
+# WM_CONSUMER_FLAGS: extra compile and link flags of the consumers (a sanitizer build's libwm needs
+# its sanitizer runtime in the program, so the consumers are built with the same -fsanitize).
 set -euo pipefail
 build=$1 consumer=$2 cc=$3
+read -r -a extra <<<"${WM_CONSUMER_FLAGS:-}"
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix/usr" >/dev/null
@@ -18,11 +21,12 @@ libdir=$(dirname "$lib")
 # pkg-config
 export PKG_CONFIG_PATH=$(dirname "$pc")
 # shellcheck disable=SC2046
-"$cc" -std=c99 -Wall -Werror -o "$prefix/consumer-pc" "$consumer/consumer.c" $(pkg-config --cflags --libs wm)
+"$cc" "${extra[@]}" -std=c99 -Wall -Werror -o "$prefix/consumer-pc" "$consumer/consumer.c" $(pkg-config --cflags --libs wm)
 LD_LIBRARY_PATH=$libdir "$prefix/consumer-pc" "$WM_TEST_BUNDLE"
 
 # find_package(wm)
-cmake -S "$consumer" -B "$prefix/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_C_COMPILER="$cc" >/dev/null
+cmake -S "$consumer" -B "$prefix/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_C_FLAGS="${WM_CONSUMER_FLAGS:-}" >/dev/null
 cmake --build "$prefix/build" >/dev/null
 "$prefix/build/consumer" "$WM_TEST_BUNDLE"  # the imported target carries the rpath of the build
 echo "install: header, libwm, wm.pc and wmConfig.cmake under $prefix; both consumers ran"

@@ -1,9 +1,12 @@
 // Tests of tools/cli_output.h and tools/kube_time.h: tables laid out as Go's tabwriter lays out
-// kli's and kubectl's, RFC 3339 parsing, and kubectl's AGE rendering (HumanDuration) at each of
+// kli's and kubectl's, control characters escaped in text output, RFC 3339 parsing, and kubectl's AGE rendering (HumanDuration) at each of
 // its boundaries.
 #include "tools/cli_output.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
 
 #include "tools/kube_time.h"
 
@@ -21,6 +24,34 @@ TEST(RenderTable, PadsEveryColumnButTheLast) {
             "a-long-name   Job       1, 2\n");
   // Characters, not bytes: "é" is one column.
   EXPECT_EQ(RenderTable({{"\xc3\xa9", "b"}, {"xy", "c"}}, kDefinitionsTable), "\xc3\xa9   b\nxy  c\n");
+}
+
+TEST(RenderTable, EscapesControlCharactersInCells) {
+  using namespace std::string_literals;
+  // A NUL, an escape sequence and a line break stay inside their cell, escaped, and the columns
+  // are laid out by the escaped width.
+  EXPECT_EQ(RenderTable({{"NAME", "X"}, {"a\0b\x1b[31m\nc"s, "1"}}, kDefinitionsTable),
+            "NAME               X\n"
+            "a\\x00b\\x1b[31m\\nc  1\n");
+}
+
+TEST(Printable, EscapesControlCharactersAsGoQuoteDoes) {
+  using namespace std::string_literals;
+  EXPECT_EQ(Printable("plain \xc3\xa9 \\ \"q\""), "plain \xc3\xa9 \\ \"q\"");
+  EXPECT_EQ(Printable("\a\b\t\n\v\f\r"), "\\a\\b\\t\\n\\v\\f\\r");
+  EXPECT_EQ(Printable("\0\x01\x1f\x7f"s), "\\x00\\x01\\x1f\\x7f");
+}
+
+TEST(WriteText, WritesPastANulAndKeepsLineBreaksAndTabs) {
+  using namespace std::string_literals;
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  WriteText("a\0b\n\tc\x1b\n"s, out);
+  std::rewind(out);
+  char buffer[64] = {};
+  size_t n = std::fread(buffer, 1, sizeof buffer, out);
+  std::fclose(out);
+  EXPECT_EQ(std::string(buffer, n), "a\\x00b\n\tc\\x1b\n");
 }
 
 TEST(KubeTime, ParsesRfc3339) {

@@ -1,5 +1,5 @@
 // Workload arithmetic: Kubernetes quantities and the GPUs of one pod (requests, else limits,
-// summed over containers, init containers counted when larger).
+// summed over containers, init containers counted when larger; refused quantities reported).
 #include <gtest/gtest.h>
 
 #include "runtime/value/json.h"
@@ -62,6 +62,36 @@ TEST(PodGpus, InitContainerCountsWhenLarger) {
 TEST(PodGpus, NoGpusAnywhere) {
   EXPECT_EQ(PodGpus(Json(R"({"containers":[{"name":"x"}]})")), 0.0);
   EXPECT_EQ(PodGpus(Json("null")), 0.0);
+}
+
+TEST(PodGpus, RefusedQuantitiesAreProblemsNamingContainerAndValue) {
+  std::vector<std::string> problems;
+  EXPECT_EQ(PodGpus(Json(R"({"containers":[
+      {"name":"a","resources":{"limits":{"nvidia.com/gpu":"NaN"}}},
+      {"name":"b","resources":{"requests":{"nvidia.com/gpu":"0x10"},"limits":{"nvidia.com/gpu":"1"}}},
+      {"name":"c","resources":{"limits":{"nvidia.com/gpu":-2}}},
+      {"name":"d","resources":{"limits":{"nvidia.com/gpu":true}}},
+      {"name":"e","resources":{"limits":{"nvidia.com/gpu":null}}},
+      {"name":"f","resources":{"limits":{"nvidia.com/gpu":"3"}}}]})"),
+                    &problems),
+            3.0);
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_EQ(problems[0],
+            "container \"a\": resources.limits[\"nvidia.com/gpu\"] \"NaN\" is not a Kubernetes "
+            "quantity; its GPUs are not counted");
+  // An invalid request is not replaced by the limit: the container is as Kubernetes refuses it.
+  EXPECT_EQ(problems[1],
+            "container \"b\": resources.requests[\"nvidia.com/gpu\"] \"0x10\" is not a Kubernetes "
+            "quantity; its GPUs are not counted");
+  EXPECT_EQ(problems[2],
+            "container \"c\": resources.limits[\"nvidia.com/gpu\"] -2 is negative; its GPUs are not "
+            "counted");
+  EXPECT_EQ(problems[3],
+            "container \"d\": resources.limits[\"nvidia.com/gpu\"] true is not a Kubernetes "
+            "quantity; its GPUs are not counted");
+  // Without a problem list the count is the same.
+  EXPECT_EQ(PodGpus(Json(R"({"containers":[{"resources":{"limits":{"nvidia.com/gpu":"-1"}}}]})")),
+            0.0);
 }
 
 }  // namespace
