@@ -23,6 +23,7 @@ struct CompileOptions {
   std::vector<std::string> inputs;
   std::string output;
   std::string emit;  // "" = write a bundle; else the stage to dump
+  bool time_passes = false;  // print the wall time of each compiler phase on stderr
   driver::DefinitionOptions driver;
 };
 
@@ -32,6 +33,8 @@ int RunCompile(const CompileOptions& o) {
   if (o.output.empty()) throw CLI::RequiredError("--output");
   driver::DefinitionOptions options = o.driver;
   options.goal = driver::Goal::kBundle;
+  driver::PhaseTimes times;
+  if (o.time_passes) options.phase_times = &times;
   driver::Expected<driver::CompiledDefinitions> run = driver::CompileDefinitions(o.inputs, options);
   if (!run.ok()) {
     std::fprintf(stderr, "wmc compile: %s\n", run.failure().message.c_str());
@@ -63,6 +66,7 @@ int RunCompile(const CompileOptions& o) {
   std::fprintf(stderr, "wmc compile: %zu definitions, %zu resolvers (%zu native) -> %s\n",
                definitions, run->bundle->catalog.resolvers.size(), run->bundle->native_resolvers,
                o.output.c_str());
+  if (o.time_passes) std::fprintf(stderr, "wmc compile: time per phase\n%s", times.Report().c_str());
   return 0;
 }
 
@@ -79,6 +83,11 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--emit", options->emit,
                   "Print every jq field at a stage instead of writing a bundle: " +
                       driver::StageNames());
+  cmd->add_option("-O,--opt-level", options->driver.opt_level,
+                  "LLVM optimisation level of the native code, 0-3 (default 2)")
+      ->check(CLI::Range(0, 3));
+  cmd->add_flag("--time-passes", options->time_passes,
+                "Print the wall time of each compiler phase (parsing, checks, LLVM, link) on stderr");
   AddDefinitionInputOptions(cmd, &options->driver);
   cmd->callback([options, exit_code] { *exit_code = RunCompile(*options); });
 }
