@@ -202,7 +202,7 @@ std::unique_ptr<llvm::TargetMachine> HostMachine(const CodegenOptions& options, 
     return nullptr;
   }
   llvm::CodeGenOptLevel level = options.opt_level <= 0   ? llvm::CodeGenOptLevel::None
-                                : options.opt_level == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.opt_level == 1 ? llvm::CodeGenOptLevel::None
                                 : options.opt_level == 2 ? llvm::CodeGenOptLevel::Default
                                                          : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
