@@ -92,10 +92,17 @@ constexpr size_t kIncomplete = std::string_view::npos;
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // Returns the index one past the end of the string starting at text[pos] == '"', or kIncomplete.
+// memchr to each quote, then an even run of backslashes before it means the quote ends the string.
 size_t StringEnd(std::string_view text, size_t pos) {
-  for (size_t i = pos + 1; i < text.size(); ++i) {
-    if (text[i] == '\\') ++i;
-    else if (text[i] == '"') return i + 1;
+  size_t i = pos + 1;
+  while (i < text.size()) {
+    const void* hit = std::memchr(text.data() + i, '"', text.size() - i);
+    if (hit == nullptr) return kIncomplete;
+    size_t quote = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+    size_t backslashes = 0;
+    while (quote - backslashes > pos + 1 && text[quote - backslashes - 1] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return quote + 1;
+    i = quote + 1;
   }
   return kIncomplete;
 }
