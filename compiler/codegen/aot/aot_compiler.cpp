@@ -145,8 +145,8 @@ struct Partition {
   size_t weight = 0;  // IR nodes, to balance partitions
 };
 
-// Checks the units and groups them into `count` partitions (round-robin by decreasing weight),
-// each identical program emitted once. Returns "" or an error.
+// Checks the units and groups them into `count` partitions (largest programs first, each to the
+// lightest partition), each identical program emitted once. Returns "" or an error.
 std::string Partitions(const std::vector<AotUnit>& units, size_t count, std::vector<Partition>* out) {
   if (units.empty()) return "no units to compile";
   std::set<std::string> symbols;
@@ -181,9 +181,10 @@ std::string Partitions(const std::vector<AotUnit>& units, size_t count, std::vec
       return a.weight < b.weight;
     });
     partition_of[i] = static_cast<size_t>(lightest - out->begin());
-    lightest->units.push_back(unique[i]);
     lightest->weight += unique[i].program->nodes.size() + 1;
   }
+  // Units keep their given order inside a partition (the dumps print them in that order).
+  for (size_t i = 0; i < unique.size(); ++i) (*out)[partition_of[i]].units.push_back(unique[i]);
   for (const auto& [symbol, target] : aliases) {
     (*out)[partition_of[target]].aliases.emplace_back(symbol, unique[target].symbol);
   }
