@@ -1,4 +1,4 @@
-// `wmc compile DIR|FILE... -o OUT.wmb [--no-native]`: checks every definition (the same rules and
+// `wmc compile DIR|FILE... -o OUT.wmb [--no-native] [-O 0-3] [--time-passes]`: checks every definition (the same rules and
 // diagnostics as `wmc check`), lowers every jq field to IR once, compiles what the native backend
 // supports to one AOT shared object, and writes the bundle atomically (all through
 // compiler/driver). Any error leaves OUT as it was. Exit 0 on success, 1 when definitions have
