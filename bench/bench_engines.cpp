@@ -1,15 +1,21 @@
-// Engines side by side: 15 catalog-style resolver expressions over one ~6 KB JobSet object,
-// evaluated by the interpreter, the ORC JIT, an AOT shared object (via NativeModule) and libjq 1.6
-// (one compiled jq_state per expression, reused). One benchmark iteration = all 15 resolvers on
-// one object, so the reported time is the per-object cost and ratios between engines are direct.
-// Before timing, every engine's outputs are compared with the interpreter's and mismatches printed.
-#include <benchmark/benchmark.h>
-
+// bench_engines: the engines side by side on real inputs (issue 17 item 6). Reads a resolver list
+// (one jq expression per line, `#` comments) and an NDJSON corpus, parses every object before
+// timing (timing the parse on its own), checks that every engine gives the same outputs (count
+// and content), then prints one line per engine, lined up with ../shared/bench/gojq's:
+//   engine=NAME objects=N exprs=M outputs=K ns_per_object=X parse_ns_per_object=Y
+//   bench_engines --exprs K.exprs --objects K.ndjson [--engines interp,jit,aot,libjq] [--repeat N]
+//                 [--opt-level 0-3]
+// Exit 0 ok, 1 an engine disagrees (the expression and the object are named), 2 usage / input.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "base/file.h"
 #include "compiler/driver/expression.h"
 #include "runtime/eval/eval.h"
 #include "runtime/value/json.h"
@@ -20,273 +26,333 @@ extern "C" {
 
 namespace {
 
-// Resolvers in the style of catalog/ (paths, counts, status conditions, labels).
-const char* const kExpressions[] = {
-    R"(.spec.replicatedJobs[].template.spec.template)",
-    R"(.spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1))",
-    R"(.status.conditions[] | select(.type == "Completed") | .status)",
-    R"([.spec.replicatedJobs[].name])",
-    R"(.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"])",
-    R"(.spec.replicatedJobs[].name)",
-    R"(.metadata.name)",
-    R"(.spec.replicatedJobs | length)",
-    R"((.spec.suspend // false) | not)",
-    R"((.status.conditions // []) | any(.type == "Suspended" and .status == "True"))",
-    R"((.status.conditions // []) | any((.type == "Completed" or .type == "Failed") and .status == "True") | not)",
-    R"((.status.replicatedJobsStatus // []) | all((.ready // 0) == 0))",
-    R"(.spec.replicatedJobs[] | {name, replicas: (.replicas // 1)})",
-    R"([.spec.replicatedJobs[].template.spec.template.spec.containers[].resources.limits["nvidia.com/gpu"] // "0" | tonumber] | add)",
-    R"(.metadata.labels["jobset.sigs.k8s.io/jobset-name"], .metadata.namespace)",
-};
-constexpr size_t kNumExpressions = sizeof(kExpressions) / sizeof(kExpressions[0]);
+using Clock = std::chrono::steady_clock;
 
-// A JobSet as the API server returns it (managed fields trimmed), about 6 KB of JSON.
-std::string JobSetJson() {
-  auto container = [](const std::string& name, const std::string& gpus) {
-    return R"({"name":")" + name + R"(","image":"nvcr.io/nvidia/pytorch:24.05-py3",
-      "command":["torchrun","--nnodes=4","--nproc-per-node=8","train.py","--config","/etc/train/config.yaml"],
-      "env":[{"name":"MASTER_ADDR","value":"trainer-driver-0-0.trainer"},{"name":"MASTER_PORT","value":"29500"},
-             {"name":"NCCL_DEBUG","value":"INFO"},{"name":"WORLD_SIZE","value":"32"},
-             {"name":"POD_NAME","valueFrom":{"fieldRef":{"fieldPath":"metadata.name"}}}],
-      "ports":[{"containerPort":29500,"name":"dist","protocol":"TCP"}],
-      "resources":{"limits":{"cpu":"32","memory":"256Gi","nvidia.com/gpu":")" + gpus + R"("},
-                   "requests":{"cpu":"16","memory":"200Gi","nvidia.com/gpu":")" + gpus + R"("}},
-      "volumeMounts":[{"mountPath":"/dev/shm","name":"dshm"},{"mountPath":"/etc/train","name":"config"},
-                      {"mountPath":"/data","name":"dataset","readOnly":true}]})";
-  };
-  auto replicated_job = [&](const std::string& name, int replicas, int parallelism,
-                            const std::string& gpus) {
-    return R"({"name":")" + name + R"(","replicas":)" + std::to_string(replicas) + R"(,
-      "template":{"metadata":{"labels":{"app":"trainer"}},"spec":{"backoffLimit":0,"completionMode":"Indexed",
-        "completions":)" + std::to_string(parallelism) + R"(,"parallelism":)" + std::to_string(parallelism) + R"(,
-        "template":{"metadata":{"labels":{"app":"trainer","role":")" + name + R"("},
-                                "annotations":{"kueue.x-k8s.io/podset-preferred-topology":"rack"}},
-          "spec":{"restartPolicy":"Never","schedulerName":"kai-scheduler","subdomain":"trainer",
-            "containers":[)" + container(name, gpus) + R"(],
-            "tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}],
-            "volumes":[{"name":"dshm","emptyDir":{"medium":"Memory","sizeLimit":"64Gi"}},
-                       {"name":"config","configMap":{"name":"train-config"}},
-                       {"name":"dataset","persistentVolumeClaim":{"claimName":"imagenet"}}]}}}}})";
-  };
-  return R"({"apiVersion":"jobset.x-k8s.io/v1alpha2","kind":"JobSet",
-  "metadata":{"name":"trainer","namespace":"research","uid":"5f0c8a7e-8a51-4c0e-9b1e-3f0e0d6f2a11",
-    "resourceVersion":"918273","generation":2,"creationTimestamp":"2024-06-01T10:00:00Z",
-    "labels":{"jobset.sigs.k8s.io/jobset-name":"trainer","jobset.sigs.k8s.io/replicatedjob-name":"workers",
-              "kueue.x-k8s.io/queue-name":"research","team":"vision"},
-    "annotations":{"kueue.x-k8s.io/workload":"jobset-trainer-7c1f2","note":"benchmark object"}},
-  "spec":{"network":{"enableDNSHostnames":true,"subdomain":"trainer"},"suspend":false,
-    "successPolicy":{"operator":"All","targetReplicatedJobs":["workers"]},
-    "failurePolicy":{"maxRestarts":3},
-    "replicatedJobs":[)" + replicated_job("driver", 1, 1, "8") + "," +
-         replicated_job("workers", 3, 4, "8") + "," + replicated_job("evaluator", 1, 2, "1") +
-         R"(]},
-  "status":{"restarts":0,"terminalState":"",
-    "conditions":[{"type":"StartupPolicyCompleted","status":"True","reason":"AllJobsStarted",
-                   "message":"all jobs started","lastTransitionTime":"2024-06-01T10:01:00Z"},
-                  {"type":"Suspended","status":"False","reason":"ResumeJobs","message":"jobset is resumed",
-                   "lastTransitionTime":"2024-06-01T10:00:30Z"},
-                  {"type":"Completed","status":"False","reason":"InProgress","message":"",
-                   "lastTransitionTime":"2024-06-01T10:00:30Z"}],
-    "replicatedJobsStatus":[{"name":"driver","ready":1,"active":1,"succeeded":0,"failed":0,"suspended":0},
-                            {"name":"workers","ready":3,"active":3,"succeeded":0,"failed":0,"suspended":0},
-                            {"name":"evaluator","ready":0,"active":1,"succeeded":0,"failed":0,"suspended":0}]}})";
+struct BenchOptions {
+  std::string exprs_path, objects_path;
+  std::vector<std::string> engines = {"interp", "jit", "aot", "libjq"};
+  int repeat = 3;  // timed passes per engine; the fastest counts (shared machines are noisy)
+  int opt_level = 2;  // LLVM level of the jit and aot code
+};
+
+// The corpus in both engines' value models, parsed before timing.
+struct Corpus {
+  std::vector<std::string> lines;
+  std::vector<wm::Value> values;
+  std::vector<jv> jvs;
+  double wm_parse_ns = 0, jq_parse_ns = 0;  // per object
+};
+
+// One engine: a run function over (expression index, object index) that counts outputs.
+struct Engine {
+  std::string name;
+  std::vector<std::unique_ptr<wm::Filter>> filters;  // wm engines; null = interpreter fallback
+  std::vector<jq_state*> jq;                          // libjq
+};
+
+double NsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
 }
 
-struct Engines {
-  wm::Value object;
-  jv object_jv;
-  std::vector<std::shared_ptr<const wm::ir::Program>> programs;
-  std::vector<std::unique_ptr<wm::Filter>> interp, jit, aot;
-  std::vector<jq_state*> jq;
-  size_t json_bytes = 0;
-  bool ok = false;
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, separator);) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+bool ReadExpressions(const std::string& path, std::vector<std::string>* out) {
+  std::string text, error;
+  if (!wm::base::ReadWholeFile(path, &text, &error)) {
+    std::fprintf(stderr, "bench_engines: %s\n", error.c_str());
+    return false;
+  }
+  for (std::string& line : Split(text, '\n')) {
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string::npos && line[first] != '#') out->push_back(line);
+  }
+  return true;
+}
+
+bool ReadCorpus(const std::string& path, Corpus* corpus) {
+  std::string text, error;
+  if (!wm::base::ReadWholeFile(path, &text, &error)) {
+    std::fprintf(stderr, "bench_engines: %s\n", error.c_str());
+    return false;
+  }
+  for (std::string& line : Split(text, '\n')) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) corpus->lines.push_back(std::move(line));
+  }
+  if (corpus->lines.empty()) {
+    std::fprintf(stderr, "bench_engines: %s holds no objects\n", path.c_str());
+    return false;
+  }
+  corpus->values.resize(corpus->lines.size());
+  auto start = Clock::now();
+  for (size_t i = 0; i < corpus->lines.size(); ++i) {
+    wm::JsonError json_error;
+    if (!wm::ParseJson(corpus->lines[i], &corpus->values[i], &json_error)) {
+      std::fprintf(stderr, "bench_engines: %s:%zu: invalid JSON: %s\n", path.c_str(), i + 1,
+                   json_error.message.c_str());
+      return false;
+    }
+  }
+  corpus->wm_parse_ns = NsSince(start) / static_cast<double>(corpus->lines.size());
+  start = Clock::now();
+  for (const std::string& line : corpus->lines) corpus->jvs.push_back(jv_parse(line.c_str()));
+  corpus->jq_parse_ns = NsSince(start) / static_cast<double>(corpus->lines.size());
+  return true;
+}
+
+// What one engine printed for one expression on one object: the compact JSON outputs, then
+// whether it stopped with an error and the message (libjq 1.6's wording differs from the jq 1.7
+// wording wmc follows, so libjq is compared on the outputs and on whether an error happened).
+struct Outputs {
+  std::string text;
+  size_t count = 0;
+  bool error = false;
+  std::string message;
 };
 
-// Collects compact JSON outputs (or "error: msg") of one run.
-std::string Outputs(const wm::Filter& filter, const wm::Value& input) {
-  std::string text;
+Outputs RunWm(const wm::Filter& filter, const wm::Value& input) {
+  Outputs out;
   wm::EvalError error;
   wm::EvalStatus status = filter.Run(input, [&](const wm::Value& v) {
-    text += wm::ToJson(v) + " ";
+    wm::WriteJson(v, &out.text);
+    out.text.push_back('\n');
+    ++out.count;
     return true;
   }, &error);
-  if (status == wm::EvalStatus::kError) text += "error: " + error.Message();
-  return text;
+  if (status == wm::EvalStatus::kError) {
+    out.error = true;
+    out.message = error.Message();
+  }
+  return out;
 }
 
-std::string JqOutputs(jq_state* jq, jv input) {
-  std::string text;
+Outputs RunJq(jq_state* jq, jv input) {
+  Outputs out;
   jq_start(jq, jv_copy(input), 0);
   for (jv result = jq_next(jq);; result = jq_next(jq)) {
     if (!jv_is_valid(result)) {
       if (jv_invalid_has_msg(jv_copy(result))) {
+        out.error = true;
         jv message = jv_invalid_get_msg(result);
-        text += std::string("error: ") +
-                (jv_get_kind(message) == JV_KIND_STRING ? jv_string_value(message) : "?");
+        out.message = jv_get_kind(message) == JV_KIND_STRING ? jv_string_value(message) : "?";
         jv_free(message);
       } else {
         jv_free(result);
       }
-      break;
+      return out;
     }
     jv dumped = jv_dump_string(result, 0);
-    text += std::string(jv_string_value(dumped)) + " ";
+    out.text += jv_string_value(dumped);
+    out.text.push_back('\n');
+    ++out.count;
     jv_free(dumped);
   }
-  return text;
 }
 
-Engines* Setup() {
-  auto* e = new Engines();
-  std::string json = JobSetJson();
-  e->json_bytes = json.size();
-  wm::JsonError json_error;
-  if (!wm::ParseJson(json, &e->object, &json_error)) {
-    std::fprintf(stderr, "benchmark object is not valid JSON: %s\n", json_error.message.c_str());
-    return e;
-  }
-  e->object_jv = jv_parse(json.c_str());
-  std::vector<std::shared_ptr<const wm::ir::Program>> native_programs;
-  wm::driver::ExpressionOptions jit_options;
-  jit_options.engine = wm::driver::Engine::kJit;
-  for (size_t i = 0; i < kNumExpressions; ++i) {
-    const char* text = kExpressions[i];
-    auto lowered = wm::driver::LowerExpression(text);
-    if (!lowered.ok()) {
-      std::fprintf(stderr, "does not compile: %s: %s\n", text, lowered.failure().Summary().c_str());
-      return e;
+// The jit or aot filters: native code for every supported program (AOT: one shared object for
+// all, as in a bundle), null where the program runs on the interpreter.
+bool BuildNative(const std::string& name, const std::vector<std::shared_ptr<const wm::ir::Program>>& programs,
+                 const std::vector<std::shared_ptr<const wm::ir::Program>>& native, int opt_level,
+                 Engine* engine) {
+  wm::driver::ExpressionOptions options;
+  options.opt_level = opt_level;
+  options.engine = name == "jit" ? wm::driver::Engine::kJit : wm::driver::Engine::kAot;
+  auto start = Clock::now();
+  std::vector<std::unique_ptr<wm::Filter>> aot;
+  if (name == "aot" && !native.empty()) {
+    auto batch = wm::driver::BuildAotBatch(native, options);
+    if (!batch.ok()) {
+      std::fprintf(stderr, "bench_engines: %s\n", batch.failure().message.c_str());
+      return false;
     }
-    std::shared_ptr<const wm::ir::Program> program = lowered->program;
-    e->programs.push_back(program);
-    e->interp.push_back(std::move(*wm::driver::BuildEngine(program)));
-    std::string why = wm::driver::NativeUnsupportedReason(*program);
-    if (why.empty()) {
-      auto jit = wm::driver::BuildEngine(program, jit_options);
-      if (!jit.ok()) std::fprintf(stderr, "JIT failed for %s: %s\n", text, jit.failure().message.c_str());
-      e->jit.push_back(jit.ok() ? std::move(*jit) : nullptr);
-      native_programs.push_back(program);
+    aot = std::move(*batch);
+  }
+  for (size_t i = 0, next = 0; i < programs.size(); ++i) {
+    if (!wm::driver::NativeUnsupportedReason(*programs[i]).empty()) {
+      engine->filters.push_back(nullptr);
+    } else if (name == "aot") {
+      engine->filters.push_back(std::move(aot[next++]));
     } else {
-      // As a bundle would: this resolver falls back to the interpreter in the native columns.
-      std::fprintf(stderr, "note: native backends do not support %s (%s); using the interpreter\n",
-                   text, why.c_str());
-      e->jit.push_back(nullptr);
+      auto jit = wm::driver::BuildEngine(programs[i], options);
+      if (!jit.ok()) {
+        std::fprintf(stderr, "bench_engines: jit: %s\n", jit.failure().message.c_str());
+        return false;
+      }
+      engine->filters.push_back(std::move(*jit));
     }
+  }
+  std::fprintf(stderr, "note: %s: %zu of %zu resolvers native, compiled in %.0f ms\n", name.c_str(),
+               native.size(), programs.size(), NsSince(start) / 1e6);
+  return true;
+}
+
+// Compiles the expressions every requested engine accepts (an expression libjq or wmc refuses is
+// dropped for all engines, with a note, so every line counts the same work). A resolver the native
+// backends do not support runs on the interpreter in the jit/aot lines, as in a bundle.
+bool BuildEngines(std::vector<std::string>* expressions, const std::vector<std::string>& names,
+                  int opt_level, std::vector<Engine>* engines) {
+  std::vector<std::string> kept;
+  std::vector<std::shared_ptr<const wm::ir::Program>> programs;
+  std::vector<jq_state*> jqs;
+  for (const std::string& text : *expressions) {
+    auto lowered = wm::driver::LowerExpression(text);
     jq_state* jq = jq_init();
-    if (jq == nullptr || !jq_compile(jq, text)) {
-      std::fprintf(stderr, "libjq cannot compile %s\n", text);
-      return e;
+    if (!lowered.ok() || jq == nullptr || !jq_compile(jq, text.c_str())) {
+      std::fprintf(stderr, "note: skipping (%s does not compile it): %s\n",
+                   lowered.ok() ? "libjq" : "wmc", text.c_str());
+      if (jq != nullptr) jq_teardown(&jq);
+      continue;
     }
-    e->jq.push_back(jq);
+    kept.push_back(text);
+    programs.push_back(lowered->program);
+    jqs.push_back(jq);
   }
-  // One shared object for every supported resolver, as in a bundle.
-  auto aot = wm::driver::BuildAotBatch(native_programs);
-  if (!aot.ok()) {
-    std::fprintf(stderr, "AOT failed: %s\n", aot.failure().message.c_str());
-    return e;
+  *expressions = kept;
+  std::vector<std::shared_ptr<const wm::ir::Program>> native;
+  for (const auto& program : programs) {
+    std::string why = wm::driver::NativeUnsupportedReason(*program);
+    if (why.empty()) native.push_back(program);
   }
-  for (size_t i = 0, next = 0; i < kNumExpressions; ++i) {
-    bool native = wm::driver::NativeUnsupportedReason(*e->programs[i]).empty();
-    e->aot.push_back(native ? std::move((*aot)[next++]) : nullptr);
-  }
-  // Same answers everywhere before timing anything.
-  for (size_t i = 0; i < kNumExpressions; ++i) {
-    std::string reference = Outputs(*e->interp[i], e->object);
-    std::string from_jq = JqOutputs(e->jq[i], e->object_jv);
-    if (from_jq != reference) {
-      std::fprintf(stderr, "MISMATCH libjq vs interpreter on %s:\n  jq:     %s\n  interp: %s\n",
-                   kExpressions[i], from_jq.c_str(), reference.c_str());
+  for (const std::string& name : names) {
+    Engine engine{name, {}, {}};
+    if (name == "libjq") {
+      engine.jq = jqs;
+    } else if (name == "interp") {
+      for (const auto& program : programs) engine.filters.push_back(std::move(*wm::driver::BuildEngine(program)));
+    } else if (name == "jit" || name == "aot") {
+      if (!BuildNative(name, programs, native, opt_level, &engine)) return false;
+    } else {
+      std::fprintf(stderr, "bench_engines: unknown engine %s (interp, jit, aot, libjq)\n", name.c_str());
+      return false;
     }
-    for (const auto* engine : {&e->jit, &e->aot}) {
-      const wm::Filter* f = (*engine)[i].get();
-      if (f != nullptr && Outputs(*f, e->object) != reference) {
-        std::fprintf(stderr, "MISMATCH %s vs interpreter on %s\n", f->engine_name(), kExpressions[i]);
+    engines->push_back(std::move(engine));
+  }
+  return true;
+}
+
+Outputs RunOne(const Engine& engine, const Engine& interp, size_t expr, const Corpus& corpus,
+               size_t object) {
+  if (!engine.jq.empty()) return RunJq(engine.jq[expr], corpus.jvs[object]);
+  const wm::Filter* f = engine.filters[expr] ? engine.filters[expr].get() : interp.filters[expr].get();
+  return RunWm(*f, corpus.values[object]);
+}
+
+// Every engine against the first (the reference, normally the interpreter): same outputs in the
+// same order, and an error in the same place.
+bool CheckAgreement(const std::vector<Engine>& engines, const Engine& interp,
+                    const std::vector<std::string>& expressions, const Corpus& corpus) {
+  for (size_t o = 0; o < corpus.values.size(); ++o) {
+    for (size_t e = 0; e < expressions.size(); ++e) {
+      Outputs reference = RunOne(interp, interp, e, corpus, o);
+      for (const Engine& engine : engines) {
+        Outputs got = RunOne(engine, interp, e, corpus, o);
+        bool same = got.text == reference.text && got.error == reference.error &&
+                    (!engine.jq.empty() || got.message == reference.message);
+        if (same) continue;
+        std::fprintf(stderr,
+                     "MISMATCH engine=%s on object %zu (line %zu) expression: %s\n"
+                     "  %s: %zu outputs%s%s\n%s  interp: %zu outputs%s%s\n%s",
+                     engine.name.c_str(), o, o + 1, expressions[e].c_str(), engine.name.c_str(),
+                     got.count, got.error ? ", error: " : "", got.message.c_str(), got.text.c_str(),
+                     reference.count, reference.error ? ", error: " : "", reference.message.c_str(),
+                     reference.text.c_str());
+        return false;
       }
     }
   }
-  std::fprintf(stderr, "object: %zu bytes of JSON; %zu resolvers per iteration\n", e->json_bytes,
-               kNumExpressions);
-  e->ok = true;
-  return e;
+  return true;
 }
 
-Engines& Get() {
-  static Engines* engines = Setup();
-  return *engines;
-}
-
-// Runs every resolver once on the object, counting outputs so the work cannot be elided.
-void RunAll(benchmark::State& state, const std::vector<std::unique_ptr<wm::Filter>>& filters) {
-  Engines& e = Get();
-  if (!e.ok) {
-    state.SkipWithError("set-up failed (see stderr)");
-    return;
-  }
-  size_t outputs = 0;
-  wm::OutputFn count = [&](const wm::Value&) {
-    ++outputs;
+// One timed pass of `engine` over the corpus: nanoseconds and the number of outputs.
+double TimePass(const Engine& engine, const Engine& interp, const Corpus& corpus, size_t* outputs) {
+  size_t count = 0;
+  wm::OutputFn counter = [&](const wm::Value&) {
+    ++count;
     return true;
   };
   wm::EvalError error;
-  for (auto _ : state) {
-    for (size_t i = 0; i < kNumExpressions; ++i) {
-      const wm::Filter* f = filters[i] != nullptr ? filters[i].get() : e.interp[i].get();
-      f->Run(e.object, count, &error);
-    }
-  }
-  benchmark::DoNotOptimize(outputs);
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
-  state.counters["outputs/obj"] = static_cast<double>(outputs) / static_cast<double>(state.iterations());
-}
-
-void BM_Interpreter(benchmark::State& state) { RunAll(state, Get().interp); }
-void BM_Jit(benchmark::State& state) { RunAll(state, Get().jit); }
-void BM_Aot(benchmark::State& state) { RunAll(state, Get().aot); }
-
-void BM_Libjq(benchmark::State& state) {
-  Engines& e = Get();
-  if (!e.ok) {
-    state.SkipWithError("set-up failed (see stderr)");
-    return;
-  }
-  size_t outputs = 0;
-  for (auto _ : state) {
-    for (jq_state* jq : e.jq) {
-      jq_start(jq, jv_copy(e.object_jv), 0);
-      for (jv result = jq_next(jq); jv_is_valid(result); result = jq_next(jq)) {
-        ++outputs;
-        jv_free(result);
+  auto start = Clock::now();
+  for (size_t o = 0; o < corpus.values.size(); ++o) {
+    if (!engine.jq.empty()) {
+      for (jq_state* jq : engine.jq) {
+        jq_start(jq, jv_copy(corpus.jvs[o]), 0);
+        for (jv result = jq_next(jq);; result = jq_next(jq)) {
+          bool valid = jv_is_valid(result);
+          jv_free(result);
+          if (!valid) break;
+          ++count;
+        }
       }
+      continue;
+    }
+    for (size_t e = 0; e < engine.filters.size(); ++e) {
+      const wm::Filter* f = engine.filters[e] ? engine.filters[e].get() : interp.filters[e].get();
+      f->Run(corpus.values[o], counter, &error);
     }
   }
-  benchmark::DoNotOptimize(outputs);
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
-  state.counters["outputs/obj"] = static_cast<double>(outputs) / static_cast<double>(state.iterations());
+  double ns = NsSince(start);
+  *outputs = count;
+  return ns;
 }
 
-// Ingest costs, for context: our simdjson-based parser vs libjq's.
-void BM_ParseJsonWm(benchmark::State& state) {
-  std::string json = JobSetJson();
-  for (auto _ : state) {
-    wm::Value v;
-    wm::JsonError error;
-    benchmark::DoNotOptimize(wm::ParseJson(json, &v, &error));
+bool ParseArgs(int argc, char** argv, BenchOptions* options) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string arg = argv[i], value = argv[i + 1];
+    if (arg == "--exprs") options->exprs_path = value;
+    else if (arg == "--objects") options->objects_path = value;
+    else if (arg == "--engines") options->engines = Split(value, ',');
+    else if (arg == "--repeat") options->repeat = std::max(1, std::atoi(value.c_str()));
+    else if (arg == "--opt-level") options->opt_level = std::clamp(std::atoi(value.c_str()), 0, 3);
+    else return false;
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
+  return argc % 2 == 1 && !options->exprs_path.empty() && !options->objects_path.empty() &&
+         !options->engines.empty();
 }
-
-void BM_ParseJsonLibjq(benchmark::State& state) {
-  std::string json = JobSetJson();
-  for (auto _ : state) jv_free(jv_parse(json.c_str()));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
-}
-
-BENCHMARK(BM_Interpreter)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Jit)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Aot)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Libjq)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ParseJsonWm)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ParseJsonLibjq)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  BenchOptions options;
+  if (!ParseArgs(argc, argv, &options)) {
+    std::fprintf(stderr,
+                 "usage: bench_engines --exprs FILE --objects FILE.ndjson "
+                 "[--engines interp,jit,aot,libjq] [--repeat N] [--opt-level 0-3]\n");
+    return 2;
+  }
+  std::vector<std::string> expressions;
+  Corpus corpus;
+  if (!ReadExpressions(options.exprs_path, &expressions) || !ReadCorpus(options.objects_path, &corpus))
+    return 2;
+  // The interpreter is always built: it is the reference and the native engines' fallback.
+  std::vector<Engine> engines;
+  std::vector<std::string> names = {"interp"};
+  for (const std::string& name : options.engines) {
+    if (name != "interp") names.push_back(name);
+  }
+  if (!BuildEngines(&expressions, names, options.opt_level, &engines)) return 2;
+  const Engine& interp = engines.front();
+  if (!CheckAgreement(engines, interp, expressions, corpus)) return 1;
+  for (const Engine& engine : engines) {
+    bool requested = std::find(options.engines.begin(), options.engines.end(), engine.name) !=
+                     options.engines.end();
+    if (!requested) continue;
+    double best = 0;
+    size_t outputs = 0;
+    for (int pass = 0; pass < options.repeat; ++pass) {
+      double ns = TimePass(engine, interp, corpus, &outputs);
+      if (pass == 0 || ns < best) best = ns;
+    }
+    double objects = static_cast<double>(corpus.values.size());
+    std::printf("engine=%s objects=%zu exprs=%zu outputs=%zu ns_per_object=%.0f parse_ns_per_object=%.0f\n",
+                engine.name.c_str(), corpus.values.size(), expressions.size(), outputs, best / objects,
+                engine.jq.empty() ? corpus.wm_parse_ns : corpus.jq_parse_ns);
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,4 +1,4 @@
-// `wmc compile DIR|FILE... -o OUT.wmb [--no-native]`: checks every definition (the same rules and
+// `wmc compile DIR|FILE... -o OUT.wmb [--no-native] [-O 0-3] [--time-passes]`: checks every definition (the same rules and
 // diagnostics as `wmc check`), lowers every jq field to IR once, compiles what the native backend
 // supports to one AOT shared object, and writes the bundle atomically (all through
 // compiler/driver). Any error leaves OUT as it was. Exit 0 on success, 1 when definitions have
@@ -26,6 +26,7 @@ struct CompileOptions {
   std::vector<std::string> inputs;
   std::string output;
   std::string emit;  // "" = write a bundle; else the stage to dump
+  bool time_passes = false;  // print the wall time of each compiler phase on stderr
   driver::DefinitionOptions driver;
 };
 
@@ -35,6 +36,8 @@ int RunCompile(const CompileOptions& o) {
   if (o.output.empty()) throw CLI::RequiredError("--output");
   driver::DefinitionOptions options = o.driver;
   options.goal = driver::Goal::kBundle;
+  driver::PhaseTimes times;
+  if (o.time_passes) options.phase_times = &times;
   driver::Expected<driver::CompiledDefinitions> run = driver::CompileDefinitions(o.inputs, options);
   if (!run.ok()) {
     std::fprintf(stderr, "wmc compile: %s\n", run.failure().message.c_str());
@@ -69,6 +72,7 @@ int RunCompile(const CompileOptions& o) {
   // The whole file's digest cannot be inside it: printed here for consumers to pin it
   // (`--expect-sha256`, wm_bundle_open_pinned).
   std::fprintf(stderr, "wmc compile: sha256 %s\n", base::Sha256Hex(run->bundle->bytes).c_str());
+  if (o.time_passes) std::fprintf(stderr, "wmc compile: time per phase\n%s", times.Report().c_str());
   return 0;
 }
 
@@ -85,6 +89,11 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--emit", options->emit,
                   "Print every jq field at a stage instead of writing a bundle: " +
                       driver::StageNames());
+  cmd->add_option("-O,--opt-level", options->driver.opt_level,
+                  "LLVM optimisation level of the native code, 0-3 (default 2)")
+      ->check(CLI::Range(0, 3));
+  cmd->add_flag("--time-passes", options->time_passes,
+                "Print the wall time of each compiler phase (parsing, checks, LLVM, link) on stderr");
   AddDefinitionInputOptions(cmd, &options->driver);
   cmd->callback([options, exit_code] { *exit_code = RunCompile(*options); });
 }

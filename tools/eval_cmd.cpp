@@ -1,15 +1,20 @@
 // `wmc eval [--engine=interp|jit|aot|auto] [--emit=STAGE] [-n] [-r] [-s] [-c] [-S] [--arg NAME V]
 //  [--argjson NAME JSON] EXPR [FILE...]`: runs one jq expression over JSON inputs like `jq -c`,
-// through any engine (compiled by driver::CompileExpression), or prints a stage of it.
+// through any engine (compiled by driver::CompileExpression), or prints a stage of it. Inputs
+// stream (tools/object_input.h JsonValueStream): each value runs as soon as it is read, memory is
+// bounded by the largest value; native engines take over from the interpreter on large inputs.
 // Exit codes follow jq: 0 ok, 2 usage/I-O/invalid JSON input, 3 the expression does not compile
 // (diagnostics on stderr), 5 a runtime error (`jq: error (at FILE:LINE): MESSAGE` on stderr).
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
-#include <iostream>
-#include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "compiler/driver/expression.h"
@@ -19,6 +24,7 @@
 #include "runtime/value/json.h"
 #include "tools/cli_output.h"
 #include "tools/commands.h"
+#include "tools/object_input.h"
 
 namespace wm::tools {
 namespace {
@@ -27,6 +33,10 @@ constexpr int kExitOk = 0;
 constexpr int kExitUsage = 2;
 constexpr int kExitCompile = 3;
 constexpr int kExitRuntime = 5;
+
+// The switch to native code after this much input: below it, compiling (tens of ms for the JIT,
+// plus a link for AOT) costs more than the interpreter spends on the whole input.
+constexpr int64_t kDefaultNativeAfterBytes = int64_t{4} << 20;
 
 struct EvalOptions {
   std::string engine = "interp";
@@ -41,78 +51,11 @@ struct EvalOptions {
   std::string expression;
   std::vector<std::string> files;
   EvalLimits limits;  // --max-results, --max-steps, --max-memory, --timeout-ms (docs/limits.md)
+  // Bytes of input the interpreter handles before a native engine (jit, aot, auto) is compiled in
+  // the background: 0 compiles before the first input (the engine runs everything).
+  int64_t native_after = kDefaultNativeAfterBytes;
+  std::string progress = "auto";  // auto (when stderr is a terminal), always, never
 };
-
-// One top-level JSON value of an input and the line jq would report for errors raised while
-// processing it (newlines up to the value's end, plus the newline right after it, as jq counts).
-struct InputValue {
-  Value value;
-  std::string origin;  // "<stdin>" or the file name
-  size_t line = 0;
-};
-
-// Finds the end of the JSON value starting at `pos` (which is not whitespace), without
-// validating it; ParseJson does that. Unbalanced input ends at the end of the text.
-size_t ScanValueEnd(std::string_view text, size_t pos) {
-  char c = text[pos];
-  if (c == '"') {
-    for (size_t i = pos + 1; i < text.size(); ++i) {
-      if (text[i] == '\\') ++i;
-      else if (text[i] == '"') return i + 1;
-    }
-    return text.size();
-  }
-  if (c == '{' || c == '[') {
-    int depth = 0;
-    for (size_t i = pos; i < text.size(); ++i) {
-      char ch = text[i];
-      if (ch == '"') {
-        for (++i; i < text.size() && text[i] != '"'; ++i) {
-          if (text[i] == '\\') ++i;
-        }
-      } else if (ch == '{' || ch == '[') {
-        ++depth;
-      } else if (ch == '}' || ch == ']') {
-        if (--depth == 0) return i + 1;
-      }
-    }
-    return text.size();
-  }
-  size_t i = pos;
-  while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
-         std::string_view("{}[],:\"").find(text[i]) == std::string_view::npos) {
-    ++i;
-  }
-  return i == pos ? pos + 1 : i;
-}
-
-// Parses the values of one input in order, handing each to `sink` as soon as it is read (so
-// outputs for earlier values appear before a later syntax error, as with jq).
-template <class Sink>
-bool ReadValues(std::string_view text, const std::string& origin, Sink&& sink) {
-  size_t pos = 0;
-  size_t newlines = 0;
-  size_t counted_to = 0;
-  while (true) {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
-    if (pos >= text.size()) return true;
-    size_t end = ScanValueEnd(text, pos);
-    InputValue item;
-    JsonError error;
-    if (!ParseJson(text.substr(pos, end - pos), &item.value, &error)) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "wmc eval: invalid JSON in %s at offset %zu: %s\n", origin.c_str(),
-                   pos + error.offset, error.message.c_str());
-      return false;
-    }
-    for (; counted_to < end; ++counted_to) newlines += text[counted_to] == '\n';
-    item.line = newlines + (end < text.size() && text[end] == '\n' ? 1 : 0);
-    item.origin = origin;
-    sink(std::move(item));
-    pos = end;
-  }
-}
-
 
 // Reports why the expression did not compile: rendered diagnostics and jq's count line for
 // mistakes in the expression, "wmc eval: <message>" for what the engines refuse or fail at.
@@ -144,6 +87,186 @@ int EmitStage(const EvalOptions& opts, const driver::ExpressionOptions& options)
   return kExitOk;
 }
 
+// The engine inputs run on: the interpreter first; native code (options.engine) once the input
+// has passed `native_after` bytes, compiled on a background thread while the interpreter goes on,
+// and used from the first input after it is ready. Small inputs never pay for a compile.
+class NativeSwitch {
+ public:
+  NativeSwitch(std::unique_ptr<Filter> interp, std::shared_ptr<const ir::Program> program,
+               driver::ExpressionOptions options, driver::Engine native, int64_t native_after)
+      : interp_(std::move(interp)), program_(std::move(program)), options_(std::move(options)),
+        native_after_(native == driver::Engine::kInterp ? -1 : native_after) {
+    options_.engine = native;
+  }
+  ~NativeSwitch() { Finish(); }
+
+  // Compiles the native engine on this thread; the failure, if any.
+  std::optional<driver::Failure> CompileNow() {
+    driver::Expected<std::unique_ptr<Filter>> built = driver::BuildEngine(program_, options_);
+    if (!built.ok()) return built.failure();
+    native_ = std::move(*built);
+    ready_ = true;
+    return std::nullopt;
+  }
+
+  // The filter for the next input, `consumed` bytes into the input.
+  const Filter& For(size_t consumed) {
+    if (ready_.load(std::memory_order_acquire)) return *native_;
+    if (!started_ && native_after_ >= 0 && static_cast<int64_t>(consumed) >= native_after_) {
+      started_ = true;
+      worker_ = std::thread([this] {
+        driver::Expected<std::unique_ptr<Filter>> built = driver::BuildEngine(program_, options_);
+        if (!built.ok()) {
+          failure_ = built.failure().message;
+          return;
+        }
+        native_ = std::move(*built);
+        ready_.store(true, std::memory_order_release);
+      });
+    }
+    return *interp_;
+  }
+
+  // Waits for a background compile (it started only on a large input) and reports a failure.
+  void Finish() {
+    if (!worker_.joinable()) return;
+    worker_.join();
+    if (!failure_.empty()) std::fprintf(stderr, "wmc eval: warning: stayed on the interpreter: %s\n", failure_.c_str());
+  }
+
+ private:
+  std::unique_ptr<Filter> interp_;
+  std::shared_ptr<const ir::Program> program_;
+  driver::ExpressionOptions options_;
+  int64_t native_after_;  // -1 = never
+  std::unique_ptr<Filter> native_;
+  std::atomic<bool> ready_{false};
+  bool started_ = false;
+  std::thread worker_;
+  std::string failure_;
+};
+
+// "wmc eval: N objects, X MB, Y objects/s" on stderr, rewritten in place about twice a second
+// once the input has taken a second, and erased at the end (only when enabled: a terminal).
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled) {}
+  void Update(size_t objects, size_t bytes, const char* engine) {
+    if (!enabled_ || (objects & 255) != 0) return;
+    auto now = Clock::now();
+    double elapsed = Seconds(start_, now);
+    if (elapsed < 1.0 || Seconds(last_, now) < 0.5) return;
+    last_ = now;
+    std::fprintf(stderr, "\rwmc eval: %zu objects, %.1f MB, %.0f objects/s (%s)\033[K", objects,
+                 static_cast<double>(bytes) / 1e6, static_cast<double>(objects) / elapsed, engine);
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static double Seconds(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+  bool enabled_;
+  bool shown_ = false;
+  Clock::time_point start_ = Clock::now(), last_ = start_;
+};
+
+// One `wmc eval` over its inputs: each value runs as soon as it is read (outputs of earlier values
+// appear before a later error), or all values at once with --slurp.
+class EvalRun {
+ public:
+  EvalRun(const EvalOptions& opts, const std::vector<Value>& globals, NativeSwitch& engines)
+      : opts_(opts), engines_(engines),
+        progress_(opts.progress == "always" || (opts.progress == "auto" && isatty(fileno(stderr)))) {
+    run_options_.globals = &globals;
+    run_options_.limits = opts.limits;
+    write_options_.sort_keys = opts.sort_keys;
+  }
+
+  int RunInputs() {
+    if (opts_.null_input) {
+      Run(engines_.For(0), Value::Null(), "<unknown>");
+    } else {
+      std::vector<std::string> files = opts_.files.empty() ? std::vector<std::string>{"-"} : opts_.files;
+      for (const std::string& file : files) {
+        if (!ReadFile(file)) {
+          std::fflush(stdout);
+          return kExitUsage;
+        }
+      }
+      if (opts_.slurp) Run(engines_.For(consumed_), Value::MakeArray(std::move(slurped_)), slurp_where_);
+    }
+    std::fflush(stdout);
+    return exit_code_;
+  }
+
+ private:
+  bool ReadFile(const std::string& file) {
+    JsonValueStream in;
+    std::string error;
+    if (!in.Open(file, &error)) {
+      std::fprintf(stderr, "wmc eval: %s\n", error.c_str());
+      return false;
+    }
+    if (opts_.slurp && slurped_.empty()) slurp_where_ = in.name() + ":0";
+    size_t base = consumed_;
+    for (Value value; in.Next(&value);) {
+      consumed_ = base + in.bytes_consumed();
+      std::string where = in.name() + ":" + std::to_string(in.line());
+      if (opts_.slurp) {
+        slurped_.push_back(std::move(value));
+        slurp_where_ = where;
+        continue;
+      }
+      const Filter& filter = engines_.For(consumed_);
+      Run(filter, value, where);
+      progress_.Update(++objects_, consumed_, filter.engine_name());
+    }
+    if (in.error().empty()) return true;
+    std::fflush(stdout);
+    std::fprintf(stderr, "wmc eval: %s\n", in.error().c_str());
+    return false;
+  }
+
+  void Run(const Filter& filter, const Value& input, const std::string& where) {
+    EvalError error;
+    EvalStatus status = filter.Run(
+        input,
+        [&](const Value& v) {
+          out_.clear();
+          if (opts_.raw_output && v.IsString()) out_.append(v.AsString());
+          else WriteJson(v, &out_, write_options_);
+          out_.push_back('\n');
+          std::fwrite(out_.data(), 1, out_.size(), stdout);
+          return true;
+        },
+        &error, run_options_);
+    if (status != EvalStatus::kError) return;
+    std::fflush(stdout);
+    if (error.value.IsString()) {
+      std::fprintf(stderr, "jq: error (at %s): %s\n", where.c_str(), error.Message().c_str());
+    } else {
+      std::fprintf(stderr, "jq: error (at %s) (not a string): %s\n", where.c_str(), ToJson(error.value).c_str());
+    }
+    exit_code_ = kExitRuntime;
+  }
+
+  const EvalOptions& opts_;
+  NativeSwitch& engines_;
+  Progress progress_;
+  RunOptions run_options_;
+  JsonWriteOptions write_options_;
+  std::string out_;
+  Array slurped_;
+  std::string slurp_where_ = "<stdin>:0";
+  size_t consumed_ = 0, objects_ = 0;
+  int exit_code_ = kExitOk;
+};
+
 int RunEval(const EvalOptions& opts) {
   std::optional<driver::Engine> engine = driver::EngineFromName(opts.engine);
   if (!engine) {
@@ -172,77 +295,22 @@ int RunEval(const EvalOptions& opts) {
   }
 
   if (!opts.emit.empty()) return EmitStage(opts, compile_options);
-  driver::Expected<driver::Executable> compiled = driver::CompileExpression(opts.expression, compile_options);
+  // Lower and build the interpreter now; a native engine comes later (NativeSwitch).
+  driver::ExpressionOptions interp_options = compile_options;
+  interp_options.engine = driver::Engine::kInterp;
+  driver::Expected<driver::Executable> compiled = driver::CompileExpression(opts.expression, interp_options);
   if (!compiled.ok()) return ReportFailure(compiled.failure(), opts.expression);
-  const Filter* filter = compiled->filter.get();
-  int exit_code = kExitOk;
-
-  // Run each input as soon as it is read.
-  RunOptions run_options;
-  run_options.limits = opts.limits;
-  run_options.globals = &globals;
-  JsonWriteOptions write_options;
-  write_options.sort_keys = opts.sort_keys;
-  std::string out;
-  auto run_one = [&](const InputValue& input) {
-    EvalError error;
-    EvalStatus status = filter->Run(
-        input.value,
-        [&](const Value& v) {
-          out.clear();
-          if (opts.raw_output && v.IsString()) out.append(v.AsString());
-          else WriteJson(v, &out, write_options);
-          out.push_back('\n');
-          std::fwrite(out.data(), 1, out.size(), stdout);
-          return true;
-        },
-        &error, run_options);
-    if (status == EvalStatus::kError) {
-      std::fflush(stdout);
-      std::string where = opts.null_input ? "<unknown>" : input.origin + ":" + std::to_string(input.line);
-      if (error.value.IsString()) {
-        std::fprintf(stderr, "jq: error (at %s): %s\n", where.c_str(), error.Message().c_str());
-      } else {
-        std::fprintf(stderr, "jq: error (at %s) (not a string): %s\n", where.c_str(), ToJson(error.value).c_str());
-      }
-      exit_code = kExitRuntime;
-    }
-  };
-  if (opts.null_input) {
-    run_one(InputValue{Value::Null(), "", 0});
-    std::fflush(stdout);
-    return exit_code;
+  driver::Engine native = driver::ChooseEngine(*compiled->program, *engine);
+  NativeSwitch engines(std::move(compiled->filter), compiled->program, compile_options, native,
+                       opts.native_after);
+  // An engine that cannot take this program, or a forced compile that fails: reported up front.
+  if (native != driver::Engine::kInterp &&
+      (opts.native_after == 0 || !driver::NativeUnsupportedReason(*compiled->program).empty())) {
+    if (std::optional<driver::Failure> failure = engines.CompileNow()) return ReportFailure(*failure, opts.expression);
   }
-  std::vector<InputValue> slurped;
-  auto sink = [&](InputValue&& item) {
-    if (opts.slurp) slurped.push_back(std::move(item));
-    else run_one(item);
-  };
-  bool inputs_ok = true;
-  if (opts.files.empty()) {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    inputs_ok = ReadValues(text, "<stdin>", sink);
-  }
-  for (size_t i = 0; inputs_ok && i < opts.files.size(); ++i) {
-    std::string text, error;
-    if (!base::ReadWholeFile(opts.files[i], &text, &error)) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "wmc eval: %s\n", error.c_str());
-      return kExitUsage;
-    }
-    inputs_ok = ReadValues(text, opts.files[i], sink);
-  }
-  if (!inputs_ok) {
-    std::fflush(stdout);
-    return kExitUsage;
-  }
-  if (opts.slurp) {
-    Array all;
-    for (InputValue& v : slurped) all.push_back(std::move(v.value));
-    run_one(InputValue{Value::MakeArray(std::move(all)), opts.files.empty() ? "<stdin>" : opts.files.back(),
-                       slurped.empty() ? 0 : slurped.back().line});
-  }
-  std::fflush(stdout);
+  EvalRun run(opts, globals, engines);
+  int exit_code = run.RunInputs();
+  engines.Finish();
   return exit_code;
 }
 
@@ -285,6 +353,13 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
       // A value such as `[1,2]` is one value: without this CLI11 would split it as a list.
       ->allow_extra_args(false);
   AddEvalLimitOptions(cmd, &opts->limits);
+  cmd->add_option("--native-after", opts->native_after,
+                  "Bytes of input the interpreter handles before a native engine (jit, aot, auto) is "
+                  "compiled in the background; 0 = compile before the first input")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--progress", opts->progress,
+                  "Progress on stderr for long inputs: auto (when stderr is a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("expression", opts->expression, "The jq expression")->required();
   cmd->add_option("files", opts->files, "JSON input files (default: stdin)");
   cmd->callback([opts, exit_code] { *exit_code = RunEval(*opts); });

@@ -4,6 +4,12 @@
 // quoted scalars strings, aliases within the node budget) and then parsed by the same JSON parser.
 #include "tools/object_input.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 
@@ -79,7 +85,142 @@ void Flatten(const Value& v, int depth, std::vector<Value>* out) {
   for (const Value& item : items->AsArray()) Flatten(item, depth + 1, out);
 }
 
+// Bytes read at a time; a value larger than this is read in growing steps (amortised linear).
+constexpr size_t kChunkBytes = size_t{1} << 20;
+constexpr size_t kIncomplete = std::string_view::npos;
+
+bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Returns the index one past the end of the string starting at text[pos] == '"', or kIncomplete.
+// memchr to each quote, then an even run of backslashes before it means the quote ends the string.
+size_t StringEnd(std::string_view text, size_t pos) {
+  size_t i = pos + 1;
+  while (i < text.size()) {
+    const void* hit = std::memchr(text.data() + i, '"', text.size() - i);
+    if (hit == nullptr) return kIncomplete;
+    size_t quote = static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+    size_t backslashes = 0;
+    while (quote - backslashes > pos + 1 && text[quote - backslashes - 1] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return quote + 1;
+    i = quote + 1;
+  }
+  return kIncomplete;
+}
+
+// Finds the end of the JSON value starting at `pos` (not whitespace) without validating it
+// (ParseJson does that). kIncomplete when the text ends first and more may come; at the end of the
+// input (`at_eof`) an unbalanced value ends at the end of the text and fails to parse there.
+size_t ScanValueEnd(std::string_view text, size_t pos, bool at_eof) {
+  size_t end = kIncomplete;
+  char c = text[pos];
+  if (c == '"') {
+    end = StringEnd(text, pos);
+  } else if (c == '{' || c == '[') {
+    int depth = 0;
+    for (size_t i = pos; i < text.size() && end == kIncomplete; ++i) {
+      char ch = text[i];
+      if (ch == '"') {
+        i = StringEnd(text, i);
+        if (i == kIncomplete) break;
+        --i;
+      } else if (ch == '{' || ch == '[') {
+        ++depth;
+      } else if ((ch == '}' || ch == ']') && --depth == 0) {
+        end = i + 1;
+      }
+    }
+  } else {
+    size_t i = pos;
+    while (i < text.size() && !IsJsonSpace(text[i]) &&
+           std::string_view("{}[],:\"").find(text[i]) == std::string_view::npos) {
+      ++i;
+    }
+    if (i == pos) end = pos + 1;                   // a stray delimiter: one byte, a parse error
+    else if (i < text.size() || at_eof) end = i;  // else a number or word may go on
+  }
+  if (end == kIncomplete && at_eof) end = text.size();
+  return end;
+}
+
 }  // namespace
+
+JsonValueStream::~JsonValueStream() {
+  if (owns_file_ && file_ != nullptr) std::fclose(file_);
+}
+
+bool JsonValueStream::Open(const std::string& path, std::string* error) {
+  name_ = InputName(path);
+  if (path == "-") {
+    file_ = stdin;
+  } else {
+    file_ = std::fopen(path.c_str(), "rb");
+    if (file_ == nullptr) {
+      *error = "cannot open " + path + ": " + std::strerror(errno);
+      return false;
+    }
+    owns_file_ = true;
+  }
+  struct stat info {};
+  if (::fstat(fileno(file_), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) {
+      *error = path + " is a directory";
+      return false;
+    }
+    if (S_ISREG(info.st_mode)) size_hint_ = static_cast<size_t>(info.st_size);
+  }
+  return true;
+}
+
+bool JsonValueStream::Fill() {
+  if (eof_) return false;
+  if (begin_ > 0) {
+    buffer_.erase(0, begin_);
+    begin_ = 0;
+  }
+  size_t want = std::max(kChunkBytes, buffer_.size());
+  size_t old_size = buffer_.size();
+  buffer_.resize(old_size + want);
+  size_t got = std::fread(buffer_.data() + old_size, 1, want, file_);
+  buffer_.resize(old_size + got);
+  if (got == 0) {
+    eof_ = true;
+    if (std::ferror(file_)) error_ = "cannot read " + name_ + ": " + std::strerror(errno);
+  }
+  return got > 0;
+}
+
+bool JsonValueStream::Next(Value* value) {
+  if (!error_.empty()) return false;
+  while (true) {
+    while (begin_ < buffer_.size() && IsJsonSpace(buffer_[begin_])) {
+      newlines_ += buffer_[begin_] == '\n';
+      ++begin_;
+      ++consumed_;
+    }
+    if (begin_ == buffer_.size()) {
+      if (Fill()) continue;
+      return false;  // the end, or a read error in error_
+    }
+    std::string_view text(buffer_);
+    size_t end = ScanValueEnd(text, begin_, eof_);
+    // The byte after the value decides jq's line; at the buffer's end it is not read yet.
+    if (end == kIncomplete || (end == text.size() && !eof_)) {
+      if (!Fill() && !error_.empty()) return false;
+      continue;
+    }
+    JsonError json_error;
+    if (!ParseJson(text.substr(begin_, end - begin_), value, &json_error)) {
+      error_ = "invalid JSON in " + name_ + " at offset " + std::to_string(consumed_ + json_error.offset) +
+               ": " + json_error.message;
+      return false;
+    }
+    newlines_ += static_cast<size_t>(std::count(text.begin() + begin_, text.begin() + end, '\n'));
+    line_ = newlines_ + (end < text.size() && text[end] == '\n' ? 1 : 0);
+    consumed_ += end - begin_;
+    begin_ = end;
+    return true;
+  }
+}
 
 std::string InputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 

@@ -5,7 +5,10 @@
 // located error, never dropped.
 #pragma once
 
+#include <cstddef>
+#include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/value/value.h"
@@ -29,6 +32,51 @@ std::vector<Value> FlattenLists(const std::vector<Value>& objects);
 // Converts YAML text (first document) to a Value; false with *error ("NAME:LINE:COL: ...") on
 // malformed YAML or when a budget is exceeded.
 bool YamlToValue(const std::string& text, const std::string& name, Value* out, std::string* error);
+
+// A stream of whitespace-separated JSON values (NDJSON, `jq -c` output, concatenated documents)
+// read incrementally from a file or stdin: memory holds one read chunk plus the value being read,
+// so it is bounded by the largest single value, not by the input. Values come out in order with
+// the line jq would report for an error raised while processing them.
+//
+//   JsonValueStream in;  if (!in.Open(path, &error)) ...
+//   for (Value v; in.Next(&v);) { ... in.line() ... }  if (!in.error().empty()) ...
+class JsonValueStream {
+ public:
+  JsonValueStream() = default;
+  ~JsonValueStream();
+  JsonValueStream(const JsonValueStream&) = delete;
+  JsonValueStream& operator=(const JsonValueStream&) = delete;
+
+  // Opens `path` ("-" = stdin). False with *error ("cannot open PATH: REASON", "PATH is a
+  // directory") when it cannot be read.
+  bool Open(const std::string& path, std::string* error);
+  // The next value; false at the end of the input or on an error (then error() is set:
+  // "invalid JSON in NAME at offset N: MESSAGE", or a read error).
+  bool Next(Value* value);
+  const std::string& error() const { return error_; }
+  // Newlines up to the end of the last value, plus the newline right after it (jq's count).
+  size_t line() const { return line_; }
+  // Bytes of input consumed so far (through the last value).
+  size_t bytes_consumed() const { return consumed_; }
+  // The input's size when it is a regular file, else 0 (unknown: a pipe or a terminal).
+  size_t size_hint() const { return size_hint_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  bool Fill();  // reads one more chunk; false at end of input or on a read error
+
+  std::FILE* file_ = nullptr;
+  bool owns_file_ = false;
+  bool eof_ = false;
+  std::string name_;
+  std::string buffer_;  // unconsumed input starts at begin_
+  size_t begin_ = 0;
+  size_t consumed_ = 0;   // absolute offset of buffer_[begin_]
+  size_t line_ = 0;
+  size_t newlines_ = 0;   // newlines before the absolute offset consumed_
+  size_t size_hint_ = 0;
+  std::string error_;
+};
 
 // How the CLI names an input path in messages: "<stdin>" for "-".
 std::string InputName(const std::string& path);

@@ -13,6 +13,11 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 
 namespace wm::codegen {
 namespace internal {
@@ -140,6 +145,20 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+  if (opt_level == 1) {
+    // Fast compiles (catalog bundles): registers out of frames, local clean-ups, no inliner and
+    // no loop passes, which are most of O2's cost on resolver code (see bench/RESULTS.md).
+    llvm::FunctionPassManager function_passes;
+    function_passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+    function_passes.addPass(llvm::EarlyCSEPass());
+    function_passes.addPass(llvm::InstCombinePass());
+    function_passes.addPass(llvm::SimplifyCFGPass());
+    llvm::ModulePassManager passes;
+    passes.addPass(llvm::AlwaysInlinerPass());
+    passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function_passes)));
+    passes.run(module, mam);
+    return;
+  }
   llvm::OptimizationLevel level = opt_level == 1   ? llvm::OptimizationLevel::O1
                                   : opt_level == 2 ? llvm::OptimizationLevel::O2
                                                    : llvm::OptimizationLevel::O3;

@@ -4,6 +4,7 @@
 // include it cheaply; LLVM types stay inside compiler/codegen/*.cpp.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@ namespace wm::codegen {
 
 struct CodegenOptions {
   int opt_level = 2;  // LLVM optimisation level 0..3 (default 2)
+  // Called with each phase's name and wall seconds ("llvm emit", "llvm optimize", "llvm codegen",
+  // "link"), for `wmc compile --time-passes`; unset = not timed.
+  std::function<void(const char* phase, double seconds)> on_phase;
 };
 
 // True when the native backends can compile every node of `program`; otherwise false with the

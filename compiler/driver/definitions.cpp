@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <system_error>
 
 #include "compiler/check/typecheck.h"
@@ -49,7 +50,8 @@ std::shared_ptr<ir::Program> LowerField(const definition::Definition& def, std::
 
 // Rules, policy, lowering and type checking of one loaded definition.
 void CheckAndLower(const definition::Definition& def, const definition::JqRuleOptions& rules,
-                   const schema::SchemaRegistry* schemas, CompiledDefinitions& out) {
+                   const schema::SchemaRegistry* schemas, PhaseTimes* times, CompiledDefinitions& out) {
+  std::optional<ScopedPhase> phase(std::in_place, times, "rules and lowering");
   definition::CheckDefinition(def, out.sink);
   definition::ForEachJqFieldWithPath(
       def, [&](std::string_view component, definition::JqRole role, const std::string& path,
@@ -59,11 +61,13 @@ void CheckAndLower(const definition::Definition& def, const definition::JqRuleOp
         out.fields.push_back(std::move(compiled));
       });
   if (!schemas) return;
+  phase.emplace(times, "type checking");
   for (Diagnostic& finding : check::TypeCheck(def, *schemas)) out.sink.Report(std::move(finding));
 }
 
 // The catalog from the lowered fields, AOT code for what the backends support, and the bundle.
 void BuildBundle(const DefinitionOptions& options, CompiledDefinitions& out) {
+  std::optional<ScopedPhase> phase(std::in_place, options.phase_times, "catalog");
   bundle::FieldPrograms programs;
   for (const CompiledField& f : out.fields) {
     if (f.program) programs.emplace(f.field, f.program);
@@ -85,6 +89,12 @@ void BuildBundle(const DefinitionOptions& options, CompiledDefinitions& out) {
   if (!units.empty()) {
     codegen::CodegenOptions native;
     native.opt_level = options.opt_level;
+    if (options.phase_times != nullptr) {
+      phase.reset();
+      native.on_phase = [times = options.phase_times](const char* name, double seconds) {
+        times->Add(name, seconds);
+      };
+    }
     codegen::AotResult aot = codegen::CompileAot(units, native);
     if (aot.shared_object.empty()) {
       out.bundle_error = "native code generation failed: " + aot.error;
@@ -94,6 +104,7 @@ void BuildBundle(const DefinitionOptions& options, CompiledDefinitions& out) {
     contents.target = HostTarget();
     built.native_resolvers = units.size();
   }
+  phase.emplace(options.phase_times, "bundle bytes");
   built.bytes = bundle::SerializeBundle(contents);
   out.bundle = std::move(built);
 }
@@ -168,6 +179,7 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
     return Failure::WithMessage(Stage::kAst, error);
   std::shared_ptr<const schema::SchemaRegistry> schemas;
   if (options.goal != Goal::kLoad && options.type_check) {
+    ScopedPhase phase(options.phase_times, "schema loading");
     schema::RegistryOptions registry_options;
     registry_options.schema_dirs = options.schema_dirs;
     registry_options.crd_files = options.crd_files;
@@ -188,15 +200,23 @@ Expected<CompiledDefinitions> CompileDefinitions(const std::vector<std::string>&
     // Into place first: CompiledField points at the definitions, which must not move after.
     out.files.push_back({file, {}});
     LoadedFile& loaded = out.files.back();
-    loaded.definitions =
-        definition::LoadDefinitions(file, text, definition::LoadOptions{}, out.sink).definitions;
+    {
+      ScopedPhase phase(options.phase_times, "YAML and jq parsing");
+      loaded.definitions =
+          definition::LoadDefinitions(file, text, definition::LoadOptions{}, out.sink).definitions;
+    }
     if (options.goal != Goal::kLoad) {
-      for (const auto& d : loaded.definitions) CheckAndLower(d, rules, schemas.get(), out);
+      for (const auto& d : loaded.definitions) {
+        CheckAndLower(d, rules, schemas.get(), options.phase_times, out);
+      }
     }
     out.sources.Add(file, std::move(text));
   }
   if (options.goal == Goal::kLoad) return out;
-  definition::CheckDefinitionSet(out.Definitions(), out.sink);
+  {
+    ScopedPhase phase(options.phase_times, "rules across definitions");
+    definition::CheckDefinitionSet(out.Definitions(), out.sink);
+  }
   if (options.goal == Goal::kBundle && out.sink.errors() == 0 && !out.Definitions().empty()) {
     BuildBundle(options, out);
   }

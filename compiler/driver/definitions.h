@@ -17,6 +17,7 @@
 #include "compiler/bundle/builder.h"
 #include "compiler/definition/jq_policy.h"
 #include "compiler/definition/model.h"
+#include "compiler/driver/phase_times.h"
 #include "compiler/driver/stage.h"
 #include "compiler/source/diagnostic.h"
 #include "compiler/source/render.h"
@@ -43,6 +44,7 @@ struct DefinitionOptions {
   bool native = true;                    // kBundle: AOT code for what the backends support
   int opt_level = 2;                     // LLVM level of the native code and the llvm/asm dumps
   definition::JqPolicyFlags jq_policy;   // `--allow`, `--policy FILE`, `--target=gojq|jq`
+  PhaseTimes* phase_times = nullptr;     // `--time-passes`: wall time per phase, when set
 };
 
 struct LoadedFile {

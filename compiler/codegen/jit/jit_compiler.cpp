@@ -41,7 +41,7 @@ class JitFilter : public Filter {
 llvm::CodeGenOptLevel CodeGenLevel(int opt_level) {
   switch (opt_level) {
     case 0: return llvm::CodeGenOptLevel::None;
-    case 1: return llvm::CodeGenOptLevel::Less;
+    case 1: return llvm::CodeGenOptLevel::None;  // -O1 is the fast-compile level (codegen.cpp)
     case 3: return llvm::CodeGenOptLevel::Aggressive;
     default: return llvm::CodeGenOptLevel::Default;
   }

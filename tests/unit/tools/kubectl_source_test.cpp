@@ -112,7 +112,7 @@ TEST_F(FakeKubectlTest, FetchDescribeInputReadsTheWorkloadAndThePodsOfItsNamespa
   KubectlOptions options;
   options.context = "lab";
   ResolvedType jobset{{"jobset.x-k8s.io", "v1alpha2", "JobSet"}, NamesOf("jobset.x-k8s.io", "JobSet")};
-  LiveDescribeInput input;
+  DescribeInput input;
   FetchError error;
   options.namespace_ = "team-a";
   ASSERT_TRUE(FetchDescribeInput(options, jobset, "llama-pretrain", &input, &error)) << error.message;
@@ -132,7 +132,7 @@ TEST_F(FakeKubectlTest, FetchDescribeInputNotFound) {
   KubectlOptions options;
   options.namespace_ = "team-a";
   ResolvedType jobset{{"jobset.x-k8s.io", "v1alpha2", "JobSet"}, NamesOf("jobset.x-k8s.io", "JobSet")};
-  LiveDescribeInput input;
+  DescribeInput input;
   FetchError error;
   EXPECT_FALSE(FetchDescribeInput(options, jobset, "nope", &input, &error));
   EXPECT_EQ(error.message, "JobSet \"nope\" not found in namespace team-a");

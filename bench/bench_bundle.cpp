@@ -1,0 +1,89 @@
+// Bundle load (issue 17 item 5): opening the built catalog (build/share/wmc/catalog.wmb) with its
+// AOT shared object mapped, opening it on the interpreter only, and JIT-compiling every resolver
+// the native backends support (what a bundle without AOT code for this machine would cost) at
+// -O1 and -O2. Run after `make build`; the path can be given as WMC_CATALOG.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/driver/expression.h"
+#include "runtime/bundle/bundle.h"
+
+namespace {
+
+std::string CatalogPath() {
+  if (const char* env = std::getenv("WMC_CATALOG")) return env;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  std::string dir = n > 0 ? std::string(exe, static_cast<size_t>(n)) : std::string("build/bin/x");
+  dir = dir.substr(0, dir.rfind('/'));
+  return dir + "/../share/wmc/catalog.wmb";
+}
+
+std::shared_ptr<wm::Bundle> Open(bool native, benchmark::State& state) {
+  std::string error;
+  wm::BundleLoadOptions options;
+  options.use_native = native;
+  std::shared_ptr<wm::Bundle> bundle = wm::Bundle::Open(CatalogPath(), &error, options);
+  if (!bundle) state.SkipWithError(("cannot open the catalog: " + error).c_str());
+  return bundle;
+}
+
+void BM_BundleLoadAot(benchmark::State& state) {
+  for (auto _ : state) {
+    std::shared_ptr<wm::Bundle> bundle = Open(true, state);
+    if (!bundle) return;
+    if (!bundle->native_loaded()) {
+      state.SkipWithError(("no native code: " + bundle->native_status()).c_str());
+      return;
+    }
+    state.counters["native_resolvers"] = static_cast<double>(bundle->native_resolver_count());
+  }
+}
+
+void BM_BundleLoadInterp(benchmark::State& state) {
+  for (auto _ : state) {
+    if (!Open(false, state)) return;
+  }
+}
+
+// JIT of the whole catalog: every supported resolver's program through the ORC JIT.
+void BM_BundleJitAll(benchmark::State& state) {
+  std::shared_ptr<wm::Bundle> bundle = Open(false, state);
+  if (!bundle) return;
+  std::vector<std::shared_ptr<const wm::ir::Program>> programs;
+  for (size_t id = 0; id < bundle->resolver_count(); ++id) {
+    const wm::ir::Program& program = bundle->resolver_program(static_cast<int32_t>(id));
+    if (!wm::driver::NativeUnsupportedReason(program).empty()) continue;
+    programs.push_back(std::make_shared<const wm::ir::Program>(program));
+  }
+  wm::driver::ExpressionOptions options;
+  options.engine = wm::driver::Engine::kJit;
+  options.opt_level = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    std::vector<std::unique_ptr<wm::Filter>> filters;
+    for (const auto& program : programs) {
+      auto built = wm::driver::BuildEngine(program, options);
+      if (!built.ok()) {
+        state.SkipWithError(built.failure().message.c_str());
+        return;
+      }
+      filters.push_back(std::move(*built));
+    }
+  }
+  state.counters["resolvers"] = static_cast<double>(programs.size());
+}
+
+BENCHMARK(BM_BundleLoadAot)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BundleLoadInterp)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BundleJitAll)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
