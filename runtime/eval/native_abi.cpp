@@ -597,7 +597,7 @@ int32_t ShimPathIndex(WmCtx* ctx, const WmValue* target, const WmValue* key, WmV
     const Value& path = V(target + 1);
     if (!path.IsArray()) return InvalidPathAccess(ctx, t, V(key));
     Value result, error;
-    if (!ops::Index(t, V(key), &result, &error)) return SetError(ctx, std::move(error), false);
+    if (!ops::Index(t, V(key), &result, &error)) return OpError(ctx, std::move(error));
     SetPair(out, std::move(result), Extend(path, V(key)));
     return WM_STATUS_OK;
   });
@@ -609,7 +609,7 @@ int32_t ShimPathSlice(WmCtx* ctx, const WmValue* target, const WmValue* from, co
   return Guarded(ctx, "path slice", [&]() -> int32_t {
     const Value& t = V(target);
     Value result, error;
-    if (!ops::Slice(t, V(from), V(to), &result, &error)) return SetError(ctx, std::move(error), false);
+    if (!ops::Slice(t, V(from), V(to), &result, &error)) return OpError(ctx, std::move(error));
     Value key = Value::MakeObject({{Value::String("start"), V(from)}, {Value::String("end"), V(to)}});
     if (!V(target + 1).IsArray()) return InvalidPathAccess(ctx, t, key);
     SetPair(out, std::move(result), Extend(V(target + 1), key));
@@ -646,7 +646,7 @@ int32_t ShimPathIterate(WmCtx* ctx, WmValue* frame, const WmValue* target, WmCon
     Array ignored;
     Value error;
     if (ops::IterateInto(t, &ignored, &error)) return Internal(ctx, "path iterate");
-    return SetError(ctx, std::move(error), false);
+    return OpError(ctx, std::move(error));
   });
 }
 
@@ -664,7 +664,7 @@ int32_t ShimPathGetpath(WmCtx* ctx, const WmValue* input, const WmValue* input_p
     Value result, error;
     Value arg = V(keys);
     if (!ops::CallBuiltin(ir::BuiltinId::GetPath, V(input), &arg, 1, &result, &error)) {
-      return SetError(ctx, std::move(error), false);
+      return OpError(ctx, std::move(error));
     }
     if (input_path == nullptr) {
       SetPair(out, std::move(result), Value());

@@ -137,24 +137,30 @@ Result<std::vector<std::optional<int32_t>>> ConvertReplicas(const std::vector<Va
 
 // Evaluates one optional path: no resolver = no results (upstream's extract with a nil path).
 Result<std::vector<Value>> EvaluateOn(const Bundle& bundle, const Value& object, const RunOptions& run,
-                                      int32_t resolver) {
+                                      ObjectBudget* budget, int32_t resolver) {
   Result<std::vector<Value>> out;
   if (resolver < 0) return out;
-  Outputs o = RunResolver(bundle, resolver, object, run);
+  Outputs o = RunResolver(bundle, resolver, object, run, budget);
   if (!o.ok()) out.error = ResolverError(o);
   else out.value = std::move(o.values);
   return out;
 }
 
 Result<std::vector<Value>> Evaluate(const Accessor& a, int32_t resolver) {
-  return EvaluateOn(a.bundle(), a.object(), a.run_options(), resolver);
+  Result<std::vector<Value>> out;
+  if (resolver < 0) return out;
+  Outputs o = a.Run(resolver);  // charged to the Accessor's object budget
+  if (!o.ok()) out.error = ResolverError(o);
+  else out.value = std::move(o.values);
+  return out;
 }
 
 // Upstream's ExtractInstanceIds on a key-sorted object (Accessor::ExtractInstanceIds).
 Result<std::vector<std::string>> ExtractInstanceIdsOn(const Bundle& bundle, const Value& object,
-                                                      const RunOptions& run, const catalog::Component& c) {
+                                                      const RunOptions& run, ObjectBudget* budget,
+                                                      const catalog::Component& c) {
   if (c.instance_id < 0) return {{}, Fail(ErrorCode::kNoDefinition, "no instance id path defined")};
-  Result<std::vector<Value>> values = EvaluateOn(bundle, object, run, c.instance_id);
+  Result<std::vector<Value>> values = EvaluateOn(bundle, object, run, budget, c.instance_id);
   if (!values.ok()) return {{}, values.error};
   Result<std::vector<std::string>> out;
   bool any_empty = false;
@@ -264,7 +270,7 @@ Outputs Accessor::Run(int32_t resolver) const {
 }
 
 Result<std::vector<std::string>> Accessor::ExtractInstanceIds(const catalog::Component& c) const {
-  return ExtractInstanceIdsOn(*bundle_, object_, options_.run, c);
+  return ExtractInstanceIdsOn(*bundle_, object_, options_.run, object_budget_.get(), c);
 }
 
 Result<std::vector<Value>> Accessor::ExtractPodTemplateSpecs(const catalog::Component& c) const {
@@ -331,12 +337,13 @@ Result<std::vector<Scale>> Accessor::ExtractScales(const catalog::Component& c) 
 }
 
 Result<std::vector<std::string>> Accessor::InstanceIds(const catalog::Component& c) const {
-  return InstanceIdsOfSorted(*bundle_, object_, c, options_.run);
+  return InstanceIdsOfSorted(*bundle_, object_, c, options_.run, object_budget_.get());
 }
 
 Result<std::vector<std::string>> InstanceIdsOfSorted(const Bundle& bundle, const Value& sorted_object,
-                                                     const catalog::Component& c, const RunOptions& run) {
-  Result<std::vector<std::string>> ids = ExtractInstanceIdsOn(bundle, sorted_object, run, c);
+                                                     const catalog::Component& c, const RunOptions& run,
+                                                     ObjectBudget* budget) {
+  Result<std::vector<std::string>> ids = ExtractInstanceIdsOn(bundle, sorted_object, run, budget, c);
   if (ids.error.code == ErrorCode::kNoDefinition) return {{""}, {}};
   if (!ids.ok()) return {{}, WrapError("failed to extract instance ids for component " + c.name, std::move(ids.error))};
   return ids;

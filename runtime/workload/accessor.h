@@ -139,8 +139,10 @@ class Accessor {
 
 // Accessor::InstanceIds for code that holds the object but no Accessor (the writes of writes.h):
 // `sorted_object` must already be key-sorted (SortKeysDeep), as the Accessor keeps it.
+// `budget` (may be null) is the object budget the runs are charged to.
 Result<std::vector<std::string>> InstanceIdsOfSorted(const Bundle& bundle, const Value& sorted_object,
-                                                     const catalog::Component& c, const RunOptions& run);
+                                                     const catalog::Component& c, const RunOptions& run,
+                                                     ObjectBudget* budget = nullptr);
 
 // --- errors shared by the workload layer (status, pods, writes), worded as the Go library's.
 // A failed resolver run as an Error worded as upstream's JQExecutionError, `JQ execution error for

@@ -119,13 +119,22 @@ TEST_F(FakeKubectlTest, FetchDescribeInputReadsTheWorkloadAndThePodsOfItsNamespa
   EXPECT_EQ(Name(input.workload), "llama-pretrain");
   EXPECT_FALSE(input.from_file);
   ASSERT_TRUE(input.pods.has_value());
-  std::vector<std::string> pods;
-  for (const Value& p : *input.pods) pods.push_back(Name(p));
+  // The pods of the namespace, then the owners between them and the JobSet (its Jobs), fetched
+  // in the workload's namespace; the workload itself is not among them.
+  std::vector<std::string> pods, owner_kinds;
+  for (const Value& p : *input.pods) {
+    const Value* kind = p.Find("kind");
+    if (kind && kind->IsString() && kind->AsString() == "Pod") pods.push_back(Name(p));
+    else owner_kinds.emplace_back(kind && kind->IsString() ? std::string(kind->AsString()) : "?");
+  }
   EXPECT_EQ(pods, (std::vector<std::string>{"llama-pretrain-leader-0-0-x7k2p", "llama-pretrain-worker-0-0-m4q8r",
                                             "llama-pretrain-worker-1-0-t9v3z"}));
+  EXPECT_FALSE(owner_kinds.empty());
+  for (const std::string& kind : owner_kinds) EXPECT_EQ(kind, "Job");
   EXPECT_EQ(Log(),
             "get jobsets.v1alpha2.jobset.x-k8s.io llama-pretrain --namespace team-a --context lab -o json\n"
-            "get pods --namespace team-a --context lab -o json\n");
+            "get pods --namespace team-a --context lab -o json\n"
+            "get jobs.v1.batch --namespace team-a --context lab -o json\n");
 }
 
 TEST_F(FakeKubectlTest, FetchDescribeInputNotFound) {
