@@ -130,15 +130,6 @@ size_t StackBudgetBytes() {
   return size > 2 * kStackReserve ? size - kStackReserve : size / 2;
 }
 
-std::string Trunc(const Value& v, size_t width) {
-  std::string text = ToJson(v);
-  if (text.size() > width - 1) {
-    text.resize(width - 4);
-    text += "...";
-  }
-  return text;
-}
-
 class Evaluation {
  public:
   Evaluation(const ir::Program& program, const eval_internal::TailCallAnalysis& tail, const RunOptions& options)
@@ -272,10 +263,10 @@ class Evaluation {
 
   Flow InvalidPathAccess(const Value& target, const Value& key) {
     return SetError(Value::String("Invalid path expression near attempt to access element " +
-                                  Trunc(key, 15) + " of " + Trunc(target, 30)));
+                                  eval_internal::TruncatedJson(key, 15) + " of " + eval_internal::TruncatedJson(target, 30)));
   }
   Flow InvalidPathIterate(const Value& target) {
-    return SetError(Value::String("Invalid path expression near attempt to iterate through " + Trunc(target, 30)));
+    return SetError(Value::String("Invalid path expression near attempt to iterate through " + eval_internal::TruncatedJson(target, 30)));
   }
 
   // An op or builtin failed: a limit it reached while charging its work (WorkMeter) is reported
@@ -467,7 +458,7 @@ class Evaluation {
     static const Value kEmptyPath = Value::EmptyArray();
     return Eval(n.kids[0], frame, input, &kEmptyPath, [&](const Value& v, const Value* vp) {
       if (!vp->IsArray()) {
-        return SetError(Value::String("Invalid path expression with result " + Trunc(v, 30)));
+        return SetError(Value::String("Invalid path expression with result " + eval_internal::TruncatedJson(v, 30)));
       }
       return EmitValue(*vp, path, k);
     });

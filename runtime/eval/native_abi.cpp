@@ -525,15 +525,6 @@ int32_t ShimCallOnNewStack(WmCtx* ctx, WmCont fn, WmValue* frame, const WmValue*
 
 // ---- path mode (the interpreter's path tracking, runtime/eval/interpreter.cpp)
 
-std::string Trunc(const Value& v, size_t width) {
-  std::string text = ToJson(v);
-  if (text.size() > width - 1) {
-    text.resize(width - 4);
-    text += "...";
-  }
-  return text;
-}
-
 Value Extend(const Value& path, const Value& key) {
   Array extended = path.AsArray();
   extended.push_back(key);
@@ -542,8 +533,8 @@ Value Extend(const Value& path, const Value& key) {
 
 int32_t InvalidPathAccess(WmCtx* ctx, const Value& target, const Value& key) {
   return SetError(ctx,
-                  Value::String("Invalid path expression near attempt to access element " + Trunc(key, 15) +
-                                " of " + Trunc(target, 30)),
+                  Value::String("Invalid path expression near attempt to access element " + eval_internal::TruncatedJson(key, 15) +
+                                " of " + eval_internal::TruncatedJson(target, 30)),
                   false);
 }
 
@@ -623,7 +614,7 @@ int32_t ShimPathIterate(WmCtx* ctx, WmValue* frame, const WmValue* target, WmCon
     const Value& path = V(target + 1);
     if (!path.IsArray() && (t.IsArray() || t.IsObject())) {
       return SetError(ctx,
-                      Value::String("Invalid path expression near attempt to iterate through " + Trunc(t, 30)),
+                      Value::String("Invalid path expression near attempt to iterate through " + eval_internal::TruncatedJson(t, 30)),
                       false);
     }
     if (t.IsArray()) {
@@ -696,7 +687,7 @@ void ShimPathVar(const WmValue* value, const WmValue* bound_path, const WmValue*
 int32_t ShimPathCheck(WmCtx* ctx, const WmValue* pair) {
   if (V(pair + 1).IsArray()) return WM_STATUS_OK;
   return Guarded(ctx, "path check", [&]() -> int32_t {
-    return SetError(ctx, Value::String("Invalid path expression with result " + Trunc(V(pair), 30)), false);
+    return SetError(ctx, Value::String("Invalid path expression with result " + eval_internal::TruncatedJson(V(pair), 30)), false);
   });
 }
 

@@ -59,15 +59,17 @@ size_t ByteOffsetOfCodepoint(std::string_view s, size_t cp) {
   return pos;
 }
 
-std::string TruncatedDump(const Value& v) {
-  // jq 1.6/1.7 dump into a 15-byte buffer: 14 bytes of text, the last three replaced by "...".
+std::string TruncatedJson(const Value& v, size_t buffer) {
   std::string text = ToJson(v);
-  if (text.size() > 14) {
-    text.resize(11);
+  if (text.size() > buffer - 1) {
+    text.resize(buffer - 4);
     text += "...";
   }
   return text;
 }
+
+// jq 1.6/1.7 dump type errors into a 15-byte buffer.
+std::string TruncatedDump(const Value& v) { return TruncatedJson(v, 15); }
 
 std::string Describe(const Value& v) {
   return std::string(KindName(v.kind())) + " (" + TruncatedDump(v) + ")";

@@ -19,7 +19,10 @@ size_t CodepointCount(std::string_view s);
 // Byte offset of codepoint index `cp` (clamped to the end).
 size_t ByteOffsetOfCodepoint(std::string_view s, size_t cp);
 
-// The JSON of v cut to jq's error-message width: at most 14 bytes, the last three "..." when cut.
+// The JSON of v as jq dumps it into a `buffer`-byte buffer for an error message: at most
+// buffer - 1 bytes, the last three "..." when cut.
+std::string TruncatedJson(const Value& v, size_t buffer);
+// TruncatedJson(v, 15): the width of jq's type errors.
 std::string TruncatedDump(const Value& v);
 // "<kind> (<truncated dump>)", the way jq names a value in type errors.
 std::string Describe(const Value& v);
