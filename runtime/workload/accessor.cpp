@@ -146,13 +146,9 @@ Result<std::vector<Value>> EvaluateOn(const Bundle& bundle, const Value& object,
   return out;
 }
 
+// EvaluateOn with the Accessor's object, limits and object budget.
 Result<std::vector<Value>> Evaluate(const Accessor& a, int32_t resolver) {
-  Result<std::vector<Value>> out;
-  if (resolver < 0) return out;
-  Outputs o = a.Run(resolver);  // charged to the Accessor's object budget
-  if (!o.ok()) out.error = ResolverError(o);
-  else out.value = std::move(o.values);
-  return out;
+  return EvaluateOn(a.bundle(), a.object(), a.run_options(), a.object_budget(), resolver);
 }
 
 // Upstream's ExtractInstanceIds on a key-sorted object (Accessor::ExtractInstanceIds).
@@ -255,6 +251,17 @@ Error ConversionError(size_t index, std::string_view go_type, const std::string&
 }
 
 const std::array<FragmentedFieldInfo, kFragmentedFieldCount>& FragmentedFields() { return kFragmentedFields; }
+
+bool IsGoZero(const Value& v, GoShape shape) {
+  if (v.IsNull()) return true;
+  switch (shape) {
+    case GoShape::kString: return v.IsString() && v.AsString().empty();
+    case GoShape::kStringMap: return v.IsObject() && v.AsObject().empty();
+    case GoShape::kSlice: return v.IsArray() && v.AsArray().empty();
+    case GoShape::kStructPointer: return false;
+  }
+  return false;
+}
 
 Error DefinitionNotFound(const catalog::Component& c, std::string_view what) {
   return Fail(ErrorCode::kNoDefinition, "component " + c.name + " does not have " + std::string(what) + " definition");

@@ -60,6 +60,11 @@ struct FragmentedFieldInfo {
 // The 11 fields in FragmentedField order.
 const std::array<FragmentedFieldInfo, kFragmentedFieldCount>& FragmentedFields();
 
+// Whether `v` is Go's zero value for a field of this shape: null or "" for a string, null or {}
+// for a map, null or [] for a slice, only null for a struct pointer ({} is a non-nil pointer).
+// Decides omitempty in upstream's JSON and "all values empty" in its fragmented update.
+bool IsGoZero(const Value& v, GoShape shape);
+
 // One item of a fragmented pod spec: the i-th result of each field path. Null stands for the Go
 // zero value (path undefined, null result, or no i-th result).
 struct FragmentedPodSpec {
@@ -97,6 +102,8 @@ class Accessor {
   const catalog::Definition& definition() const { return *definition_; }
   const Value& object() const { return object_; }  // the key-sorted object resolvers run on
   const RunOptions& run_options() const { return options_.run; }
+  // The budget every run on this object is charged to (shared by copies of this Accessor).
+  ObjectBudget* object_budget() const { return object_budget_.get(); }
 
   // Runs one resolver of the bundle on the object.
   Outputs Run(int32_t resolver) const;

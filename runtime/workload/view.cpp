@@ -13,18 +13,6 @@ Value S(std::string_view s) { return Value::String(s); }
 Value Number(double d) { return Value::Number(d); }
 Value Count(int64_t n) { return Value::Number(static_cast<double>(n)); }
 
-// omitempty for the Go type behind a fragmented field: "" strings, empty maps and slices, nil.
-bool IsGoEmpty(const Value& v, GoShape shape) {
-  if (v.IsNull()) return true;
-  switch (shape) {
-    case GoShape::kString: return v.IsString() && v.AsString().empty();
-    case GoShape::kStringMap: return v.IsObject() && v.AsObject().empty();
-    case GoShape::kSlice: return v.IsArray() && v.AsArray().empty();
-    case GoShape::kStructPointer: return false;
-  }
-  return false;
-}
-
 Value ConditionJson(const Condition& c) {
   std::vector<Member> m = {{S("type"), S(c.type)}};
   if (c.status) m.push_back({S("status"), S(*c.status)});
@@ -112,7 +100,7 @@ Value FragmentedPodSpecJson(const FragmentedPodSpec& spec) {
   std::vector<Member> m;
   for (const FragmentedFieldInfo& f : FragmentedFields()) {
     const Value& v = spec[f.field];
-    if (!IsGoEmpty(v, f.shape)) m.push_back({S(f.json_name), v});
+    if (!IsGoZero(v, f.shape)) m.push_back({S(f.json_name), v});
   }
   return Value::MakeObject(std::move(m));
 }

@@ -142,19 +142,6 @@ constexpr FragmentedUpdate kFragmentedUpdates[] = {
     {FragmentedField::kContainers, "containers"},
 };
 
-// Whether a value is Go's zero value for a field of this shape: null or "" for a string, null or
-// {} for a map, null or [] for a slice, only null for a struct pointer ({} is a non-nil pointer).
-bool IsEmpty(const Value& v, GoShape shape) {
-  if (v.IsNull()) return true;
-  switch (shape) {
-    case GoShape::kString: return v.IsString() && v.AsString().empty();
-    case GoShape::kStringMap: return v.IsObject() && v.AsObject().empty();
-    case GoShape::kSlice: return v.IsArray() && v.AsArray().empty();
-    case GoShape::kStructPointer: return false;
-  }
-  return false;
-}
-
 // Upstream's updateField for one fragmented field over every instance's spec.
 Result<Value> UpdateFragmentedField(const Bundle& bundle, const Value& object,
                                     const catalog::Component& component,
@@ -165,7 +152,7 @@ Result<Value> UpdateFragmentedField(const Bundle& bundle, const Value& object,
   for (const Value& spec : specs) {
     const Value* v = spec.IsObject() ? spec.Find(field.json_name) : nullptr;
     values.push_back(v ? *v : Value::Null());
-    all_empty = all_empty && IsEmpty(values.back(), field.shape);
+    all_empty = all_empty && IsGoZero(values.back(), field.shape);
   }
   Result<Value> out;
   out.value = object;
