@@ -209,7 +209,7 @@ class ViewBuilder {
  public:
   ViewBuilder(const Bundle& bundle, const catalog::Definition& definition, const Value& object,
               const std::vector<Value>& pods, const DescribeViewOptions& options)
-      : accessor_(bundle, definition, object, AccessorOptions{options.run}), definition_(definition),
+      : accessor_(bundle, definition, object, AccessorOptions{options.run, ObjectLimits{}}), definition_(definition),
         summary_(definition) {
     for (const Value& pod : pods) {
       queriers_.emplace_back(bundle, pod, options.run);

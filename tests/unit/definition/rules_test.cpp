@@ -203,8 +203,9 @@ TEST(Rules, WM024_WM025_TypeSelector) {
   EXPECT_EQ(c.With("WM025").size(), 1u);
 }
 
-// Upstream pastes `<keyPath> == "<value>"`: a keyPath ending in a looser operator compares only
-// its last operand. Through a pipe the tail decides; a parenthesised keyPath is fine.
+// Upstream pastes `<keyPath> == "<value>"` (UPSTREAM.md 4.4, MatchesComponentType): a keyPath
+// ending in a looser operator compares only its last operand. Through a pipe the tail decides; a
+// parenthesised keyPath is fine.
 TEST(Rules, WM027_LooseKeyPathWithValue) {
   auto selector = [](const std::string& key_path, bool with_value) {
     return "      podSelector:\n        componentTypeSelector:\n          keyPath: '" + key_path + "'\n" +

@@ -143,7 +143,8 @@ TEST_F(StatusTest, AnEvaluationErrorFailsTheExtraction) {
   Result<Status> s = StatusOf(R"({"boom": true, "phase": "Failed"})");
   EXPECT_FALSE(s.ok());
   EXPECT_EQ(s.error.code, ErrorCode::kEvaluation);
-  // Worded as upstream's JQExecutionError wrapped by the status code.
+  // Worded as upstream's JQExecutionError (UPSTREAM.md 2, runtime limits and error types) wrapped
+  // by the status code (4.2).
   EXPECT_EQ(s.error.message,
             "failed to match status: failed to evaluate matcher: failed to evaluate ByExpression: JQ execution "
             "error for expression 'if .status.boom then error(\"boom\") else .status.none end': boom");
