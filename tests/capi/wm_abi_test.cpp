@@ -354,6 +354,19 @@ void MapPod(const wm_bundle* bundle, const std::string& workload, const std::str
                           &call->out, &call->error);
 }
 
+// The replicated-job problems of `object` resolved on a catalog bundle opened with `limits` as its
+// defaults (the call passes none).
+size_t JobProblemsWithBundleLimits(const wm_limits& limits, const std::string& object) {
+  wm_open_options options{};
+  options.limits = limits;
+  BundleHandle h;
+  h.bundle = Open(kCatalogBundle, &options);
+  Call c;
+  Resolve(h.bundle, object, &c);
+  EXPECT_EQ(c.code, WM_OK) << c.message();
+  return c.code == WM_OK ? JobProblems(c) : 0;
+}
+
 // The object budget (docs/limits.md) is shared by every run on one object: with 1 step the first
 // run is cut short and the others find it spent, in a resolution, a write and a pod's mapping.
 TEST_F(CApi, ObjectLimitsApplyToResolveWritesAndPods) {
@@ -380,14 +393,7 @@ TEST_F(CApi, ObjectLimitsApplyToResolveWritesAndPods) {
   EXPECT_NE(mapped.Json().dump().find("budget exhausted (fuel 1)"), std::string::npos)
       << mapped.Json().dump();
   // The same limits on the bundle, inherited by a call without its own.
-  wm_open_options strict{};
-  strict.limits = tiny;
-  BundleHandle h;
-  h.bundle = Open(kCatalogBundle, &strict);
-  Call inherited;
-  Resolve(h.bundle, jobset, &inherited);
-  ASSERT_EQ(inherited.code, WM_OK) << inherited.message();
-  EXPECT_GT(JobProblems(inherited), 0u);
+  EXPECT_GT(JobProblemsWithBundleLimits(tiny, jobset), 0u);
 }
 
 // A caller compiled against the first layout passes size 0 (the field was `reserved`) and a
@@ -402,13 +408,7 @@ TEST_F(CApi, LimitsOfTheFirstLayoutAreReadToTimeoutOnly) {
   Resolve(catalog_.bundle, jobset, &c, &old);
   ASSERT_EQ(c.code, WM_OK) << c.message();
   EXPECT_EQ(JobProblems(c), 0u) << c.Json().dump();
-  wm_open_options options{};
-  options.limits = old;
-  BundleHandle h;
-  h.bundle = Open(kCatalogBundle, &options);
-  Call inherited;
-  Resolve(h.bundle, jobset, &inherited);
-  EXPECT_EQ(JobProblems(inherited), 0u);
+  EXPECT_EQ(JobProblemsWithBundleLimits(old, jobset), 0u);
   wm_limits broken{};
   broken.size = 8;
   Call refused;
