@@ -52,24 +52,19 @@ bool YamlDocuments(const std::string& text, const std::string& name, std::vector
                    std::string* error) {
   base::yaml::TextOptions options;
   options.limits.max_depth = kMaxDepth;
-  std::vector<std::string> documents;
-  base::yaml::Error yaml_error;
-  if (!base::yaml::TextToJson(text, options, &documents, &yaml_error)) {
-    *error = yaml_error.Located(name);
-    return false;
-  }
-  for (size_t i = 0; i < documents.size(); ++i) {
+  auto take = [&](const std::string& json, size_t index, std::string* take_error) {
     Value value;
     JsonError json_error;
-    if (!ParseJson(documents[i], &value, &json_error)) {
+    if (!ParseJson(json, &value, &json_error)) {
       // The converter writes valid JSON; only a string that is not UTF-8 gets here.
-      *error = name + ": document " + std::to_string(i + 1) + ": cannot read YAML: " +
-               json_error.message;
+      *take_error = name + ": document " + std::to_string(index + 1) + ": cannot read YAML: " +
+                    json_error.message;
       return false;
     }
     if (!value.IsNull()) out->push_back(std::move(value));
-  }
-  return true;
+    return true;
+  };
+  return base::yaml::ReadDocuments(text, name, options, take, error);
 }
 
 void Flatten(const Value& v, int depth, std::vector<Value>* out) {
@@ -228,18 +223,14 @@ bool YamlToValue(const std::string& text, const std::string& name, Value* out, s
   base::yaml::TextOptions options;
   options.limits.max_depth = kMaxDepth;
   options.first_document_only = true;
-  std::vector<std::string> documents;
-  base::yaml::Error yaml_error;
-  if (!base::yaml::TextToJson(text, options, &documents, &yaml_error)) {
-    *error = yaml_error.Located(name);
+  *out = Value::Null();
+  auto take = [&](const std::string& json, size_t, std::string* take_error) {
+    JsonError json_error;
+    if (ParseJson(json, out, &json_error)) return true;
+    *take_error = name + ": cannot read YAML: " + json_error.message;
     return false;
-  }
-  JsonError json_error;
-  if (!ParseJson(documents.empty() ? "null" : documents.front(), out, &json_error)) {
-    *error = name + ": cannot read YAML: " + json_error.message;
-    return false;
-  }
-  return true;
+  };
+  return base::yaml::ReadDocuments(text, name, options, take, error);
 }
 
 bool ReadObjects(const std::string& path, std::vector<Value>* out, std::string* error) {

@@ -12,12 +12,14 @@
 // everywhere, as they were for `wmc check`.
 #include "base/yaml/yaml_json.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <sstream>
 
 namespace wm::base::yaml {
 namespace {
@@ -228,7 +230,86 @@ void SetSyntaxError(const YAML::Mark& mark, std::string message, Error* error) {
   }
 }
 
+// Thrown out of yaml-cpp's parser by ProgressWatch (caught in CheckYamlCppTerminates).
+struct StuckAt {
+  YAML::Mark mark;
+};
+
+// Watches the events of a parse for the two signs of yaml-cpp's unconsumed ',' (see
+// CheckYamlCppTerminates in the header): an empty node in block context that yaml-cpp read at a
+// ',' (so YAML::Load alone would return it as null), and a document starting where the previous
+// one did (so YAML::LoadAll would never end).
+class ProgressWatch : public YAML::EventHandler {
+ public:
+  explicit ProgressWatch(std::string_view text) : text_(text) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (documents_ > 0 && mark.pos == last_start_) throw StuckAt{mark};
+    ++documents_;
+    last_start_ = mark.pos;
+    collections_.clear();
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override {
+    bool in_flow = !collections_.empty() && collections_.back();
+    if (!in_flow && mark.pos >= 0 && static_cast<size_t>(mark.pos) < text_.size() &&
+        text_[mark.pos] == ',') {
+      throw StuckAt{mark};
+    }
+  }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value style) override {
+    Open(style);
+  }
+  void OnSequenceEnd() override { Close(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value style) override {
+    Open(style);
+  }
+  void OnMapEnd() override { Close(); }
+
+ private:
+  // A collection inside a flow collection is in flow context whatever its own style.
+  void Open(YAML::EmitterStyle::value style) {
+    bool in_flow = !collections_.empty() && collections_.back();
+    collections_.push_back(in_flow || style == YAML::EmitterStyle::Flow);
+  }
+  void Close() {
+    if (!collections_.empty()) collections_.pop_back();
+  }
+
+  std::string_view text_;
+  size_t documents_ = 0;
+  int last_start_ = 0;
+  std::vector<bool> collections_;  // open collections, innermost last: whether in flow context
+};
+
 }  // namespace
+
+bool CheckYamlCppTerminates(std::string_view text, const TextOptions& options, Error* error) {
+  std::istringstream stream{std::string(text)};
+  ProgressWatch watch(text);
+  try {
+    YAML::Parser parser(stream);
+    while (parser.HandleNextDocument(watch)) {
+      if (options.first_document_only) break;
+    }
+  } catch (const StuckAt& stuck) {
+    bool comma = stuck.mark.pos >= 0 && static_cast<size_t>(stuck.mark.pos) < text.size() &&
+                 text[stuck.mark.pos] == ',';
+    SetSyntaxError(stuck.mark,
+                   comma ? "malformed YAML: ',' outside a flow collection"
+                         : "malformed YAML: the YAML reader cannot get past this token",
+                   error);
+    return false;
+  } catch (const std::exception&) {
+    return true;  // a syntax error: the load that follows reports it
+  }
+  return true;
+}
 
 PlainKind ClassifyPlain(std::string_view s) {
   static const std::set<std::string_view> kNulls = {"", "~", "null", "Null", "NULL"};
@@ -306,6 +387,7 @@ bool TextToJson(std::string_view text, const TextOptions& options,
     error->column = static_cast<uint32_t>(nul - line_start + 1);
     return false;
   }
+  if (!CheckYamlCppTerminates(text, options, error)) return false;
   std::vector<YAML::Node> nodes;
   try {
     std::string owned(text);
@@ -330,6 +412,20 @@ bool TextToJson(std::string_view text, const TextOptions& options,
     converted.push_back(std::move(json));
   }
   *documents = std::move(converted);
+  return true;
+}
+
+bool ReadDocuments(std::string_view text, std::string_view name, const TextOptions& options,
+                   const TakeDocument& take, std::string* error) {
+  std::vector<std::string> documents;
+  Error yaml_error;
+  if (!TextToJson(text, options, &documents, &yaml_error)) {
+    *error = yaml_error.Located(name);
+    return false;
+  }
+  for (size_t i = 0; i < documents.size(); ++i) {
+    if (!take(documents[i], i, error)) return false;
+  }
   return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,8 +67,26 @@ struct TextOptions {
   bool first_document_only = false;
 };
 
+// yaml-cpp 0.7 does not consume a ',' where a block node may start (the top of a document, or
+// after `---`, an anchor, a tag, a comment or a finished document): it reads an empty node there,
+// and YAML::LoadAll then starts the next document at the same token forever, growing memory
+// (fuzz finding object_fuzzer-yaml-hang-80fe5b8f: a text starting with ','). This check parses
+// the text's events once (no nodes built; linear) and refuses such a text with a located kSyntax
+// error: "malformed YAML: ',' outside a flow collection". TextToJson runs it; a caller that hands
+// text to yaml-cpp itself runs it first. Never throws; yaml-cpp's own syntax errors are left to
+// the load that follows (the check accepts them).
+bool CheckYamlCppTerminates(std::string_view text, const TextOptions& options, Error* error);
+
 // Parses YAML text and converts each document; an empty text has no documents. Never throws.
 bool TextToJson(std::string_view text, const TextOptions& options,
                 std::vector<std::string>* documents, Error* error);
+
+// Reads a YAML stream (JSON is YAML) as every command that takes objects or CRDs does: each
+// document converted by TextToJson and handed, as JSON text with its 0-based index, to `take`,
+// which parses it into the caller's own value type. A conversion error is located under `name`
+// ("NAME:LINE:COL: message"); `take` returns false to stop, having set *error itself.
+using TakeDocument = std::function<bool(const std::string& json, size_t index, std::string* error)>;
+bool ReadDocuments(std::string_view text, std::string_view name, const TextOptions& options,
+                   const TakeDocument& take, std::string* error);
 
 }  // namespace wm::base::yaml

@@ -57,14 +57,19 @@ func IsCode(err error, code Code) bool {
 	return errors.As(err, &e) && e.Code == code
 }
 
-// Limits bound every evaluation. A zero field takes the bundle's value, and the bundle's zero the
-// runtime default (1000 outputs, 10,000,000 steps, 256 MiB, 10,000 nested calls, 10 s).
+// Limits bound every evaluation, and all evaluations on one workload object together. A zero
+// field takes the bundle's value, and the bundle's zero the runtime default (1000 outputs,
+// 10,000,000 steps, 256 MiB, 10,000 nested calls, 10 s per evaluation; 50,000,000 steps and 30 s
+// per object: docs/limits.md).
 type Limits struct {
 	MaxOutputs     uint64
 	Fuel           uint64
 	MaxMemoryBytes uint64
 	MaxDepth       uint32
 	TimeoutMillis  uint64
+	// Shared by every resolver run on one object: a whole Resolve, one pod's mapping, one write.
+	ObjectFuel          uint64
+	ObjectTimeoutMillis uint64
 }
 
 func (l *Limits) c() *C.wm_limits {
@@ -79,6 +84,9 @@ func (l *Limits) c() *C.wm_limits {
 	p.max_memory_bytes = C.uint64_t(l.MaxMemoryBytes)
 	p.max_depth = C.uint32_t(l.MaxDepth)
 	p.timeout_ms = C.uint64_t(l.TimeoutMillis)
+	p.size = C.uint32_t(C.sizeof_wm_limits)
+	p.object_fuel = C.uint64_t(l.ObjectFuel)
+	p.object_timeout_ms = C.uint64_t(l.ObjectTimeoutMillis)
 	return p
 }
 

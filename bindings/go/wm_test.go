@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -142,6 +143,27 @@ func TestLimits(t *testing.T) {
 	}
 	if len(w.Component("replicatedjob").Problems) == 0 {
 		t.Error("an output cap of 1 left the two replicated jobs without a problem")
+	}
+}
+
+// The object budget is shared by every resolver run on one object: with one step, the first run
+// is cut short and the later ones find it spent (docs/limits.md's diagnostic).
+func TestObjectLimits(t *testing.T) {
+	b := openCatalog(t)
+	object := exampleJSON(t, "jobset-training.yaml")
+	out, err := b.ResolveJSON(object, &Limits{ObjectFuel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "object evaluation step budget exhausted (fuel 1)") {
+		t.Errorf("an object fuel of 1 did not stop the resolution: %s", out)
+	}
+	if _, err := b.SuspendJSON(object, "", &Limits{ObjectFuel: 1}); !IsCode(err, CodeLimit) {
+		t.Errorf("suspend with an object fuel of 1: got %v, want a limit error", err)
+	}
+	out, err = b.ResolveJSON(object, &Limits{ObjectFuel: 100000000, ObjectTimeoutMillis: 60000})
+	if err != nil || strings.Contains(string(out), "budget exhausted") {
+		t.Errorf("generous object limits: %v %s", err, out)
 	}
 }
 

@@ -830,6 +830,11 @@ LoadResult Loader::Run() {
               std::to_string(options_.max_file_bytes));
     return result;
   }
+  base::yaml::Error stuck;
+  if (!base::yaml::CheckYamlCppTerminates(text_, {}, &stuck)) {  // else LoadAll may never return
+    Error("WM001", At(stuck.offset), stuck.message);
+    return result;
+  }
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(std::string(text_));

@@ -131,15 +131,23 @@ def split($re; flags): . as $s
   | [range(0; length; 2) as $i | $s[.[$i]:.[$i + 1]]];
 def splits($re; flags): split($re; flags) | .[];
 def splits($re): splits($re; null);
-# jq 1.7: when `str` yields several strings, the i-th result uses the i-th output at every match
-# (not every combination); no match, or a replacement that yields nothing, leaves the input.
+# jq 1.7.1's sub: the j-th result puts the j-th output of `str` (run on the capture object) at
+# every match where `str` has one, a match where it has none being dropped with the text before
+# it; then the rest of the input. No match, or an error anywhere, gives the input (`//`). jq
+# appends to growing strings, quadratic in the matches; here each piece is built once (the input
+# exploded once, so a gap costs its length, not its offset) and each result joined once.
 def sub($re; str; $flags): . as $in
-  | (reduce match($re; $flags) as $edit ({results: [], previous: 0};
-      $in[.previous:$edit.offset] as $gap
-      | [$edit | _capture_object | str] as $inserts
-      | reduce range(0; $inserts | length) as $i (.; .results[$i] += $gap + $inserts[$i])
-      | .previous = $edit.offset + $edit.length)
-    | .results[] + $in[.previous:])
+  | ([match($re; $flags)] as $edits
+     | select($edits | length > 0)
+     | ($in | explode) as $codepoints
+     | [0, ($edits[] | .offset + .length)] as $after
+     | [range(0; $edits | length) as $i
+        | ($codepoints[$after[$i]:$edits[$i].offset] | implode) as $gap
+        | [$edits[$i] | _capture_object | str] | map($gap + .)] as $pieces
+     | [range(0; [$pieces[] | length] | max) as $j
+        | [$pieces[] | select(length > $j) | .[$j]] | join("")] as $heads
+     | ($codepoints[$after[-1]:] | implode) as $tail
+     | $heads[] + $tail)
     // $in;
 def sub($re; str): sub($re; str; "");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");

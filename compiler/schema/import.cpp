@@ -393,24 +393,19 @@ bool ImportText(const std::string& text, const std::string& source, ImportResult
   // scalar typing, and budgets that refuse an alias bomb before it expands).
   base::yaml::TextOptions options;
   options.limits.max_depth = kMaxDepth;
-  std::vector<std::string> documents;
-  base::yaml::Error yaml_error;
-  if (!base::yaml::TextToJson(text, options, &documents, &yaml_error)) {
-    *error = yaml_error.Located(source);
-    return false;
-  }
   bool any = false;
-  try {
-    for (const std::string& document : documents) {
-      json doc = json::parse(document, nullptr, false);
-      if (doc.is_discarded()) {
-        *error = source + ": invalid UTF-8 in a YAML string";
-        return false;
-      }
-      if (!doc.is_object()) continue;
-      any = true;
-      if (!ImportDocument(doc, source, result, error)) return false;
+  auto take = [&](const std::string& document, size_t, std::string* take_error) {
+    json doc = json::parse(document, nullptr, false);
+    if (doc.is_discarded()) {
+      *take_error = source + ": invalid UTF-8 in a YAML string";
+      return false;
     }
+    if (!doc.is_object()) return true;
+    any = true;
+    return ImportDocument(doc, source, result, take_error);
+  };
+  try {
+    if (!base::yaml::ReadDocuments(text, source, options, take, error)) return false;
   } catch (const std::exception& e) {
     *error = source + ": " + e.what();
     return false;

@@ -4,6 +4,8 @@
 // Adding an operation: parse the input with ParseObject, call the runtime, Emit the JSON.
 #include "runtime/c/wm.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -128,18 +130,45 @@ T Pick(T call, T bundle, T fallback) {
   return call ? call : bundle ? bundle : fallback;
 }
 
-wm::RunOptions RunOptionsFor(const wm_bundle* b, const wm_limits* call) {
-  wm_limits none{};
-  const wm_limits& c = call ? *call : none;
-  const wm_limits& d = b->limits;
+static_assert(offsetof(wm_limits, timeout_ms) + sizeof(uint64_t) == WM_LIMITS_SIZE_V1 &&
+                  offsetof(wm_limits, object_timeout_ms) + sizeof(uint64_t) == WM_LIMITS_SIZE_OBJECT,
+              "wm_limits: the sizes of its layouts are part of the ABI");
+
+// The limits a caller passed, as this library's struct: only the bytes the caller's `size` says it
+// has are read (an ABI-1 caller's struct, size 0, ends at timeout_ms: reading further would read
+// past it); the fields it does not have are 0, i.e. inherited.
+wm_limits LimitsOf(const wm_limits* given) {
+  wm_limits limits{};
+  if (!given) return limits;
+  uint32_t size = given->size == 0 ? WM_LIMITS_SIZE_V1 : given->size;
+  if (size < WM_LIMITS_SIZE_V1) {
+    throw Failure{WM_ERR_BAD_ARGUMENT,
+                  "wm_limits.size is " + std::to_string(size) + "; set it to sizeof(wm_limits)"};
+  }
+  std::memcpy(&limits, given, std::min<size_t>(size, sizeof limits));
+  limits.size = WM_LIMITS_SIZE;
+  return limits;
+}
+
+// What one call runs with: each evaluation's limits and the object budget of its workload.
+struct CallLimits {
   wm::RunOptions run;
-  wm::EvalLimits& l = run.limits;
+  wm::workload::ObjectLimits object;
+};
+
+CallLimits LimitsFor(const wm_bundle* b, const wm_limits* call) {
+  const wm_limits c = LimitsOf(call);
+  const wm_limits& d = b->limits;
+  CallLimits out;
+  wm::EvalLimits& l = out.run.limits;
   l.max_outputs = Pick(c.max_outputs, d.max_outputs, l.max_outputs);
   l.fuel = Pick(c.fuel, d.fuel, l.fuel);
   l.max_memory_bytes = Pick(c.max_memory_bytes, d.max_memory_bytes, l.max_memory_bytes);
   l.max_depth = Pick(c.max_depth, d.max_depth, l.max_depth);
   l.timeout_ms = Pick(c.timeout_ms, d.timeout_ms, l.timeout_ms);
-  return run;
+  out.object.fuel = Pick(c.object_fuel, d.object_fuel, out.object.fuel);
+  out.object.timeout_ms = Pick(c.object_timeout_ms, d.object_timeout_ms, out.object.timeout_ms);
+  return out;
 }
 
 wm_code Open(std::shared_ptr<wm::Bundle> (*load)(const void*, size_t, const std::string&,
@@ -158,7 +187,7 @@ wm_code Open(std::shared_ptr<wm::Bundle> (*load)(const void*, size_t, const std:
     if (!loaded) throw Failure{WM_ERR_BAD_BUNDLE, message};
     auto handle = std::make_unique<wm_bundle>();
     handle->bundle = std::move(loaded);
-    if (options) handle->limits = options->limits;
+    if (options) handle->limits = LimitsOf(&options->limits);
     *bundle = handle.release();
   });
 }
@@ -260,12 +289,14 @@ const wm::catalog::Component& ComponentOf(const wm::catalog::Definition& definit
 // One workload object read through its definition: what the pod and gang operations share (the
 // tools' GangWorkload, without the file handling). Not movable: the reader points at the accessor.
 struct WorkloadContext {
-  WorkloadContext(const wm_bundle* b, const char* json, size_t size, const wm_limits* limits)
+  WorkloadContext(const wm_bundle* b, const char* json, size_t size, const wm_limits* call)
       : object(ParseObject(json, size)),
-        run(RunOptionsFor(b, limits)),
+        limits(LimitsFor(b, call)),
+        run(limits.run),
         definition(&DefinitionOf(b, object, &gang.api_version, &gang.kind)) {
     wm::workload::AccessorOptions options;
     options.run = run;
+    options.object = limits.object;
     accessor = std::make_unique<wm::workload::Accessor>(*b->bundle, *definition, object, options);
     summary = std::make_unique<wm::workload::StructureSummary>(*definition);
     reader = wm::workload::ScaleReaderOf(*accessor);
@@ -279,7 +310,17 @@ struct WorkloadContext {
   WorkloadContext(const WorkloadContext&) = delete;
   WorkloadContext& operator=(const WorkloadContext&) = delete;
 
+  // wm_pod_map's answer for one pod of this workload; the pod's queries share one object budget.
+  wm::Value PodAnswerJson(const wm_bundle* b, const wm::Value& pod) const {
+    wm::workload::PodQueryOptions options;
+    options.run = run;
+    options.object = limits.object;
+    wm::workload::PodQuerier querier(*b->bundle, pod, options);
+    return wm::workload::PodAnswersJson(wm::workload::AnswerPod(querier, *summary, reader, gang.identity));
+  }
+
   wm::Value object;
+  CallLimits limits;
   wm::RunOptions run;
   wm::workload::GangContext gang;  // declared before `definition`: DefinitionOf fills its names
   const wm::catalog::Definition* definition;
@@ -305,8 +346,10 @@ wm_code RunActions(SuspendOrResume apply, const wm_bundle* bundle, const char* j
     wm::Value object = ParseObject(json, size);
     std::string api_version, kind;
     const wm::catalog::Definition& definition = DefinitionOf(bundle, object, &api_version, &kind);
+    const CallLimits call = LimitsFor(bundle, limits);
     wm::workload::WriteOptions options;
-    options.run = RunOptionsFor(bundle, limits);
+    options.run = call.run;
+    options.object = call.object;
     EmitWrite(apply(*bundle->bundle, object, ComponentOf(definition, component), options), out);
   });
 }
@@ -406,8 +449,10 @@ wm_code wm_resolve(const wm_bundle* bundle, const char* object_json, size_t obje
   return Guarded(error, [&] {
     RequireCall(bundle, out);
     wm::Value object = ParseObject(object_json, object_size);
+    const CallLimits call = LimitsFor(bundle, limits);
     wm::workload::ResolveOptions options;
-    options.run = RunOptionsFor(bundle, limits);
+    options.run = call.run;
+    options.object = call.object;
     Emit(ResolvedJson(*bundle->bundle, object, options), out);
   });
 }
@@ -420,9 +465,7 @@ wm_code wm_pod_map(const wm_bundle* bundle, const char* workload_json, size_t wo
     WorkloadContext w(bundle, workload_json, workload_size, limits);
     wm::Value pod = ParseObject(pod_json, pod_size);
     if (!pod.IsObject()) throw Failure{WM_ERR_INVALID_INPUT, "the pod is not a JSON object"};
-    wm::workload::PodQuerier querier(*bundle->bundle, pod, w.run);
-    Emit(wm::workload::PodAnswersJson(wm::workload::AnswerPod(querier, *w.summary, w.reader, w.gang.identity)),
-         out);
+    Emit(w.PodAnswerJson(bundle, pod), out);
   });
 }
 
@@ -445,9 +488,7 @@ wm_code wm_pod_map_batch(const wm_bundle* bundle, const char* workload_json, siz
       if (!pod.IsObject()) {
         throw Failure{WM_ERR_INVALID_INPUT, "pods[" + std::to_string(i) + "] is not a JSON object"};
       }
-      wm::workload::PodQuerier querier(*bundle->bundle, pod, w.run);
-      answers.push_back(wm::workload::PodAnswersJson(
-          wm::workload::AnswerPod(querier, *w.summary, w.reader, w.gang.identity)));
+      answers.push_back(w.PodAnswerJson(bundle, pod));
     }
     Emit(wm::Value::MakeArray(std::move(answers)), out);
   });
@@ -488,8 +529,10 @@ wm_code wm_update(const wm_bundle* bundle, const char* workload_json, size_t wor
     if (!values.IsObject()) throw Failure{WM_ERR_INVALID_INPUT, "values must be a JSON object of instance id -> value"};
     wm::workload::InstanceValues by_instance;
     for (const auto& [id, value] : values.AsObject()) by_instance[std::string(id.AsString())] = value;
+    const CallLimits call = LimitsFor(bundle, limits);
     wm::workload::WriteOptions options;
-    options.run = RunOptionsFor(bundle, limits);
+    options.run = call.run;
+    options.object = call.object;
     const wm::Bundle& b = *bundle->bundle;
     std::string_view f = field;
     if (f == "podTemplateSpec") return EmitWrite(wm::workload::UpdatePodTemplateSpec(b, object, c, by_instance, options), out);

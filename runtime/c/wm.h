@@ -62,19 +62,34 @@ WM_API void wm_buffer_free(wm_buffer* buffer); /* frees data and zeroes the stru
 
 /* Evaluation limits. A field left 0 takes the bundle's value (see wm_open_options), and the
  * bundle's 0 takes the runtime default: 1000 outputs per evaluation (it is an error when the count
- * reaches it, as upstream), 10,000,000 steps, 256 MiB, 10,000 nested calls, 10 s. */
+ * reaches it, as upstream), 10,000,000 steps, 256 MiB, 10,000 nested calls, 10 s; per object
+ * 50,000,000 steps and 30 s (docs/limits.md).
+ * `size` says which fields the caller has: set it to sizeof(wm_limits) (WM_LIMITS_SIZE). 0 means a
+ * caller written before the object limits, whose struct ends at timeout_ms (this field was
+ * `reserved`, always 0): the library then reads nothing after timeout_ms, so old binaries keep
+ * working. A size from 1 to 39 is WM_ERR_BAD_ARGUMENT; a size larger than this header's is read up
+ * to the fields this library knows. */
 typedef struct wm_limits {
+  /* per evaluation (one resolver run) */
   uint64_t max_outputs;
   uint64_t fuel;
   uint64_t max_memory_bytes;
   uint32_t max_depth;
-  uint32_t reserved; /* 0 */
+  uint32_t size;       /* sizeof(wm_limits), or 0: the layout that ends at timeout_ms */
   uint64_t timeout_ms; /* wall clock per evaluation */
+  /* per workload object: shared by every resolver run on one object (a whole resolution, one
+   * write, one pod's queries); read only when size >= WM_LIMITS_SIZE_OBJECT */
+  uint64_t object_fuel;       /* steps of all runs (default 50,000,000) */
+  uint64_t object_timeout_ms; /* wall clock of all runs (default 30,000 ms) */
 } wm_limits;
+
+#define WM_LIMITS_SIZE ((uint32_t)sizeof(wm_limits))
+#define WM_LIMITS_SIZE_V1 40u     /* the layout that ends at timeout_ms */
+#define WM_LIMITS_SIZE_OBJECT 56u /* with object_fuel and object_timeout_ms */
 
 typedef struct wm_open_options {
   int interpreter_only; /* nonzero: never map the bundle's native code, run the IR interpreter */
-  wm_limits limits;     /* defaults for every call on the bundle */
+  wm_limits limits;     /* defaults for every call on the bundle; last, so that it may grow */
 } wm_open_options;
 
 typedef struct wm_bundle wm_bundle;

@@ -89,8 +89,11 @@ std::vector<const catalog::Component*> StructureSummary::SelfAndAncestors(const 
   return chain;
 }
 
-PodQuerier::PodQuerier(const Bundle& bundle, const Value& pod, RunOptions run)
-    : bundle_(&bundle), pod_(SortKeysDeep(pod)), run_(std::move(run)) {}
+PodQuerier::PodQuerier(const Bundle& bundle, const Value& pod, const PodQueryOptions& options)
+    : bundle_(&bundle),
+      pod_(SortKeysDeep(pod)),
+      run_(options.run),
+      budget_(std::make_shared<ObjectBudget>(options.object)) {}
 
 std::string PodQuerier::PodName() const {
   const Value* metadata = pod_.IsObject() ? pod_.Find("metadata") : nullptr;
@@ -98,7 +101,9 @@ std::string PodQuerier::PodName() const {
   return name && name->IsString() ? std::string(name->AsString()) : "";
 }
 
-Outputs PodQuerier::Run(int32_t resolver) const { return RunResolver(*bundle_, resolver, pod_, run_); }
+Outputs PodQuerier::Run(int32_t resolver) const {
+  return RunResolver(*bundle_, resolver, pod_, run_, budget_.get());
+}
 
 std::string PodQuerier::Source(int32_t resolver) const { return bundle_->resolver_info(resolver).source; }
 

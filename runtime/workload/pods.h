@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,9 +45,16 @@ struct StructureSummary {
 // Pod-side queries on one Pod object through the bundle's compiled pod paths. Holds a key-sorted
 // copy of the pod: upstream evaluates on a Pod that went through a Go map, as the Accessor does
 // for the workload object.
+struct PodQueryOptions {
+  RunOptions run;       // limits of each pod path run
+  ObjectLimits object;  // the budget all runs on this pod share (run.h, docs/limits.md)
+};
+
 class PodQuerier {
  public:
-  PodQuerier(const Bundle& bundle, const Value& pod, RunOptions run = {});
+  PodQuerier(const Bundle& bundle, const Value& pod, const PodQueryOptions& options);
+  PodQuerier(const Bundle& bundle, const Value& pod, RunOptions run = {})
+      : PodQuerier(bundle, pod, PodQueryOptions{std::move(run), {}}) {}
 
   std::string PodName() const;  // .metadata.name
   const Value& pod() const { return pod_; }
@@ -76,6 +84,9 @@ class PodQuerier {
   const Bundle* bundle_;
   Value pod_;
   RunOptions run_;
+  // Every query on this pod is charged to it, as the Accessor's reads of a workload are; shared
+  // by copies (the budget is atomic: const queries may run concurrently).
+  std::shared_ptr<ObjectBudget> budget_;
 };
 
 // The component a pod belongs to: the only pod-bearing component if there is one (its selector is

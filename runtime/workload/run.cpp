@@ -45,7 +45,12 @@ Outputs RunResolver(const Bundle& bundle, int32_t id, const Value& input, const 
   if (object != nullptr) {
     std::string message;
     if (!CapByObjectBudget(*object, &run, &message)) {
-      result.error = bundle.resolver_info(id).role + " `" + bundle.resolver_info(id).source + "`: " + message;
+      // Every field as for an evaluation error: callers word upstream's messages from
+      // `expression` and `message` (an empty pair made "expression '': " of a spent budget).
+      const ResolverInfo& info = bundle.resolver_info(id);
+      result.message = std::move(message);
+      result.expression = info.source;
+      result.error = info.role + " `" + info.source + "`: " + result.message;
       result.limit = true;
       return result;
     }

@@ -23,15 +23,24 @@ std::string ResolverLabel(const Bundle& bundle, int32_t id) {
   return bundle.resolver_info(id).role + " `" + bundle.resolver_info(id).source + "`: ";
 }
 
+// The options of one public write with the object budget all its runs are charged to: the
+// caller's, else a new one. The nested public calls (Assign from ApplyActions, ...) get these
+// options, so a write has one budget however it is composed.
+WriteOptions Budgeted(const WriteOptions& options) {
+  WriteOptions out = options;
+  if (!out.budget) out.budget = std::make_shared<ObjectBudget>(options.object);
+  return out;
+}
+
 // Every path `program` yields on `object`.
 Result<std::vector<Value>> PathsOf(const Bundle& bundle, const Value& object, int32_t program,
-                                   const RunOptions& run) {
+                                   const WriteOptions& options) {
   Result<std::vector<Value>> out;
   if (program < 0 || static_cast<size_t>(program) >= bundle.resolver_count()) {
     out.error = MakeError(ErrorCode::kInvalidInput, "no path program " + std::to_string(program));
     return out;
   }
-  Outputs paths = RunResolver(bundle, program, object, run);
+  Outputs paths = RunResolver(bundle, program, object, options.run, options.budget.get());
   if (!paths.ok()) {
     out.error = MakeError(paths.limit ? ErrorCode::kLimit : ErrorCode::kEvaluation, paths.error);
     return out;
@@ -70,7 +79,7 @@ Result<std::vector<Value>> Unzip(const Bundle& bundle, const Value& object,
                                  const std::string& plural, const WriteOptions& options) {
   Result<std::vector<Value>> out;
   const std::string prefix = "failed to unzip given " + plural + " and instance ids: ";
-  auto ids = InstanceIdsOfSorted(bundle, object, component, options.run);
+  auto ids = InstanceIdsOfSorted(bundle, object, component, options.run, options.budget.get());
   if (!ids.ok()) {
     out.error = Wrap(prefix + "failed to get instance ids: ", ids.error);
     return out;
@@ -193,9 +202,10 @@ Result<Value> ApplyActions(const Bundle& bundle, const Value& object,
 }  // namespace
 
 Result<Value> Assign(const Bundle& bundle, const Value& object, int32_t path_program,
-                     const Value& value, const WriteOptions& options) {
+                     const Value& value, const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   Result<Value> out;
-  auto paths = PathsOf(bundle, object, path_program, options.run);
+  auto paths = PathsOf(bundle, object, path_program, options);
   if (!paths.ok()) {
     out.error = paths.error;
     return out;
@@ -212,9 +222,10 @@ Result<Value> Assign(const Bundle& bundle, const Value& object, int32_t path_pro
 }
 
 Result<Value> AssignZip(const Bundle& bundle, const Value& object, int32_t path_program,
-                        const std::vector<Value>& values, const WriteOptions& options) {
+                        const std::vector<Value>& values, const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   Result<Value> out;
-  auto paths = PathsOf(bundle, object, path_program, options.run);
+  auto paths = PathsOf(bundle, object, path_program, options);
   if (!paths.ok()) {
     out.error = paths.error;
     return out;
@@ -238,7 +249,8 @@ Result<Value> AssignZip(const Bundle& bundle, const Value& object, int32_t path_
 
 Result<Value> UpdatePodTemplateSpec(const Bundle& bundle, const Value& object,
                                     const catalog::Component& component,
-                                    const InstanceValues& values, const WriteOptions& options) {
+                                    const InstanceValues& values, const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   return UpdatePodField(bundle, object, component, values,
                         {"pod template specs", "pod template spec", component.write_paths.pod_template_spec},
                         options);
@@ -246,14 +258,16 @@ Result<Value> UpdatePodTemplateSpec(const Bundle& bundle, const Value& object,
 
 Result<Value> UpdatePodSpec(const Bundle& bundle, const Value& object,
                             const catalog::Component& component, const InstanceValues& values,
-                            const WriteOptions& options) {
+                            const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   return UpdatePodField(bundle, object, component, values,
                         {"pod specs", "pod spec", component.write_paths.pod_spec}, options);
 }
 
 Result<Value> UpdatePodMetadata(const Bundle& bundle, const Value& object,
                                 const catalog::Component& component, const InstanceValues& values,
-                                const WriteOptions& options) {
+                                const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   return UpdatePodField(bundle, object, component, values,
                         {"pod metadata", "pod metadata", component.write_paths.pod_metadata}, options);
 }
@@ -269,7 +283,8 @@ const std::vector<std::string>& FragmentedFieldNames() {
 
 Result<Value> UpdateFragmentedPodSpec(const Bundle& bundle, const Value& input,
                                       const catalog::Component& component,
-                                      const InstanceValues& specs, const WriteOptions& options) {
+                                      const InstanceValues& specs, const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   Result<Value> out;
   const Value object = SortKeysDeep(input);  // the Accessor's order, as in UpdatePodField
   auto ordered = Unzip(bundle, object, component, specs, "fragmented pod specs", options);
@@ -297,13 +312,15 @@ Result<Value> UpdateFragmentedPodSpec(const Bundle& bundle, const Value& input,
 }
 
 Result<Value> Suspend(const Bundle& bundle, const Value& object, const catalog::Component& component,
-                      const WriteOptions& options) {
+                      const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   return ApplyActions(bundle, object, component, &catalog::SuspendDefinition::suspend_actions,
                       "suspendActions", options);
 }
 
 Result<Value> Resume(const Bundle& bundle, const Value& object, const catalog::Component& component,
-                     const WriteOptions& options) {
+                     const WriteOptions& given) {
+  const WriteOptions options = Budgeted(given);
   return ApplyActions(bundle, object, component, &catalog::SuspendDefinition::resume_actions,
                       "resumeActions", options);
 }

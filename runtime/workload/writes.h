@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ namespace wm::workload {
 
 struct WriteOptions {
   RunOptions run;  // limits of every path program and instance-id evaluation
+  // One write is one object's work: every run of it (instance ids, each path program) is charged
+  // to `budget` when given (e.g. shared by several writes), else to a budget made from `object`
+  // for this write alone, as the Accessor's reads are (run.h, docs/limits.md).
+  ObjectLimits object;
+  std::shared_ptr<ObjectBudget> budget;
 };
 
 // jq's `(<path>) = $value`: every path `path_program` (a path program of the bundle, see

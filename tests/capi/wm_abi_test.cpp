@@ -328,7 +328,6 @@ TEST_F(CApi, PerCallLimitsApply) {
   EXPECT_EQ(JobProblems(normal), 0u);
 }
 
-
 // Every document of a YAML file (under the source tree) as JSON texts.
 std::vector<std::string> Documents(const std::string& path) {
   std::string yaml = ReadFile(std::string(WM_SOURCE_DIR) + "/" + path);
@@ -353,6 +352,69 @@ std::string WorkloadOfPods(const std::string& stem) {
 void MapPod(const wm_bundle* bundle, const std::string& workload, const std::string& pod, Call* call) {
   call->code = wm_pod_map(bundle, workload.data(), workload.size(), pod.data(), pod.size(), nullptr,
                           &call->out, &call->error);
+}
+
+// The replicated-job problems of `object` resolved on a catalog bundle opened with `limits` as its
+// defaults (the call passes none).
+size_t JobProblemsWithBundleLimits(const wm_limits& limits, const std::string& object) {
+  wm_open_options options{};
+  options.limits = limits;
+  BundleHandle h;
+  h.bundle = Open(kCatalogBundle, &options);
+  Call c;
+  Resolve(h.bundle, object, &c);
+  EXPECT_EQ(c.code, WM_OK) << c.message();
+  return c.code == WM_OK ? JobProblems(c) : 0;
+}
+
+// The object budget (docs/limits.md) is shared by every run on one object: with 1 step the first
+// run is cut short and the others find it spent, in a resolution, a write and a pod's mapping.
+TEST_F(CApi, ObjectLimitsApplyToResolveWritesAndPods) {
+  std::string jobset = Example("jobset-training.yaml");
+  wm_limits tiny{};
+  tiny.size = WM_LIMITS_SIZE;
+  tiny.object_fuel = 1;
+  Call resolved;
+  Resolve(catalog_.bundle, jobset, &resolved, &tiny);
+  ASSERT_EQ(resolved.code, WM_OK) << resolved.message();
+  std::string text(resolved.out.data, resolved.out.size);
+  EXPECT_NE(text.find("object evaluation step budget exhausted (fuel 1)"), std::string::npos) << text;
+  Call suspended;
+  suspended.code = wm_suspend(catalog_.bundle, jobset.data(), jobset.size(), nullptr, &tiny,
+                              &suspended.out, &suspended.error);
+  EXPECT_EQ(suspended.code, WM_ERR_LIMIT);
+  EXPECT_NE(suspended.message().find("evaluation step budget exhausted (fuel 1)"), std::string::npos)
+      << suspended.message();
+  std::string pod = Documents("catalog/examples/pods/jobset-x-k8s-io-jobset-v1alpha2-pods.yaml").at(0);
+  Call mapped;
+  mapped.code = wm_pod_map(catalog_.bundle, jobset.data(), jobset.size(), pod.data(), pod.size(),
+                           &tiny, &mapped.out, &mapped.error);
+  ASSERT_EQ(mapped.code, WM_OK) << mapped.message();
+  EXPECT_NE(mapped.Json().dump().find("budget exhausted (fuel 1)"), std::string::npos)
+      << mapped.Json().dump();
+  // The same limits on the bundle, inherited by a call without its own.
+  EXPECT_GT(JobProblemsWithBundleLimits(tiny, jobset), 0u);
+}
+
+// A caller compiled against the first layout passes size 0 (the field was `reserved`) and a
+// struct that ends at timeout_ms: nothing after it is read (here it would ask for 1 step).
+TEST_F(CApi, LimitsOfTheFirstLayoutAreReadToTimeoutOnly) {
+  static_assert(sizeof(wm_limits) == WM_LIMITS_SIZE_OBJECT);
+  std::string jobset = Example("jobset-training.yaml");
+  wm_limits old{};
+  old.size = 0;
+  old.object_fuel = 1;
+  Call c;
+  Resolve(catalog_.bundle, jobset, &c, &old);
+  ASSERT_EQ(c.code, WM_OK) << c.message();
+  EXPECT_EQ(JobProblems(c), 0u) << c.Json().dump();
+  EXPECT_EQ(JobProblemsWithBundleLimits(old, jobset), 0u);
+  wm_limits broken{};
+  broken.size = 8;
+  Call refused;
+  Resolve(catalog_.bundle, jobset, &refused, &broken);
+  EXPECT_EQ(refused.code, WM_ERR_BAD_ARGUMENT);
+  EXPECT_EQ(refused.message(), "wm_limits.size is 8; set it to sizeof(wm_limits)");
 }
 
 TEST_F(CApi, PodMapAnswersAJobSetPod) {

@@ -168,6 +168,32 @@ TEST_F(Pods, InstanceMatchingAndUpstreamErrors) {
   EXPECT_TRUE(querier.MatchingInstanceId(C("head"), {""}).ok());
 }
 
+// Every query on one pod is charged to one object budget (docs/limits.md), as the Accessor's reads
+// of a workload are: the first run is cut short by what is left, the next finds it spent.
+TEST_F(Pods, QueriesOfOnePodShareAnObjectBudget) {
+  Load(kRoles);
+  Value pod = PodWithLabels("w", R"({"role":"worker","group":"g2"})");
+  PodQueryOptions options;
+  options.object.fuel = 1;
+  PodQuerier querier(*bundle_, pod, options);
+  auto first = querier.MatchingInstanceId(C("worker"), {"g1", "g2"});
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.error.code, ErrorCode::kLimit);
+  EXPECT_EQ(first.error.message,
+            "failed to extract instance id from path \".metadata.labels.group\": JQ execution error for "
+            "expression '.metadata.labels.group': evaluation step budget exhausted (fuel 1)");
+  auto second = querier.MatchingInstanceId(C("worker"), {"g1", "g2"});
+  EXPECT_EQ(second.error.code, ErrorCode::kLimit);
+  EXPECT_EQ(second.error.message,
+            "failed to extract instance id from path \".metadata.labels.group\": JQ execution error for "
+            "expression '.metadata.labels.group': object evaluation step budget exhausted (fuel 1)");
+  // A copy shares the budget; a new querier has its own.
+  PodQuerier copy = querier;
+  EXPECT_FALSE(copy.MatchingInstanceId(C("worker"), {"g1", "g2"}).ok());
+  PodQuerier fresh(*bundle_, pod);
+  EXPECT_TRUE(fresh.MatchingInstanceId(C("worker"), {"g1", "g2"}).ok());
+}
+
 TEST_F(Pods, SingleResultRuleAndStringification) {
   Load(R"(    - name: w
       ownerRef: top

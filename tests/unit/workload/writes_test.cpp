@@ -121,6 +121,38 @@ TEST_F(Writes, PathProgramsAndValueResolversAreNative) {
   EXPECT_EQ(bundle_->resolver_info(Component("app").suspend->suspend_actions[0].path).role, "suspend-path");
 }
 
+// All runs of one write (instance ids, each path program) share one object budget
+// (docs/limits.md), given by the caller or made from WriteOptions::object.
+TEST_F(Writes, OneWriteIsChargedToOneObjectBudget) {
+  const Value object = Json(R"({"kind":"App"})");
+  const catalog::Component& app = Component("app");
+  WriteOptions measure;
+  measure.budget = std::make_shared<ObjectBudget>(ObjectLimits{});
+  ASSERT_TRUE(Suspend(*bundle_, object, app, measure).ok());
+  uint64_t used = ObjectLimits{}.fuel - measure.budget->fuel_left.load();
+  ASSERT_GE(used, 5u);  // five actions, one path program run each
+  // One step fewer than the five runs need: the last action is the one cut short.
+  WriteOptions tight;
+  tight.object.fuel = used - 1;
+  auto cut = Suspend(*bundle_, object, app, tight);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.error.code, ErrorCode::kLimit);
+  EXPECT_EQ(cut.error.message.rfind("suspendActions[4]: suspend-path `.spec.control.note`: ", 0), 0u)
+      << cut.error.message;
+  EXPECT_NE(cut.error.message.find("step budget exhausted"), std::string::npos) << cut.error.message;
+  // A budget already spent stops the first run, with the object limit's diagnostic.
+  WriteOptions spent;
+  spent.budget = std::make_shared<ObjectBudget>(ObjectLimits{.fuel = 7});
+  spent.budget->fuel_left = 0;
+  auto refused = UpdatePodTemplateSpec(*bundle_, Json(kGroups), Component("group"),
+                                       {{"alpha", Json("{}")}, {"zeta", Json("{}")}}, spent);
+  EXPECT_EQ(refused.error.code, ErrorCode::kLimit);
+  EXPECT_EQ(refused.error.message,
+            "failed to unzip given pod template specs and instance ids: failed to get instance ids: "
+            "failed to extract instance ids for component group: JQ execution error for expression "
+            "'.spec.groups[].name': object evaluation step budget exhausted (fuel 7)");
+}
+
 TEST_F(Writes, AssignCreatesIntermediateObjects) {
   Value object = Json(R"({"kind":"App"})");
   auto r = Assign(*bundle_, object, Component("app").write_paths.pod_spec, Json(R"({"x":1})"));

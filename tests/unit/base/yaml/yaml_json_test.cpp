@@ -7,6 +7,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
 
 namespace wm::base::yaml {
 namespace {
@@ -153,6 +157,85 @@ TEST(NodeToJson, ConvertsASubtreeWithItsOwnBudget) {
   EXPECT_FALSE(NodeToJson(root["l30"], limits, &json, &error));
   EXPECT_EQ(error.message, "value has more than 100000 nodes");
   EXPECT_GT(error.line, 0u);
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// yaml-cpp 0.7's YAML::LoadAll never returned on these (fuzz finding: the first byte, a ',', is
+// not consumed, so each "next document" starts at it again). Finishing is the check, under
+// ctest's timeout.
+TEST(TextToJson, CommaOutsideFlowIsRefusedBeforeLoading) {
+  std::vector<std::string> documents;
+  Error error;
+  std::string finding = ReadFile(std::string(WM_SOURCE_DIR) +
+                                 "/tests/unit/base/yaml_inputs/refused-object_fuzzer-yaml-hang-80fe5b8f");
+  ASSERT_EQ(finding.size(), 1760u);
+  EXPECT_FALSE(TextToJson(finding, {}, &documents, &error));
+  EXPECT_EQ(error.kind, ErrorKind::kSyntax);
+  EXPECT_EQ(error.Located("f.yaml"), "f.yaml:1:1: malformed YAML: ',' outside a flow collection");
+  // The same token after a document, a comment, `---`, an anchor or a tag.
+  for (const char* text : {"- a\n,\n", "a\n...\n,", "# c\n,", "--- ,", "&a ,", "!t ,", "\"x\",", "[a],"}) {
+    EXPECT_FALSE(TextToJson(text, {}, &documents, &error)) << text;
+    EXPECT_EQ(error.message.rfind("malformed YAML: ", 0), 0u) << text;
+  }
+  EXPECT_FALSE(TextToJson("- a\n,\n", {}, &documents, &error));
+  EXPECT_EQ(error.Located("f.yaml"), "f.yaml:2:1: malformed YAML: ',' outside a flow collection");
+  // yaml-cpp's YAML::Load alone read a lone ',' as a null document.
+  TextOptions first_only;
+  first_only.first_document_only = true;
+  EXPECT_FALSE(TextToJson(",", first_only, &documents, &error));
+  // Commas that are YAML: in flow collections, inside plain and quoted scalars, in comments.
+  EXPECT_EQ(Json("[a, , b]"), R"(["a",null,"b"])");
+  EXPECT_EQ(Json("a: b, c\nd: 'e,f' # g, h\n"), R"({"a":"b, c","d":"e,f"})");
+  EXPECT_EQ(Json("x,"), R"("x,")");
+  EXPECT_EQ(Json("a: |\n  ,\n"), R"({"a":",\n"})");
+}
+
+// Short random texts of YAML's indicators (a fixed seed): each load ends, whatever it answers.
+// Before the check, about one text in a thousand never returned (a ',' left unconsumed); the
+// test finishing under ctest's timeout is the assertion.
+TEST(TextToJson, RandomIndicatorTextsAllTerminate) {
+  std::mt19937 random(18);
+  const std::string alphabet = ",,,[]{}:-?&*!#'\"\n\n a1|>.%";
+  size_t refused = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (int length = 1 + random() % 14; length > 0; --length) text += alphabet[random() % alphabet.size()];
+    for (bool first_only : {false, true}) {
+      TextOptions options;
+      options.first_document_only = first_only;
+      std::vector<std::string> documents;
+      Error error;
+      if (!TextToJson(text, options, &documents, &error)) ++refused;
+    }
+  }
+  EXPECT_GT(refused, 0u);
+}
+
+// The check must not refuse real Kubernetes YAML: every YAML and JSON file of the catalog, the
+// tests and the shared CRDs goes through it (only the refused-* fixtures above are refused).
+TEST(CheckYamlCppTerminates, AcceptsEveryRepositoryYamlFile) {
+  namespace fs = std::filesystem;
+  size_t checked = 0;
+  for (const char* dir : {"catalog", "tests", "../shared/crds"}) {
+    fs::path root = fs::path(WM_SOURCE_DIR) / dir;
+    if (!fs::exists(root)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+      std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml" && ext != ".json")) continue;
+      if (entry.path().filename().string().rfind("refused-", 0) == 0) continue;
+      Error error;
+      EXPECT_TRUE(CheckYamlCppTerminates(ReadFile(entry.path()), {}, &error))
+          << error.Located(entry.path().string());
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 300u);
 }
 
 }  // namespace
