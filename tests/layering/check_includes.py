@@ -46,6 +46,8 @@ LAYERS = [
     Layer("runtime/value", ["base"], ["simdjson"]),
     Layer("runtime/ir", ["runtime/value"]),
     Layer("runtime/eval", ["runtime/ir"], ["oniguruma"]),
+    # the view engine evaluates on simdjson's DOM (json_dom.h), beside the engines it falls back to
+    Layer("runtime/eval/view", ["runtime/eval"], ["simdjson"]),
     Layer("runtime/catalog", ["runtime/eval"]),
     Layer("runtime/bundle", ["runtime/catalog"]),  # native code through dlopen, not LLVM
     Layer("runtime/workload", ["runtime/bundle"]),
