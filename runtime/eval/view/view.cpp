@@ -29,11 +29,19 @@ static_assert(sizeof(element) == 16 && std::is_trivially_copyable_v<element>,
 // Depth for converting sub-documents: the DOM is at most json_dom::kMaxDomDepth deep.
 constexpr int kConvertDepth = 512;
 
-// A value inside the evaluator: a DOM element, or a Value (null for missing keys).
+// A value inside the evaluator: a DOM element, or a Value (null for missing keys), owned or a
+// program constant referred to (no reference count traffic per use).
 struct VVal {
   element dom;
   Value value;
+  const Value* ref = nullptr;
   bool is_dom = false;
+  const Value& val() const { return ref != nullptr ? *ref : value; }
+  static VVal Ref(const Value& constant) {
+    VVal v;
+    v.ref = &constant;
+    return v;
+  }
   static VVal Dom(element e) {
     VVal v;
     v.dom = e;
@@ -66,7 +74,7 @@ Kind KindOfElement(element e) {
   return Kind::Null;
 }
 
-Kind KindOf(const VVal& v) { return v.is_dom ? KindOfElement(v.dom) : v.value.kind(); }
+Kind KindOf(const VVal& v) { return v.is_dom ? KindOfElement(v.dom) : v.val().kind(); }
 bool Truthy(const VVal& v) {
   Kind k = KindOf(v);
   return k != Kind::Null && k != Kind::False;
@@ -88,7 +96,7 @@ Value ConvertView(element e, bool sort_keys) {
   return v;
 }
 
-Value ToValue(const VVal& v, bool sort_keys) { return v.is_dom ? ConvertView(v.dom, sort_keys) : v.value; }
+Value ToValue(const VVal& v, bool sort_keys) { return v.is_dom ? ConvertView(v.dom, sort_keys) : v.val(); }
 
 // jq's order between two values; containers are compared as Values.
 int CompareViews(const VVal& a, const VVal& b) {
@@ -99,13 +107,13 @@ int CompareViews(const VVal& a, const VVal& b) {
     return Compare(ToValue(a, false), ToValue(b, false));
   }
   if (ka == Kind::Number) {
-    double x = a.is_dom ? NumberOf(a.dom) : a.value.AsNumber();
-    double y = b.is_dom ? NumberOf(b.dom) : b.value.AsNumber();
+    double x = a.is_dom ? NumberOf(a.dom) : a.val().AsNumber();
+    double y = b.is_dom ? NumberOf(b.dom) : b.val().AsNumber();
     return Compare(Value::Number(x), Value::Number(y));
   }
   if (ka == Kind::String) {
-    std::string_view x = a.is_dom ? a.dom.get_string().value_unsafe() : a.value.AsString();
-    std::string_view y = b.is_dom ? b.dom.get_string().value_unsafe() : b.value.AsString();
+    std::string_view x = a.is_dom ? a.dom.get_string().value_unsafe() : a.val().AsString();
+    std::string_view y = b.is_dom ? b.dom.get_string().value_unsafe() : b.val().AsString();
     int r = x.compare(y);
     return r < 0 ? -1 : (r > 0 ? 1 : 0);
   }
@@ -217,7 +225,7 @@ class Evaluator {
     return Eval(p_.root, cx_.root->values[0], [&](const VVal& v) {
       // Reaching the output limit is the engine's error: let it report it.
       if (outputs->size() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-      outputs->push_back(v.is_dom ? ViewOutput::OfElement(&v.dom, cx_.sort_keys) : ViewOutput(v.value));
+      outputs->push_back(v.is_dom ? ViewOutput::OfElement(&v.dom, cx_.sort_keys) : ViewOutput(v.val()));
       return Flow::kContinue;
     });
   }
@@ -244,13 +252,13 @@ class Evaluator {
     switch (n.op) {
       case VOp::kIdentity: return k(in);
       case VOp::kEmpty: return Flow::kContinue;
-      case VOp::kConst: return k(VVal::Of(p_.consts[n.a]));
+      case VOp::kConst: return k(VVal::Ref(p_.consts[n.a]));
       case VOp::kRootPath: {
         const VVal* v = cx_.root->Get(n.a);
         return v == nullptr ? Flow::kError : k(*v);
       }
       case VOp::kField:
-        return Eval(n.kids[0], in, [&](const VVal& t) { return IndexBy(t, VVal::Of(p_.consts[n.a]), k); });
+        return Eval(n.kids[0], in, [&](const VVal& t) { return IndexBy(t, VVal::Ref(p_.consts[n.a]), k); });
       case VOp::kIndex:
         // jq order: the key generator is the outer loop, the target the inner one.
         return Eval(n.kids[1], in, [&](const VVal& key) {
@@ -291,7 +299,7 @@ class Evaluator {
     Kind tk = KindOf(t), kk = KindOf(key);
     if (tk == Kind::Null && (kk == Kind::String || kk == Kind::Number)) return k(VVal());
     if (t.is_dom && tk == Kind::Object && kk == Kind::String) {
-      std::string_view name = key.is_dom ? key.dom.get_string().value_unsafe() : key.value.AsString();
+      std::string_view name = key.is_dom ? key.dom.get_string().value_unsafe() : key.val().AsString();
       VVal found;
       for (simdjson::dom::key_value_pair field : ObjectOf(t.dom)) {
         if (field.key == name) found = VVal::Dom(field.value);
@@ -299,7 +307,7 @@ class Evaluator {
       return k(found);
     }
     if (t.is_dom && tk == Kind::Array && kk == Kind::Number) {
-      double d = key.is_dom ? NumberOf(key.dom) : key.value.AsNumber();
+      double d = key.is_dom ? NumberOf(key.dom) : key.val().AsNumber();
       simdjson::dom::array array = ArrayOf(t.dom);
       if (d == std::floor(d) && std::fabs(d) < 1e15 && array.size() < 0xFFFFFF) {
         auto size = static_cast<int64_t>(array.size());

@@ -196,6 +196,19 @@ TEST(ViewEngineTest, DocumentsSimdjsonCannotRepresentGoToTheReader) {
   EXPECT_EQ(utf8.text, "\"x\xEF\xBF\xBD\"\n");
   EXPECT_EQ(utf8.stats.document_fallbacks, 1u);
   EXPECT_EQ(RunView(".a", R"({"a":1e999})").text, "1.7976931348623157e+308\n");
+  // The "-0" scan works 8 bytes at a time: every offset of the pair, and look-alikes that are not
+  // the integer -0 (inside names, fractions, exponents) stay on the DOM.
+  for (size_t pad = 0; pad < 20; ++pad) {
+    std::string doc = "{\"p\":\"" + std::string(pad, 'x') + "\",\"a\":[1,-0, -0]}";
+    ViewRun run = RunView(".a", doc);
+    EXPECT_EQ(run.text, "[1,-0,-0]\n") << doc;
+    EXPECT_EQ(run.stats.document_fallbacks, 1u) << doc;
+    std::string lookalike = "{\"p\":\"" + std::string(pad, 'x') + "-0\",\"a\":[-0.5,-0e1,10,\"n-0\"]}";
+    ViewRun kept = RunView(".a", lookalike);
+    EXPECT_EQ(kept.text, "[-0.5,-0,10,\"n-0\"]\n") << lookalike;
+    EXPECT_EQ(kept.stats.document_fallbacks, 0u) << lookalike;
+  }
+  EXPECT_EQ(RunView(".", "-0").text, "-0\n");
   EXPECT_EQ(RunView(".", "{\"a\":").text.rfind("invalid JSON", 0), 0u);
 }
 
