@@ -25,6 +25,10 @@
 #include <iterator>
 #include <string>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace wm {
 namespace {
 
@@ -464,14 +468,27 @@ bool NegativeZeroAt(std::string_view text, size_t at) {
 // prints). Rare: a false positive inside a string, such as "a -0", only costs speed. Kubernetes
 // text is full of '-' (names, dates), so the pairs "-0" are found 8 bytes at a time (SWAR: a lane
 // is flagged when its byte is '-' and the next one '0'; flags above a match may be spurious and
-// are checked one by one, a real pair is never missed).
+// are checked one by one, a real pair is never missed), or 16 at a time with SSE2.
 bool MayHoldNegativeZero(std::string_view text) {
   static_assert(std::endian::native == std::endian::little, "lane i is byte i");
+  const char* p = text.data();
+  size_t i = 0;
+#ifdef __SSE2__
+  // 16 lanes at a time: '-' here and '0' one byte further.
+  const __m128i dash = _mm_set1_epi8('-'), zero = _mm_set1_epi8('0');
+  for (; i + 17 <= text.size(); i += 16) {
+    __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1));
+    auto lanes = static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(here, dash), _mm_cmpeq_epi8(next, zero))));
+    for (; lanes != 0; lanes &= lanes - 1) {
+      if (NegativeZeroAt(text, i + static_cast<size_t>(__builtin_ctz(lanes)))) return true;
+    }
+  }
+#endif
   constexpr uint64_t kOnes = 0x0101010101010101ULL;
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   auto zero_lanes = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
-  const char* p = text.data();
-  size_t i = 0;
   for (; i + 9 <= text.size(); i += 8) {
     uint64_t here, next;
     std::memcpy(&here, p + i, 8);

@@ -98,6 +98,11 @@ Value ConvertView(element e, bool sort_keys) {
 
 Value ToValue(const VVal& v, bool sort_keys) { return v.is_dom ? ConvertView(v.dom, sort_keys) : v.val(); }
 
+const Value& BoolValue(bool b) {
+  static const Value kTrue = Value::Bool(true), kFalse = Value::Bool(false);
+  return b ? kTrue : kFalse;
+}
+
 // jq's order between two values; containers are compared as Values.
 int CompareViews(const VVal& a, const VVal& b) {
   Kind ka = KindOf(a), kb = KindOf(b);
@@ -285,7 +290,7 @@ class Evaluator {
       }
       case VOp::kVar: return n.a < slots_.size() ? k(slots_[n.a]) : Flow::kBail;
       case VOp::kBind: return EvalBind(n, in, k);
-      case VOp::kNot: return k(VVal::Of(Value::Bool(!Truthy(in))));
+      case VOp::kNot: return k(VVal::Ref(BoolValue(!Truthy(in))));
       case VOp::kLength: return EvalLength(in, k);
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
@@ -369,7 +374,7 @@ class Evaluator {
           bool r = op == ir::BinaryOp::Eq ? c == 0 : op == ir::BinaryOp::Ne ? c != 0 :
                    op == ir::BinaryOp::Lt ? c < 0 : op == ir::BinaryOp::Le ? c <= 0 :
                    op == ir::BinaryOp::Gt ? c > 0 : c >= 0;
-          return k(VVal::Of(Value::Bool(r)));
+          return k(VVal::Ref(BoolValue(r)));
         }
         Value out, error;
         if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
@@ -386,8 +391,8 @@ class Evaluator {
     bool is_and = n.op == VOp::kAnd;
     return Eval(n.kids[0], in, [&](const VVal& a) {
       bool ta = Truthy(a);
-      if (is_and ? !ta : ta) return k(VVal::Of(Value::Bool(!is_and)));
-      return Eval(n.kids[1], in, [&](const VVal& b) { return k(VVal::Of(Value::Bool(Truthy(b)))); });
+      if (is_and ? !ta : ta) return k(VVal::Ref(BoolValue(!is_and)));
+      return Eval(n.kids[1], in, [&](const VVal& b) { return k(VVal::Ref(BoolValue(Truthy(b)))); });
     });
   }
 
@@ -494,7 +499,7 @@ class Evaluator {
       });
     });
     if (!(f == Flow::kStop && decided) && f != Flow::kContinue) return f;
-    return k(VVal::Of(Value::Bool(is_any ? decided : !decided)));
+    return k(VVal::Ref(BoolValue(is_any ? decided : !decided)));
   }
 
   const ViewProgram& p_;
