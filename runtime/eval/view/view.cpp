@@ -620,6 +620,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
       result.outputs.clear();
       Evaluator evaluator(*kind_.views_[i], context);
       if (evaluator.Run(&result.outputs) == Flow::kContinue) {
+        if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
         result.status = EvalStatus::kOk;
         result.fused = true;
         ++stats_.fused_runs;
