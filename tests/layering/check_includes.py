@@ -64,7 +64,7 @@ LAYERS = [
     # The bundle builder takes native code from its caller, so it stays beside codegen, LLVM-free.
     Layer("compiler/bundle", ["compiler/check"]),
     Layer("compiler/driver", ["compiler/codegen", "compiler/bundle"]),
-    Layer("tools", ["compiler/driver", "runtime/c"], ["CLI11", "nlohmann_json", "yaml-cpp"]),
+    Layer("tools", ["compiler/driver", "runtime/c", "runtime/eval/view"], ["CLI11", "nlohmann_json", "yaml-cpp"]),
     Layer("bench", [EVERYTHING], ["benchmark", "libjq", "nlohmann_json", "simdjson", "yaml-cpp"]),
     # Test code sees every layer, and every library but the fenced LLVM and ANTLR.
     Layer("tests", [EVERYTHING], ["gtest", "libjq", "nlohmann_json", "simdjson", "yaml-cpp"]),
