@@ -799,7 +799,16 @@ bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::do
           simdjson::SUCCESS) {
     return false;
   }
-  return parser->parse(text.data(), text.size(), true).get(*root) == simdjson::SUCCESS;
+  if (text.size() > kReusableCapacity) {
+    return parser->parse(text.data(), text.size(), true).get(*root) == simdjson::SUCCESS;
+  }
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end: copy into a per-thread padded
+  // buffer that keeps its capacity, instead of simdjson's fresh allocation per document. The DOM
+  // does not point into it (strings are copied into the parser's own buffer).
+  thread_local std::string padded;
+  if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  std::memcpy(padded.data(), text.data(), text.size());
+  return parser->parse(padded.data(), text.size(), false).get(*root) == simdjson::SUCCESS;
 }
 
 bool ConvertElement(simdjson::dom::element element, int max_depth, Value* out) {
