@@ -33,8 +33,8 @@ ratio() {  # ratio A B: A / B with one decimal, or - when either is missing
   if [ -z "$1" ] || [ -z "$2" ]; then echo "-"; else awk "BEGIN { printf \"%.1f\", $1 / $2 }"; fi
 }
 
-printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %8s\n' kind exprs interp_ns jit_ns aot_ns \
-  fused_ns libjq_ns gojq_ns aot/jq jit/jq fused/jq aot/gojq int/gojq b2r/simd
+printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s\n' kind exprs interp_ns jit_ns aot_ns \
+  fused_ns libjq_ns gojq_ns aot/jq jit/jq fused/jq aot/gojq int/gojq fused/gojq b2r/simd
 kinds=${KINDS:-$(cd "$corpus" && ls *.exprs | sed 's/\.exprs$//')}
 for kind in $kinds; do
   out=$("$build/bin/bench_engines" --exprs "$corpus/$kind.exprs" --objects "$corpus/$kind.ndjson" \
@@ -55,7 +55,8 @@ for kind in $kinds; do
     # Only comparable when gojq ran the same expressions to the same number of outputs.
     if [ "$(field outputs "$gline")" = "$outputs" ]; then g=$(field ns_per_object "$gline"); fi
   fi
-  printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %8s\n' "$kind" "$exprs" "$interp" "$jit" \
+  printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s\n' "$kind" "$exprs" "$interp" "$jit" \
     "$aot" "$fused" "$libjq" "${g:--}" "$(ratio "$libjq" "$aot")" "$(ratio "$libjq" "$jit")" \
-    "$(ratio "$libjq" "$fused")" "$(ratio "$g" "$aot")" "$(ratio "$g" "$interp")" "$(ratio "$fused_b2r" "$simd")"
+    "$(ratio "$libjq" "$fused")" "$(ratio "$g" "$aot")" "$(ratio "$g" "$interp")" "$(ratio "$g" "$fused")" \
+    "$(ratio "$fused_b2r" "$simd")"
 done
