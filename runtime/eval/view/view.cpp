@@ -125,6 +125,18 @@ int CompareViews(const VVal& a, const VVal& b) {
   return 0;  // null, false, true: equal within their kind
 }
 
+// Whether comparison `op` (==, !=, <, <=, >, >=) holds for a CompareViews result.
+bool ComparisonHolds(ir::BinaryOp op, int c) {
+  switch (op) {
+    case ir::BinaryOp::Eq: return c == 0;
+    case ir::BinaryOp::Ne: return c != 0;
+    case ir::BinaryOp::Lt: return c < 0;
+    case ir::BinaryOp::Le: return c <= 0;
+    case ir::BinaryOp::Gt: return c > 0;
+    default: return c >= 0;
+  }
+}
+
 using Field = std::pair<std::string_view, element>;
 
 // An object's members in the evaluator's key order; false when a key repeats (ParseJson keeps one
@@ -294,6 +306,11 @@ class Evaluator {
       case VOp::kLength: return EvalLength(in, k);
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
+      case VOp::kFieldCompare:
+        return IndexBy(in, VVal::Ref(p_.consts[n.b]), [&](const VVal& a) {
+          bool r = ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(p_.consts[n.c])));
+          return k(VVal::Ref(BoolValue(r)));
+        });
     }
     return Flow::kBail;
   }
@@ -369,13 +386,7 @@ class Evaluator {
     auto op = static_cast<ir::BinaryOp>(n.a);
     return Eval(n.kids[1], in, [&](const VVal& b) {
       return Eval(n.kids[0], in, [&](const VVal& a) {
-        if (op >= ir::BinaryOp::Eq) {
-          int c = CompareViews(a, b);
-          bool r = op == ir::BinaryOp::Eq ? c == 0 : op == ir::BinaryOp::Ne ? c != 0 :
-                   op == ir::BinaryOp::Lt ? c < 0 : op == ir::BinaryOp::Le ? c <= 0 :
-                   op == ir::BinaryOp::Gt ? c > 0 : c >= 0;
-          return k(VVal::Ref(BoolValue(r)));
-        }
+        if (op >= ir::BinaryOp::Eq) return k(VVal::Ref(BoolValue(ComparisonHolds(op, CompareViews(a, b)))));
         Value out, error;
         if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
         if (out.IsString() && !ChargeBytes(out.AsString().size())) return Flow::kBail;

@@ -28,12 +28,15 @@ enum class VOp : uint8_t {
   kBind,                       // a: slot; kids: source, body
   kNot, kLength,
   kAny, kAll,                  // kids[0]: the condition, on each element of .[]
+  kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), b = const
+                               // index of the key, c = const index of the constant
 };
 
 struct VNode {
   VOp op = VOp::kIdentity;
   uint32_t a = 0;
   std::vector<uint32_t> kids;
+  uint32_t b = 0, c = 0;        // kFieldCompare only
 };
 
 struct ViewProgram {

@@ -119,6 +119,8 @@ TEST(ViewEngineTest, EverySupportedFormAnswersOnTheDom) {
       ".spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)",
       ".spec.replicatedJobs[].template.spec.template", "empty", ".metadata | .[]",
       "(.a?) // 5", ".metadata.name.x?", ".spec.replicatedJobs[]?.name",
+      "[{}, {\"t\": 2}] | any(.t == null)", "[{\"t\": 2}] | all(.t >= 2)", ".spec.replicatedJobs[] | .replicas < 2",
+      ".spec.replicatedJobs[] | .name != \"leader\"", "[.spec.replicatedJobs[] | .template > {}]",
   };
   for (const std::string& form : forms) ExpectFused(form, kJobSet);
 }
@@ -159,7 +161,7 @@ TEST(ViewEngineTest, WriterIsByteIdenticalToWriteJson) {
 
 TEST(ViewEngineTest, ErrorsFallBackToTheEngineWithItsMessage) {
   for (const char* expr : {".a.b", ".a[]", ".a | length", ".a + \"x\"", ".[0]", "{(.a): 1}",
-                           "(.b?) | .c", ".a as $x | $x.y", ".b | any(.)"}) {
+                           "(.b?) | .c", ".a as $x | $x.y", ".b | any(.)", "[.b] | any(.t == 1)"}) {
     ViewRun run = RunView(expr, R"({"a":true,"b":1})");
     EXPECT_TRUE(run.fused_program) << expr;
     EXPECT_FALSE(run.answered) << expr;
