@@ -3,13 +3,21 @@
 // timing (timing the parse on its own), checks that every engine gives the same outputs (count
 // and content), then prints one line per engine, lined up with ../shared/bench/gojq's:
 //   engine=NAME objects=N exprs=M outputs=K ns_per_object=X parse_ns_per_object=Y
-//   bench_engines --exprs K.exprs --objects K.ndjson [--engines interp,jit,aot,libjq] [--repeat N]
-//                 [--opt-level 0-3]
+//          bytes_to_results_ns_per_object=Z
+//   engine=simdjson-parse objects=N parse_ns_per_object=Y     (simdjson's DOM parse alone)
+//   bench_engines --exprs K.exprs --objects K.ndjson [--engines interp,jit,aot,fused,libjq]
+//                 [--repeat N] [--opt-level 0-3] [--clock wall|cpu]
+// bytes to results = parse + evaluate. The fused engine (runtime/eval/view) starts from each
+// object's TEXT: its bytes_to_results is measured as one pass (simdjson parse + evaluation on the
+// DOM, fallbacks included), its ns_per_object is that minus simdjson's parse alone, and its
+// parse_ns_per_object is simdjson's parse. Unfused resolvers fall back to the aot filters when
+// aot is among the engines, else to the interpreter.
 // Exit 0 ok, 1 an engine disagrees (the expression and the object are named), 2 usage / input.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -18,7 +26,9 @@
 #include "base/file.h"
 #include "compiler/driver/expression.h"
 #include "runtime/eval/eval.h"
+#include "runtime/eval/view/view.h"
 #include "runtime/value/json.h"
+#include "runtime/value/json_dom.h"
 
 extern "C" {
 #include <jq.h>
@@ -26,11 +36,22 @@ extern "C" {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+// The clock of every timing: wall (steady_clock, the default) or this thread's CPU time
+// (`--clock cpu`), which leaves out the time the benchmark waits for a core on a loaded machine.
+bool g_cpu_clock = false;
+
+double NowNs() {
+  if (g_cpu_clock) {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+  }
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 struct BenchOptions {
   std::string exprs_path, objects_path;
-  std::vector<std::string> engines = {"interp", "jit", "aot", "libjq"};
+  std::vector<std::string> engines = {"interp", "jit", "aot", "fused", "libjq"};
   int repeat = 3;  // timed passes per engine; the fastest counts (shared machines are noisy)
   int opt_level = 2;  // LLVM level of the jit and aot code
 };
@@ -40,18 +61,20 @@ struct Corpus {
   std::vector<std::string> lines;
   std::vector<wm::Value> values;
   std::vector<jv> jvs;
-  double wm_parse_ns = 0, jq_parse_ns = 0;  // per object
+  double wm_parse_ns = 0, jq_parse_ns = 0, simdjson_parse_ns = 0;  // per object, best pass
 };
 
 // One engine: a run function over (expression index, object index) that counts outputs.
 struct Engine {
   std::string name;
-  std::vector<std::unique_ptr<wm::Filter>> filters;  // wm engines; null = interpreter fallback
+  std::vector<std::shared_ptr<wm::Filter>> filters;  // wm engines; null = interpreter fallback
   std::vector<jq_state*> jq;                          // libjq
+  std::unique_ptr<wm::view::FusedKind> fused;         // fused: the kind's resolvers on the DOM
+  std::unique_ptr<wm::view::FusedRunner> runner;
 };
 
-double NsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+double NsSince(double start) {
+  return NowNs() - start;
 }
 
 std::vector<std::string> Split(const std::string& text, char separator) {
@@ -90,7 +113,6 @@ bool ReadCorpus(const std::string& path, Corpus* corpus) {
     return false;
   }
   corpus->values.resize(corpus->lines.size());
-  auto start = Clock::now();
   for (size_t i = 0; i < corpus->lines.size(); ++i) {
     wm::JsonError json_error;
     if (!wm::ParseJson(corpus->lines[i], &corpus->values[i], &json_error)) {
@@ -99,11 +121,43 @@ bool ReadCorpus(const std::string& path, Corpus* corpus) {
       return false;
     }
   }
-  corpus->wm_parse_ns = NsSince(start) / static_cast<double>(corpus->lines.size());
-  start = Clock::now();
   for (const std::string& line : corpus->lines) corpus->jvs.push_back(jv_parse(line.c_str()));
-  corpus->jq_parse_ns = NsSince(start) / static_cast<double>(corpus->lines.size());
   return true;
+}
+
+// The parse alone, per object, fastest of `repeat` passes: wmc's reader (simdjson + copy into
+// Values), libjq's, and simdjson's DOM parse as the view engine runs it (json_dom::ParseDom).
+// (each only when an engine that uses it is benchmarked.)
+void TimeParsers(int repeat, const std::vector<std::string>& engines, Corpus* corpus) {
+  auto wanted = [&](const char* name) { return std::find(engines.begin(), engines.end(), name) != engines.end(); };
+  bool libjq = wanted("libjq");
+  bool values = wanted("interp") || wanted("jit") || wanted("aot");
+  auto best_of = [&](auto&& pass) {
+    double best = 0;
+    for (int r = 0; r < repeat; ++r) {
+      double start = NowNs();
+      pass();
+      double ns = NsSince(start);
+      if (r == 0 || ns < best) best = ns;
+    }
+    return best / static_cast<double>(corpus->lines.size());
+  };
+  if (values) corpus->wm_parse_ns = best_of([&] {
+    for (const std::string& line : corpus->lines) {
+      wm::Value v;
+      wm::ParseJson(line, &v, nullptr);
+    }
+  });
+  if (libjq) corpus->jq_parse_ns = best_of([&] {
+    for (const std::string& line : corpus->lines) jv_free(jv_parse(line.c_str()));
+  });
+  simdjson::dom::parser parser;
+  corpus->simdjson_parse_ns = best_of([&] {
+    for (const std::string& line : corpus->lines) {
+      simdjson::dom::element root;
+      wm::json_dom::ParseDom(line, &parser, &root);
+    }
+  });
 }
 
 // What one engine printed for one expression on one object: the compact JSON outputs, then
@@ -163,7 +217,7 @@ bool BuildNative(const std::string& name, const std::vector<std::shared_ptr<cons
   wm::driver::ExpressionOptions options;
   options.opt_level = opt_level;
   options.engine = name == "jit" ? wm::driver::Engine::kJit : wm::driver::Engine::kAot;
-  auto start = Clock::now();
+  double start = NowNs();
   std::vector<std::unique_ptr<wm::Filter>> aot;
   if (name == "aot" && !native.empty()) {
     auto batch = wm::driver::BuildAotBatch(native, options);
@@ -190,6 +244,26 @@ bool BuildNative(const std::string& name, const std::vector<std::shared_ptr<cons
   std::fprintf(stderr, "note: %s: %zu of %zu resolvers native, compiled in %.0f ms\n", name.c_str(),
                native.size(), programs.size(), NsSince(start) / 1e6);
   return true;
+}
+
+// The fused engine: the view engine over all resolvers at once (document key order, as the other
+// engines see the corpus), falling back to the aot filters when aot was built before it.
+void BuildFused(const std::vector<std::shared_ptr<const wm::ir::Program>>& programs,
+                const std::vector<Engine>& built, Engine* engine) {
+  std::vector<std::shared_ptr<const wm::Filter>> fallbacks;
+  for (const Engine& other : built) {
+    if (other.name == "aot") fallbacks.assign(other.filters.begin(), other.filters.end());
+  }
+  engine->fused = std::make_unique<wm::view::FusedKind>(programs, wm::view::FusedKindOptions{}, fallbacks);
+  engine->runner = std::make_unique<wm::view::FusedRunner>(*engine->fused);
+  std::fprintf(stderr, "note: fused: %zu of %zu resolvers fused (falling back to %s)\n",
+               engine->fused->fused_count(), programs.size(), fallbacks.empty() ? "interp" : "aot");
+  for (size_t i = 0; i < programs.size(); ++i) {
+    if (!engine->fused->fused(i)) {
+      std::fprintf(stderr, "note: fused: not fused (%s): %s\n", engine->fused->unsupported_reason(i).c_str(),
+                   programs[i]->source.c_str());
+    }
+  }
 }
 
 // Compiles the expressions every requested engine accepts (an expression libjq or wmc refuses is
@@ -227,8 +301,10 @@ bool BuildEngines(std::vector<std::string>* expressions, const std::vector<std::
       for (const auto& program : programs) engine.filters.push_back(std::move(*wm::driver::BuildEngine(program)));
     } else if (name == "jit" || name == "aot") {
       if (!BuildNative(name, programs, native, opt_level, &engine)) return false;
+    } else if (name == "fused") {
+      BuildFused(programs, *engines, &engine);
     } else {
-      std::fprintf(stderr, "bench_engines: unknown engine %s (interp, jit, aot, libjq)\n", name.c_str());
+      std::fprintf(stderr, "bench_engines: unknown engine %s (interp, jit, aot, fused, libjq)\n", name.c_str());
       return false;
     }
     engines->push_back(std::move(engine));
@@ -236,9 +312,26 @@ bool BuildEngines(std::vector<std::string>* expressions, const std::vector<std::
   return true;
 }
 
+// The fused engine's outputs for one resolver, from its runner's last object.
+Outputs FusedOutputs(const wm::view::ResolverResult& result) {
+  Outputs out;
+  for (const wm::view::ViewOutput& v : result.outputs) {
+    v.WriteJson(&out.text);
+    out.text.push_back('\n');
+    ++out.count;
+  }
+  if (result.status == wm::EvalStatus::kError) {
+    out.error = true;
+    out.message = result.error.Message();
+  }
+  return out;
+}
+
+// Precondition for the fused engine: its runner has run `object`.
 Outputs RunOne(const Engine& engine, const Engine& interp, size_t expr, const Corpus& corpus,
                size_t object) {
   if (!engine.jq.empty()) return RunJq(engine.jq[expr], corpus.jvs[object]);
+  if (engine.runner) return FusedOutputs(engine.runner->result(expr));
   const wm::Filter* f = engine.filters[expr] ? engine.filters[expr].get() : interp.filters[expr].get();
   return RunWm(*f, corpus.values[object]);
 }
@@ -248,6 +341,13 @@ Outputs RunOne(const Engine& engine, const Engine& interp, size_t expr, const Co
 bool CheckAgreement(const std::vector<Engine>& engines, const Engine& interp,
                     const std::vector<std::string>& expressions, const Corpus& corpus) {
   for (size_t o = 0; o < corpus.values.size(); ++o) {
+    for (const Engine& engine : engines) {
+      wm::JsonError error;
+      if (engine.runner && !engine.runner->Run(corpus.lines[o], {}, &error)) {
+        std::fprintf(stderr, "MISMATCH engine=fused rejects object %zu: %s\n", o, error.message.c_str());
+        return false;
+      }
+    }
     for (size_t e = 0; e < expressions.size(); ++e) {
       Outputs reference = RunOne(interp, interp, e, corpus, o);
       for (const Engine& engine : engines) {
@@ -277,7 +377,16 @@ double TimePass(const Engine& engine, const Engine& interp, const Corpus& corpus
     return true;
   };
   wm::EvalError error;
-  auto start = Clock::now();
+  double start = NowNs();
+  if (engine.runner) {
+    wm::JsonError json_error;
+    for (const std::string& line : corpus.lines) {
+      engine.runner->Run(line, {}, &json_error);
+      for (size_t e = 0; e < engine.fused->size(); ++e) count += engine.runner->result(e).outputs.size();
+    }
+    *outputs = count;
+    return NsSince(start);
+  }
   for (size_t o = 0; o < corpus.values.size(); ++o) {
     if (!engine.jq.empty()) {
       for (jq_state* jq : engine.jq) {
@@ -308,6 +417,7 @@ bool ParseArgs(int argc, char** argv, BenchOptions* options) {
     else if (arg == "--objects") options->objects_path = value;
     else if (arg == "--engines") options->engines = Split(value, ',');
     else if (arg == "--repeat") options->repeat = std::max(1, std::atoi(value.c_str()));
+    else if (arg == "--clock" && (value == "cpu" || value == "wall")) g_cpu_clock = value == "cpu";
     else if (arg == "--opt-level") options->opt_level = std::clamp(std::atoi(value.c_str()), 0, 3);
     else return false;
   }
@@ -322,7 +432,7 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, &options)) {
     std::fprintf(stderr,
                  "usage: bench_engines --exprs FILE --objects FILE.ndjson "
-                 "[--engines interp,jit,aot,libjq] [--repeat N] [--opt-level 0-3]\n");
+                 "[--engines interp,jit,aot,fused,libjq] [--repeat N] [--opt-level 0-3] [--clock wall|cpu]\n");
     return 2;
   }
   std::vector<std::string> expressions;
@@ -336,6 +446,7 @@ int main(int argc, char** argv) {
     if (name != "interp") names.push_back(name);
   }
   if (!BuildEngines(&expressions, names, options.opt_level, &engines)) return 2;
+  TimeParsers(options.repeat, options.engines, &corpus);
   const Engine& interp = engines.front();
   if (!CheckAgreement(engines, interp, expressions, corpus)) return 1;
   for (const Engine& engine : engines) {
@@ -349,10 +460,28 @@ int main(int argc, char** argv) {
       if (pass == 0 || ns < best) best = ns;
     }
     double objects = static_cast<double>(corpus.values.size());
-    std::printf("engine=%s objects=%zu exprs=%zu outputs=%zu ns_per_object=%.0f parse_ns_per_object=%.0f\n",
-                engine.name.c_str(), corpus.values.size(), expressions.size(), outputs, best / objects,
-                engine.jq.empty() ? corpus.wm_parse_ns : corpus.jq_parse_ns);
+    double per_object = best / objects;
+    double parse = engine.jq.empty() ? corpus.wm_parse_ns : corpus.jq_parse_ns;
+    double bytes_to_results = per_object + parse;
+    if (engine.runner) {  // one pass from the text: parse is simdjson's, evaluation the rest
+      parse = corpus.simdjson_parse_ns;
+      bytes_to_results = per_object;
+      per_object = std::max(0.0, bytes_to_results - parse);
+    }
+    std::printf("engine=%s objects=%zu exprs=%zu outputs=%zu ns_per_object=%.0f parse_ns_per_object=%.0f "
+                "bytes_to_results_ns_per_object=%.0f\n",
+                engine.name.c_str(), corpus.values.size(), expressions.size(), outputs, per_object, parse,
+                bytes_to_results);
     std::fflush(stdout);
   }
+  for (const Engine& engine : engines) {
+    if (!engine.runner) continue;
+    const wm::view::FusedStats& stats = engine.runner->stats();
+    std::fprintf(stderr, "note: fused: %llu resolver runs on the DOM, %llu fallbacks, %llu objects through ParseJson\n",
+                 static_cast<unsigned long long>(stats.fused_runs), static_cast<unsigned long long>(stats.fallback_runs),
+                 static_cast<unsigned long long>(stats.document_fallbacks));
+  }
+  std::printf("engine=simdjson-parse objects=%zu parse_ns_per_object=%.0f\n", corpus.values.size(),
+              corpus.simdjson_parse_ns);
   return 0;
 }

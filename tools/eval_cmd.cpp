@@ -3,6 +3,8 @@
 // through any engine (compiled by driver::CompileExpression), or prints a stage of it. Inputs
 // stream (tools/object_input.h JsonValueStream): each value runs as soon as it is read, memory is
 // bounded by the largest value; native engines take over from the interpreter on large inputs.
+// Without --engine, a program the view engine fuses (runtime/eval/view) runs on each value's
+// parsed text directly (no copy into Values; same outputs and errors as the interpreter).
 // Exit codes follow jq: 0 ok, 2 usage/I-O/invalid JSON input, 3 the expression does not compile
 // (diagnostics on stderr), 5 a runtime error (`jq: error (at FILE:LINE): MESSAGE` on stderr).
 #include <CLI/CLI.hpp>
@@ -21,6 +23,7 @@
 #include "base/file.h"
 #include "compiler/source/render.h"
 #include "runtime/eval/eval.h"
+#include "runtime/eval/view/view.h"
 #include "runtime/value/json.h"
 #include "tools/cli_output.h"
 #include "tools/commands.h"
@@ -40,6 +43,7 @@ constexpr int64_t kDefaultNativeAfterBytes = int64_t{4} << 20;
 
 struct EvalOptions {
   std::string engine = "interp";
+  bool engine_given = false;  // --engine on the command line: then exactly that engine runs
   std::string emit;  // "" = evaluate; else the stage of the compiled expression to print
   bool null_input = false;
   bool raw_output = false;
@@ -179,8 +183,10 @@ class Progress {
 // appear before a later error), or all values at once with --slurp.
 class EvalRun {
  public:
-  EvalRun(const EvalOptions& opts, const std::vector<Value>& globals, NativeSwitch& engines)
-      : opts_(opts), engines_(engines),
+  // `view`: the view engine's lowering of the program, used for every input when not null.
+  EvalRun(const EvalOptions& opts, const std::vector<Value>& globals, NativeSwitch& engines,
+          const view::FusedKind* view)
+      : opts_(opts), engines_(engines), view_(view),
         progress_(opts.progress == "always" || (opts.progress == "auto" && isatty(fileno(stderr)))) {
     run_options_.globals = &globals;
     run_options_.limits = opts.limits;
@@ -213,6 +219,7 @@ class EvalRun {
       return false;
     }
     if (opts_.slurp && slurped_.empty()) slurp_where_ = in.name() + ":0";
+    if (view_ != nullptr) return ReadFileOnView(in);
     size_t base = consumed_;
     for (Value value; in.Next(&value);) {
       consumed_ = base + in.bytes_consumed();
@@ -225,6 +232,38 @@ class EvalRun {
       const Filter& filter = engines_.For(consumed_);
       Run(filter, value, where);
       progress_.Update(++objects_, consumed_, filter.engine_name());
+    }
+    if (in.error().empty()) return true;
+    std::fflush(stdout);
+    std::fprintf(stderr, "wmc eval: %s\n", in.error().c_str());
+    return false;
+  }
+
+  // The view engine over each value's text.
+  bool ReadFileOnView(JsonValueStream& in) {
+    size_t base = consumed_;
+    view::FusedRunner runner(*view_);
+    std::string_view text;
+    size_t offset = 0;
+    while (in.NextText(&text, &offset)) {
+      consumed_ = base + in.bytes_consumed();
+      JsonError json_error;
+      if (!runner.Run(text, run_options_, &json_error)) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "wmc eval: %s\n", in.InvalidJsonMessage(offset, json_error).c_str());
+        return false;
+      }
+      const view::ResolverResult& result = runner.result(0);
+      for (const view::ViewOutput& v : result.outputs) {
+        out_.clear();
+        Value string = opts_.raw_output ? v.ToValue() : Value();  // -r: strings without quotes
+        if (string.IsString()) out_.append(string.AsString());
+        else v.WriteJson(&out_, write_options_);
+        out_.push_back('\n');
+        std::fwrite(out_.data(), 1, out_.size(), stdout);
+      }
+      if (result.status == EvalStatus::kError) ReportError(result.error, in.name() + ":" + std::to_string(in.line()));
+      progress_.Update(++objects_, consumed_, result.fused ? "view" : "interp");
     }
     if (in.error().empty()) return true;
     std::fflush(stdout);
@@ -245,7 +284,10 @@ class EvalRun {
           return true;
         },
         &error, run_options_);
-    if (status != EvalStatus::kError) return;
+    if (status == EvalStatus::kError) ReportError(error, where);
+  }
+
+  void ReportError(const EvalError& error, const std::string& where) {
     std::fflush(stdout);
     if (error.value.IsString()) {
       std::fprintf(stderr, "jq: error (at %s): %s\n", where.c_str(), error.Message().c_str());
@@ -257,6 +299,7 @@ class EvalRun {
 
   const EvalOptions& opts_;
   NativeSwitch& engines_;
+  const view::FusedKind* view_;
   Progress progress_;
   RunOptions run_options_;
   JsonWriteOptions write_options_;
@@ -308,7 +351,13 @@ int RunEval(const EvalOptions& opts) {
       (opts.native_after == 0 || !driver::NativeUnsupportedReason(*compiled->program).empty())) {
     if (std::optional<driver::Failure> failure = engines.CompileNow()) return ReportFailure(*failure, opts.expression);
   }
-  EvalRun run(opts, globals, engines);
+  // Without --engine, the view engine takes the program when it fuses it (streamed inputs only).
+  std::unique_ptr<view::FusedKind> fused;
+  if (!opts.engine_given && !opts.slurp && !opts.null_input) {
+    fused = std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{compiled->program});
+    if (!fused->fused(0)) fused.reset();
+  }
+  EvalRun run(opts, globals, engines, fused.get());
   int exit_code = run.RunInputs();
   engines.Finish();
   return exit_code;
@@ -329,8 +378,10 @@ void AddEvalLimitOptions(CLI::App* cmd, EvalLimits* limits) {
 void AddEvalCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<EvalOptions>();
   auto* cmd = app.add_subcommand("eval", "Run a jq expression over JSON inputs (like jq -c)");
-  cmd->add_option("--engine", opts->engine,
-                  "Engine: interp (default), jit, aot, or auto (jit when supported, else interp)");
+  CLI::Option* engine = cmd->add_option(
+      "--engine", opts->engine,
+      "Engine: interp (default; without --engine, programs the view engine supports run on each "
+      "input's parsed text), jit, aot, or auto (jit when supported, else interp)");
   cmd->add_option("--emit", opts->emit,
                   "Print a stage instead of evaluating: " + driver::StageNames() +
                       " (checked: the result type and cardinality for an input of unknown type;"
@@ -362,7 +413,10 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("expression", opts->expression, "The jq expression")->required();
   cmd->add_option("files", opts->files, "JSON input files (default: stdin)");
-  cmd->callback([opts, exit_code] { *exit_code = RunEval(*opts); });
+  cmd->callback([opts, exit_code, engine] {
+    opts->engine_given = engine->count() > 0;
+    *exit_code = RunEval(*opts);
+  });
 }
 
 }  // namespace wm::tools

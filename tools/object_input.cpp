@@ -184,7 +184,7 @@ bool JsonValueStream::Fill() {
   return got > 0;
 }
 
-bool JsonValueStream::Next(Value* value) {
+bool JsonValueStream::NextText(std::string_view* value_text, size_t* offset) {
   if (!error_.empty()) return false;
   while (true) {
     while (begin_ < buffer_.size() && IsJsonSpace(buffer_[begin_])) {
@@ -203,18 +203,30 @@ bool JsonValueStream::Next(Value* value) {
       if (!Fill() && !error_.empty()) return false;
       continue;
     }
-    JsonError json_error;
-    if (!ParseJson(text.substr(begin_, end - begin_), value, &json_error)) {
-      error_ = "invalid JSON in " + name_ + " at offset " + std::to_string(consumed_ + json_error.offset) +
-               ": " + json_error.message;
-      return false;
-    }
+    *value_text = text.substr(begin_, end - begin_);
+    *offset = consumed_;
     newlines_ += static_cast<size_t>(std::count(text.begin() + begin_, text.begin() + end, '\n'));
     line_ = newlines_ + (end < text.size() && text[end] == '\n' ? 1 : 0);
     consumed_ += end - begin_;
     begin_ = end;
     return true;
   }
+}
+
+bool JsonValueStream::Next(Value* value) {
+  std::string_view text;
+  size_t offset = 0;
+  if (!NextText(&text, &offset)) return false;
+  JsonError json_error;
+  if (!ParseJson(text, value, &json_error)) {
+    error_ = InvalidJsonMessage(offset, json_error);
+    return false;
+  }
+  return true;
+}
+
+std::string JsonValueStream::InvalidJsonMessage(size_t offset, const JsonError& error) const {
+  return "invalid JSON in " + name_ + " at offset " + std::to_string(offset + error.offset) + ": " + error.message;
 }
 
 std::string InputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }

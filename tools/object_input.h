@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/value/json.h"
 #include "runtime/value/value.h"
 
 namespace wm::tools {
@@ -53,6 +54,12 @@ class JsonValueStream {
   // The next value; false at the end of the input or on an error (then error() is set:
   // "invalid JSON in NAME at offset N: MESSAGE", or a read error).
   bool Next(Value* value);
+  // The next value's JSON text, unparsed (for engines that parse it themselves: the view engine),
+  // valid until the next call; *offset = its byte offset in the input (for error messages). The
+  // bookkeeping (line, bytes consumed) moves past it as Next does.
+  bool NextText(std::string_view* text, size_t* offset);
+  // Next's error for a value at `offset` its parser rejected with `error`.
+  std::string InvalidJsonMessage(size_t offset, const JsonError& error) const;
   const std::string& error() const { return error_; }
   // Newlines up to the end of the last value, plus the newline right after it (jq's count).
   size_t line() const { return line_; }

@@ -12,11 +12,11 @@
 //   lead byte or truncated/overlong/surrogate sequence); a lone low surrogate escape (\udc00)
 //   becomes U+FFFD, a high surrogate escape not followed by a low one is an error, as in jq.
 #include "runtime/value/json.h"
+#include "runtime/value/json_dom.h"
 #include "runtime/value/utf8.h"
 
-#include <simdjson.h>
-
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <charconv>
 #include <cmath>
@@ -24,6 +24,10 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace wm {
 namespace {
@@ -404,12 +408,12 @@ class Parser {
 // it applies jq's repairs or reports the error with its byte offset.
 // Deeper documents (never seen in Kubernetes objects) go to Parser; this also bounds the
 // recursion of ConvertElement.
-constexpr size_t kSimdjsonMaxDepth = 128;
+constexpr size_t kSimdjsonMaxDepth = json_dom::kMaxDomDepth;
 // Per-thread parsers keep their buffers between calls; documents above this size get a
 // one-off parser so one huge input does not pin its buffers to the thread forever.
 constexpr size_t kReusableCapacity = 1 << 20;
 
-bool ConvertElement(simdjson::dom::element element, int depth, int max_depth, Value* out) {
+bool ConvertAt(simdjson::dom::element element, int depth, int max_depth, Value* out) {
   using simdjson::dom::element_type;
   switch (element.type()) {
     case element_type::NULL_VALUE: *out = Value::Null(); return true;
@@ -429,7 +433,7 @@ bool ConvertElement(simdjson::dom::element element, int depth, int max_depth, Va
       elements.reserve(array.size());
       for (simdjson::dom::element child : array) {
         elements.emplace_back();
-        if (!ConvertElement(child, depth + 1, max_depth, &elements.back())) return false;
+        if (!ConvertAt(child, depth + 1, max_depth, &elements.back())) return false;
       }
       *out = Value::MakeArray(std::move(elements));
       return true;
@@ -441,7 +445,7 @@ bool ConvertElement(simdjson::dom::element element, int depth, int max_depth, Va
       members.reserve(object.size());
       for (simdjson::dom::key_value_pair field : object) {
         members.emplace_back(Value::String(field.key), Value());
-        if (!ConvertElement(field.value, depth + 1, max_depth, &members.back().second)) return false;
+        if (!ConvertAt(field.value, depth + 1, max_depth, &members.back().second)) return false;
       }
       *out = Value::MakeObject(std::move(members));
       return true;
@@ -450,27 +454,64 @@ bool ConvertElement(simdjson::dom::element element, int depth, int max_depth, Va
   return false;
 }
 
+// Whether the integer "-0" starts at text[at]: "-0" at the start of a token, not followed by a
+// fraction or an exponent.
+bool NegativeZeroAt(std::string_view text, size_t at) {
+  if (text[at] != '-' || at + 1 >= text.size() || text[at + 1] != '0') return false;
+  char before = at > 0 ? text[at - 1] : ' ';
+  bool starts_token = before == '[' || before == ',' || before == ':' || IsJsonSpace(before);
+  char next = at + 2 < text.size() ? text[at + 2] : ' ';
+  return starts_token && next != '.' && next != 'e' && next != 'E';
+}
+
+// Whether the text may hold the integer "-0" (simdjson reads it as 0 and so loses the sign jq
+// prints). Rare: a false positive inside a string, such as "a -0", only costs speed. Kubernetes
+// text is full of '-' (names, dates), so the pairs "-0" are found 8 bytes at a time (SWAR: a lane
+// is flagged when its byte is '-' and the next one '0'; flags above a match may be spurious and
+// are checked one by one, a real pair is never missed), or 16 at a time with SSE2.
+bool MayHoldNegativeZero(std::string_view text) {
+  static_assert(std::endian::native == std::endian::little, "lane i is byte i");
+  const char* p = text.data();
+  size_t i = 0;
+#ifdef __SSE2__
+  // 16 lanes at a time: '-' here and '0' one byte further.
+  const __m128i dash = _mm_set1_epi8('-'), zero = _mm_set1_epi8('0');
+  for (; i + 17 <= text.size(); i += 16) {
+    __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1));
+    auto lanes = static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(here, dash), _mm_cmpeq_epi8(next, zero))));
+    for (; lanes != 0; lanes &= lanes - 1) {
+      if (NegativeZeroAt(text, i + static_cast<size_t>(__builtin_ctz(lanes)))) return true;
+    }
+  }
+#endif
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  auto zero_lanes = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  for (; i + 9 <= text.size(); i += 8) {
+    uint64_t here, next;
+    std::memcpy(&here, p + i, 8);
+    std::memcpy(&next, p + i + 1, 8);
+    uint64_t lanes = zero_lanes(here ^ (kOnes * '-')) & zero_lanes(next ^ (kOnes * '0'));
+    for (; lanes != 0; lanes &= lanes - 1) {
+      if (NegativeZeroAt(text, i + static_cast<size_t>(__builtin_ctzll(lanes)) / 8)) return true;
+    }
+  }
+  for (; i < text.size(); ++i) {
+    if (NegativeZeroAt(text, i)) return true;
+  }
+  return false;
+}
+
 // Returns false when simdjson cannot decide (the caller then runs Parser).
 bool ParseWithSimdjson(std::string_view text, int max_depth, Value* out) {
-  // simdjson reads the integer "-0" as 0 and so loses the sign jq prints. Rare: leave documents
-  // that may contain it (a false positive inside a string, such as "a -0", only costs speed).
-  for (size_t at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 2)) {
-    char before = at > 0 ? text[at - 1] : ' ';
-    bool starts_token = before == '[' || before == ',' || before == ':' || IsJsonSpace(before);
-    char next = at + 2 < text.size() ? text[at + 2] : ' ';
-    if (starts_token && next != '.' && next != 'e' && next != 'E') return false;
-  }
   thread_local simdjson::dom::parser reusable;
   simdjson::dom::parser one_off;
   simdjson::dom::parser& parser = text.size() <= kReusableCapacity ? reusable : one_off;
-  if (parser.max_depth() != kSimdjsonMaxDepth &&
-      parser.allocate(std::max<size_t>(parser.capacity(), text.size()), kSimdjsonMaxDepth) !=
-          simdjson::SUCCESS) {
-    return false;
-  }
   simdjson::dom::element root;
-  if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) return false;
-  return ConvertElement(root, 0, max_depth, out);
+  if (!json_dom::ParseDom(text, &parser, &root)) return false;
+  return ConvertAt(root, 0, max_depth, out);
 }
 
 // ---- writer
@@ -747,5 +788,129 @@ std::string ToJson(const Value& v, const JsonWriteOptions& options) {
   WriteJson(v, &out, options);
   return out;
 }
+
+
+namespace json_dom {
+
+bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root) {
+  if (MayHoldNegativeZero(text)) return false;
+  if (parser->max_depth() != kSimdjsonMaxDepth &&
+      parser->allocate(std::max<size_t>(parser->capacity(), text.size()), kSimdjsonMaxDepth) !=
+          simdjson::SUCCESS) {
+    return false;
+  }
+  if (text.size() > kReusableCapacity) {
+    return parser->parse(text.data(), text.size(), true).get(*root) == simdjson::SUCCESS;
+  }
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end: copy into a per-thread padded
+  // buffer that keeps its capacity, instead of simdjson's fresh allocation per document. The DOM
+  // does not point into it (strings are copied into the parser's own buffer).
+  thread_local std::string padded;
+  if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  std::memcpy(padded.data(), text.data(), text.size());
+  return parser->parse(padded.data(), text.size(), false).get(*root) == simdjson::SUCCESS;
+}
+
+bool ConvertElement(simdjson::dom::element element, int max_depth, Value* out) {
+  return ConvertAt(element, 0, max_depth, out);
+}
+
+namespace {
+
+using Field = std::pair<std::string_view, simdjson::dom::element>;
+
+// The members of a DOM object as WriteJson writes the converted object: a duplicate key once, at
+// its first position with its last value (as ConvertElement), sorted when the options ask.
+void OrderedFields(simdjson::dom::object object, bool sort_keys, std::vector<Field>* fields) {
+  for (simdjson::dom::key_value_pair field : object) fields->emplace_back(field.key, field.value);
+  std::vector<Field> by_key = *fields;
+  std::stable_sort(by_key.begin(), by_key.end(),
+                   [](const Field& a, const Field& b) { return a.first < b.first; });
+  bool duplicates = false;
+  for (size_t i = 1; i < by_key.size() && !duplicates; ++i) duplicates = by_key[i - 1].first == by_key[i].first;
+  if (duplicates) {
+    std::vector<Field> unique;
+    for (size_t i = 0; i < fields->size(); ++i) {
+      bool seen = false;
+      for (size_t j = 0; j < i && !seen; ++j) seen = (*fields)[j].first == (*fields)[i].first;
+      if (seen) continue;
+      Field last = (*fields)[i];
+      for (size_t j = i + 1; j < fields->size(); ++j) {
+        if ((*fields)[j].first == last.first) last.second = (*fields)[j].second;
+      }
+      unique.push_back(last);
+    }
+    *fields = std::move(unique);
+    if (sort_keys) {
+      std::sort(fields->begin(), fields->end(), [](const Field& a, const Field& b) { return a.first < b.first; });
+    }
+  } else if (sort_keys) {
+    *fields = std::move(by_key);
+  }
+}
+
+// Recursion is bounded by the DOM's depth (kMaxDomDepth).
+void WriteElementAt(simdjson::dom::element element, size_t depth, const JsonWriteOptions& options,
+                    std::string* out) {
+  using simdjson::dom::element_type;
+  const int indent = options.indent;
+  switch (element.type()) {
+    case element_type::NULL_VALUE: out->append("null"); return;
+    case element_type::BOOL: out->append(element.get_bool().value_unsafe() ? "true" : "false"); return;
+    case element_type::INT64:
+      FormatNumber(static_cast<double>(element.get_int64().value_unsafe()), out);
+      return;
+    case element_type::UINT64:
+      FormatNumber(static_cast<double>(element.get_uint64().value_unsafe()), out);
+      return;
+    case element_type::DOUBLE: FormatNumber(element.get_double().value_unsafe(), out); return;
+    case element_type::STRING: AppendEscapedString(element.get_string().value_unsafe(), out); return;
+    case element_type::ARRAY: {
+      simdjson::dom::array array = element.get_array().value_unsafe();
+      if (array.begin() == array.end()) {
+        out->append("[]");
+        return;
+      }
+      out->push_back('[');
+      bool first = true;
+      for (simdjson::dom::element child : array) {
+        if (!first) out->push_back(',');
+        first = false;
+        if (indent > 0) AppendNewlineIndent(indent, depth + 1, out);
+        WriteElementAt(child, depth + 1, options, out);
+      }
+      if (indent > 0) AppendNewlineIndent(indent, depth, out);
+      out->push_back(']');
+      return;
+    }
+    case element_type::OBJECT: {
+      std::vector<Field> fields;
+      OrderedFields(element.get_object().value_unsafe(), options.sort_keys, &fields);
+      if (fields.empty()) {
+        out->append("{}");
+        return;
+      }
+      out->push_back('{');
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) out->push_back(',');
+        if (indent > 0) AppendNewlineIndent(indent, depth + 1, out);
+        AppendEscapedString(fields[i].first, out);
+        out->append(indent > 0 ? ": " : ":");
+        WriteElementAt(fields[i].second, depth + 1, options, out);
+      }
+      if (indent > 0) AppendNewlineIndent(indent, depth, out);
+      out->push_back('}');
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void WriteElement(simdjson::dom::element element, std::string* out, const JsonWriteOptions& options) {
+  WriteElementAt(element, 0, options, out);
+}
+
+}  // namespace json_dom
 
 }  // namespace wm

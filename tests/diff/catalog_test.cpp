@@ -229,9 +229,10 @@ TEST(CatalogDiff, EveryCatalogExpressionAgreesWithLibjq) {
   if (!batch.Build(&aot_error)) std::fprintf(stderr, "AOT batch failed: %s\n", aot_error.c_str());
 
   size_t cases = 0;
-  size_t native = 0;
+  size_t native = 0, fused = 0;
   for (const auto& p : prepared) {
     native += p->native_supported ? 1 : 0;
+    fused += p->view != nullptr ? 1 : 0;
     for (const std::string& input_json : inputs) {
       Value input;
       std::string error;
@@ -247,9 +248,10 @@ TEST(CatalogDiff, EveryCatalogExpressionAgreesWithLibjq) {
   }
   std::fprintf(stderr,
                "catalog diff: %zu catalog expressions + %zu hand-written, %zu inputs, %zu cases, "
-               "%zu natively compiled programs, %zu rejected by libjq 1.6, %zu mismatches\n",
+               "%zu natively compiled programs, %zu fused on the view engine, %zu rejected by libjq 1.6, "
+               "%zu mismatches\n",
                catalog_expressions.size(), HandWrittenExpressions().size(), inputs.size(), cases,
-               native, rejected_by_libjq, log.total());
+               native, fused, rejected_by_libjq, log.total());
   EXPECT_GT(catalog_expressions.size(), 0u) << "no expressions found under catalog/";
   EXPECT_GT(inputs.size(), 2u) << "no example objects found under catalog/examples/";
   EXPECT_EQ(log.total(), 0u) << log.Summary(oracle, options);

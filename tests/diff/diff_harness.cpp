@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <string_view>
 
 #include "runtime/value/json.h"
 #include "tests/diff/jq_text.h"
@@ -80,6 +81,7 @@ std::vector<Mismatch> RunCase(LibjqOracle& oracle, const PreparedProgram& prepar
     engines.push_back({kJit, prepared.jit.get(), &prepared.jit_error});
     engines.push_back({kAot, prepared.aot.get(), &prepared.aot_error});
   }
+  RunOutcome interp_outcome;
   for (const EngineRef& engine : engines) {
     if (engine.filter == nullptr) {
       if (engine.failure != nullptr && !engine.failure->empty()) {
@@ -91,11 +93,23 @@ std::vector<Mismatch> RunCase(LibjqOracle& oracle, const PreparedProgram& prepar
       continue;
     }
     RunOutcome got = RunFilter(*engine.filter, input, max_outputs);
+    if (std::string_view(engine.name) == kInterp) interp_outcome = got;
     std::string kind = Classify(expected, got);
     if (kind.empty() && got.error && got.error_message != expected.error_message) {
       ++info->message_differences;
     }
     if (!kind.empty()) add(engine.name, kind, std::move(got));
+  }
+  if (prepared.view != nullptr) {
+    // The view engine must equal the interpreter exactly (messages included), and so libjq too.
+    RunOutcome got = RunView(*prepared.view, input_json, max_outputs);
+    std::string kind = Classify(expected, got);
+    bool same_as_interp = got.outputs == interp_outcome.outputs && got.error == interp_outcome.error &&
+                          got.error_message == interp_outcome.error_message &&
+                          got.truncated == interp_outcome.truncated;
+    if (kind.empty() && !same_as_interp) kind = "view-differs-from-interp";
+    if (kind.empty() && got.error && got.error_message != expected.error_message) ++info->message_differences;
+    if (!kind.empty()) add(kView, kind, std::move(got));
   }
   return mismatches;
 }

@@ -38,7 +38,7 @@ TEST(RandomDiff, EnginesAgreeWithLibjq) {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
   };
 
-  int64_t cases = 0, program_count = 0, native_count = 0, libjq_errors = 0, invalid = 0;
+  int64_t cases = 0, program_count = 0, native_count = 0, fused_count = 0, libjq_errors = 0, invalid = 0;
   int64_t message_differences = 0;
   while (cases < max_cases && (seconds == 0 || elapsed() < seconds)) {
     std::vector<std::unique_ptr<PreparedProgram>> batch;
@@ -61,6 +61,7 @@ TEST(RandomDiff, EnginesAgreeWithLibjq) {
       per_program.enable_jit = native && (program_count + static_cast<int64_t>(batch.size())) % jit_every == 0;
       batch.push_back(Prepare(text, per_program));
       PreparedProgram* p = batch.back().get();
+      fused_count += p->view != nullptr ? 1 : 0;
       if (p->program != nullptr && p->native_supported) {
         ++native_count;
         if (options.enable_aot) aot.Add(p);
@@ -91,11 +92,11 @@ TEST(RandomDiff, EnginesAgreeWithLibjq) {
     }
   }
   std::fprintf(stderr,
-               "random diff: seed %llu, %lld cases, %lld programs (%lld native), %lld ended in a "
+               "random diff: seed %llu, %lld cases, %lld programs (%lld native, %lld fused on the view engine), %lld ended in a "
                "libjq error (%lld engine runs erred with other wording), %lld invalid programs, "
                "%lld mismatches, %llds\n",
                static_cast<unsigned long long>(seed), static_cast<long long>(cases),
-               static_cast<long long>(program_count), static_cast<long long>(native_count),
+               static_cast<long long>(program_count), static_cast<long long>(native_count), static_cast<long long>(fused_count),
                static_cast<long long>(libjq_errors), static_cast<long long>(message_differences),
                static_cast<long long>(invalid),
                static_cast<long long>(log.total()), static_cast<long long>(elapsed()));

@@ -25,6 +25,10 @@ std::unique_ptr<PreparedProgram> Prepare(const std::string& text, const EngineOp
     if (options.enable_jit) prepared->jit_error = refused;
     if (options.enable_aot) prepared->aot_error = refused;
   }
+  if (options.enable_view) {
+    auto kind = std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{prepared->program});
+    if (kind->fused(0)) prepared->view = std::move(kind);
+  }
   if (prepared->native_supported && options.enable_jit) {
     driver::ExpressionOptions jit;
     jit.engine = driver::Engine::kJit;
@@ -77,6 +81,35 @@ RunOutcome RunFilter(const Filter& filter, const Value& input, size_t max_output
     outcome.error = true;
     outcome.limit = error.limit;
     outcome.error_message = error.Message();
+  }
+  return outcome;
+}
+
+RunOutcome RunView(const view::FusedKind& kind, const std::string& input_json, size_t max_outputs) {
+  RunOutcome outcome;
+  RunOptions options;
+  options.limits.max_outputs = max_outputs + 2;  // as RunFilter: the harness's cap fires first
+  view::FusedRunner runner(kind);
+  JsonError json_error;
+  if (!runner.Run(input_json, options, &json_error)) {
+    outcome.compiled = false;
+    outcome.error_message = "invalid JSON: " + json_error.message;
+    return outcome;
+  }
+  const view::ResolverResult& result = runner.result(0);
+  for (const view::ViewOutput& v : result.outputs) {
+    if (outcome.outputs.size() >= max_outputs) {
+      outcome.truncated = true;
+      return outcome;  // RunFilter stops here too: what came after the cap is not reported
+    }
+    std::string text;
+    v.WriteJson(&text);
+    outcome.outputs.push_back(std::move(text));
+  }
+  if (result.status == EvalStatus::kError) {
+    outcome.error = true;
+    outcome.limit = result.error.limit;
+    outcome.error_message = result.error.Message();
   }
   return outcome;
 }

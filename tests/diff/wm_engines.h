@@ -1,5 +1,6 @@
 // The wm side of the differential tests: jq text -> the driver's front end -> every engine
-// (interpreter always; JIT and AOT when enabled; a program they refuse counts as their failure), all built by
+// (interpreter always; JIT and AOT when enabled; a program they refuse counts as their failure;
+// the view engine, runtime/eval/view, on programs it fuses, from the input's text), all built by
 // compiler/driver. AOT units are compiled in batches into ONE shared object (a link costs
 // ~16 ms), so callers register many programs first and build them together. Outcomes use the
 // oracle's RunOutcome shape for direct comparison.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "runtime/eval/eval.h"
+#include "runtime/eval/view/view.h"
 #include "runtime/ir/ir.h"
 #include "runtime/value/value.h"
 #include "tests/diff/libjq_oracle.h"
@@ -21,6 +23,7 @@ namespace wm::diff {
 inline constexpr const char* kInterp = "interp";
 inline constexpr const char* kJit = "jit";
 inline constexpr const char* kAot = "aot";
+inline constexpr const char* kView = "view";
 
 // One jq program prepared for every engine that accepts it.
 struct PreparedProgram {
@@ -37,6 +40,9 @@ struct PreparedProgram {
   std::string jit_error;
   std::unique_ptr<Filter> aot;  // set by AotBatch::Build
   std::string aot_error;
+  // The view engine when it fuses the program (null otherwise: the program then only runs on the
+  // engines above, as in a FusedKind's fallback).
+  std::unique_ptr<view::FusedKind> view;
 };
 
 struct EngineOptions {
@@ -44,6 +50,7 @@ struct EngineOptions {
   bool enable_aot = true;
   size_t max_outputs = 1000;  // outputs collected per run, as the oracle's cap
   int opt_level = 2;          // LLVM optimisation level of the JIT code
+  bool enable_view = true;    // run fusable programs on the view engine too
 };
 
 // Parses and lowers `text` and creates the interpreter and (if enabled and supported) JIT
@@ -66,6 +73,9 @@ class AotBatch {
 
 // Runs one filter on a parsed input; outputs as compact JSON (runtime/value/json.h ToJson).
 RunOutcome RunFilter(const Filter& filter, const Value& input, size_t max_outputs);
+
+// Runs the view engine on the input's text (document key order), capped like RunFilter.
+RunOutcome RunView(const view::FusedKind& kind, const std::string& input_json, size_t max_outputs);
 
 // Parses JSON input text with the project's parser; false with *error on failure.
 bool ParseInput(const std::string& json, Value* out, std::string* error);

@@ -1,0 +1,116 @@
+// The view engine ("fused"): the resolvers of one kind evaluated together straight on simdjson's
+// parsed DOM of each object, without converting the document into Values. FusedKind lowers each
+// resolver's IR to a view program when it uses only the supported forms (view_program.h) and
+// shares the constant paths from the root between them (one trie, walked once per object);
+// FusedRunner parses one object's text and evaluates every resolver. Results equal the
+// interpreter's: a resolver that is not fused, raises an error or reaches a limit runs on the
+// regular engine over the converted document. simdjson stays out of this header.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/eval/eval.h"
+#include "runtime/ir/ir.h"
+#include "runtime/value/json.h"
+#include "runtime/value/value.h"
+
+namespace wm::view {
+
+struct FusedKindOptions {
+  // true: objects are seen with their keys in bytewise order at every depth (wm::SortKeysDeep,
+  // what workload resolution evaluates, Go-map order); false: document order (`wmc eval`).
+  bool sort_keys = false;
+};
+
+// One output: a sub-document of the parsed object (a view, no copy) or a value the program built.
+// A view is valid until its FusedRunner runs the next object.
+class ViewOutput {
+ public:
+  ViewOutput() = default;
+  explicit ViewOutput(Value value) : value_(std::move(value)) {}
+  // Internal: a DOM element (raw bytes of a simdjson::dom::element) seen in the given key order.
+  static ViewOutput OfElement(const void* element_bytes, bool sort_keys);
+
+  bool is_view() const { return is_view_; }
+  // The output as a Value (converts only this sub-tree; key-sorted in sort_keys mode).
+  Value ToValue() const;
+  // Appends exactly what wm::WriteJson(ToValue(), out, options) appends, from the DOM.
+  void WriteJson(std::string* out, const JsonWriteOptions& options = {}) const;
+
+ private:
+  alignas(8) unsigned char element_[16] = {};
+  bool is_view_ = false;
+  bool sort_keys_ = false;
+  Value value_;
+};
+
+// The result of one resolver on one object.
+struct ResolverResult {
+  EvalStatus status = EvalStatus::kOk;
+  EvalError error;                  // when status == kError
+  std::vector<ViewOutput> outputs;  // in order
+  bool fused = false;               // true when the view engine produced it (no fallback)
+};
+
+struct ViewProgram;  // view_program.h
+struct PathTrie;
+
+// The lowered resolvers of one kind. Immutable; one FusedKind may serve many runners (threads).
+class FusedKind {
+ public:
+  // `fallbacks[i]` runs resolver i when the view engine cannot (any engine: interp, JIT, AOT);
+  // empty or null entries get the interpreter.
+  FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, FusedKindOptions options = {},
+            std::vector<std::shared_ptr<const Filter>> fallbacks = {});
+  ~FusedKind();
+
+  size_t size() const { return programs_.size(); }
+  bool fused(size_t i) const;
+  size_t fused_count() const;
+  // Why resolver i is not fused ("" when it is): the first unsupported form.
+  const std::string& unsupported_reason(size_t i) const { return reasons_[i]; }
+  const FusedKindOptions& options() const { return options_; }
+
+ private:
+  friend class FusedRunner;
+  std::vector<std::shared_ptr<const ir::Program>> programs_;
+  FusedKindOptions options_;
+  std::vector<std::shared_ptr<const Filter>> fallbacks_;
+  std::vector<std::unique_ptr<ViewProgram>> views_;  // null = not fused
+  std::vector<std::string> reasons_;
+  std::unique_ptr<PathTrie> trie_;
+};
+
+// Counters of one runner, for benchmarks and tests.
+struct FusedStats {
+  uint64_t objects = 0;
+  uint64_t fused_runs = 0;          // resolver runs answered on the DOM
+  uint64_t fallback_runs = 0;       // resolver runs on the regular engine
+  uint64_t document_fallbacks = 0;  // objects simdjson could not represent exactly (ParseJson)
+};
+
+// Per-thread state: the simdjson parser, the per-object path cache and the results.
+class FusedRunner {
+ public:
+  explicit FusedRunner(const FusedKind& kind);
+  ~FusedRunner();
+
+  // Parses one JSON document and evaluates every resolver of the kind on it. false (with *error)
+  // when the text is not valid JSON. Results stay valid until the next Run.
+  bool Run(std::string_view json, const RunOptions& options, JsonError* error);
+  const ResolverResult& result(size_t i) const { return results_[i]; }
+  const FusedStats& stats() const { return stats_; }
+
+ private:
+  struct State;
+  const FusedKind& kind_;
+  std::unique_ptr<State> state_;
+  std::vector<ResolverResult> results_;
+  FusedStats stats_;
+};
+
+}  // namespace wm::view

@@ -1,0 +1,32 @@
+// simdjson's DOM as the rest of the runtime sees it: the one parse (with the fast path's exactness
+// checks), the DOM -> Value conversion and a DOM writer byte-identical to WriteJson (json.h).
+// Shared by ParseJson (json.cpp) and the view engine (runtime/eval/view), which evaluates on the
+// DOM without converting it. Includes simdjson: include it only where the DOM is used.
+#pragma once
+
+#include <simdjson.h>
+
+#include <string>
+#include <string_view>
+
+#include "runtime/value/json.h"
+#include "runtime/value/value.h"
+
+namespace wm::json_dom {
+
+// Deepest nesting the DOM fast path accepts; deeper documents go to the built-in parser.
+inline constexpr size_t kMaxDomDepth = 128;
+
+// Parses `text` with `parser` when simdjson's DOM represents it exactly as ParseJson would (no
+// integer "-0", whose sign simdjson drops; valid UTF-8; numbers in double range; depth <= 128).
+// false = undecided: the caller must use ParseJson (which reports errors and repairs).
+bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root);
+
+// The Value of a DOM element (duplicate keys: the last value at the first key's position, as
+// ParseJson). false when the element nests deeper than max_depth.
+bool ConvertElement(simdjson::dom::element element, int max_depth, Value* out);
+
+// Appends exactly what WriteJson(converted element, out, options) appends.
+void WriteElement(simdjson::dom::element element, std::string* out, const JsonWriteOptions& options = {});
+
+}  // namespace wm::json_dom

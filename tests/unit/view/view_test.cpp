@@ -1,0 +1,340 @@
+// The view engine (runtime/eval/view): every supported form, both key orders, the fallbacks
+// (errors, unsupported forms, documents simdjson cannot represent exactly, limits) and the
+// equivalence with the interpreter on every catalog resolver and catalog example object.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/file.h"
+#include "base/yaml/yaml_json.h"
+#include "compiler/driver/definitions.h"
+#include "compiler/driver/expression.h"
+#include "runtime/bundle/bundle.h"
+#include "runtime/eval/view/view.h"
+#include "runtime/value/json.h"
+
+namespace wm::testing {
+namespace {
+
+std::shared_ptr<const ir::Program> Lowered(const std::string& expr) {
+  auto lowered = driver::LowerExpression(expr);
+  EXPECT_TRUE(lowered.ok()) << expr;
+  return lowered.ok() ? lowered->program : nullptr;
+}
+
+// What one engine made of one resolver on one object: compact outputs, one per line, then the
+// error message.
+std::string Describe(const view::ResolverResult& r) {
+  std::string text;
+  for (const view::ViewOutput& out : r.outputs) {
+    out.WriteJson(&text);
+    text += "\n";
+  }
+  if (r.status == EvalStatus::kError) text += "error: " + r.error.Message() + "\n";
+  return text;
+}
+
+std::string Interpret(const ir::Program& program, const std::string& json, bool sort_keys,
+                      const RunOptions& options = {}) {
+  Value input;
+  JsonError error;
+  if (!ParseJson(json, &input, &error)) return "invalid JSON: " + error.message;
+  if (sort_keys) input = SortKeysDeep(input);
+  auto interp = MakeInterpreter(std::make_shared<ir::Program>(program));
+  std::string text;
+  EvalError eval_error;
+  EvalStatus status = interp->Run(input, [&](const Value& v) {
+    WriteJson(v, &text);
+    text += "\n";
+    return true;
+  }, &eval_error, options);
+  if (status == EvalStatus::kError) text += "error: " + eval_error.Message() + "\n";
+  return text;
+}
+
+struct ViewRun {
+  std::string text;   // Describe() of the result
+  bool fused_program = false;  // the program lowered to a view program
+  bool answered = false;       // the view engine answered (no fallback)
+  view::FusedStats stats;
+};
+
+ViewRun RunView(const std::string& expr, const std::string& json, bool sort_keys = false,
+                const RunOptions& options = {}) {
+  view::FusedKind kind({Lowered(expr)}, view::FusedKindOptions{sort_keys});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ViewRun run;
+  run.fused_program = kind.fused(0);
+  if (!runner.Run(json, options, &error)) {
+    run.text = "invalid JSON: " + error.message;
+    return run;
+  }
+  run.text = Describe(runner.result(0));
+  run.answered = runner.result(0).fused;
+  run.stats = runner.stats();
+  return run;
+}
+
+// The view engine answers `expr` on `json` itself, with the interpreter's outputs, in both orders.
+void ExpectFused(const std::string& expr, const std::string& json) {
+  for (bool sorted : {false, true}) {
+    ViewRun run = RunView(expr, json, sorted);
+    EXPECT_TRUE(run.answered) << expr << " on " << json << " (sorted " << sorted << ")";
+    EXPECT_EQ(run.text, Interpret(*Lowered(expr), json, sorted)) << expr << " on " << json;
+  }
+}
+
+const char* kJobSet = R"({"apiVersion":"jobset.x-k8s.io/v1alpha2","kind":"JobSet",
+  "metadata":{"name":"js","generation":3},
+  "spec":{"suspend":false,"replicatedJobs":[
+    {"name":"leader","replicas":1,"template":{"spec":{"parallelism":1,"template":{"spec":{"containers":[{"name":"l"}]}}}}},
+    {"name":"workers","replicas":3,"template":{"spec":{"parallelism":4,"template":{"spec":{"containers":[{"name":"w","image":"i:1"}]}}}}}]},
+  "status":{"conditions":[{"type":"Completed","status":"False"},{"type":"Failed","status":"True"}],
+            "replicatedJobsStatus":[{"ready":0,"active":2}]}})";
+
+TEST(ViewEngineTest, EverySupportedFormAnswersOnTheDom) {
+  const std::vector<std::string> forms = {
+      ".", ".metadata", ".metadata.name", ".spec.replicatedJobs[]", ".spec.replicatedJobs[]?",
+      ".metadata.name?", ".nope.deeper", ".spec.replicatedJobs[].name", ".spec.replicatedJobs[0]",
+      ".spec.replicatedJobs[-1].name", ".spec.replicatedJobs[5]", ".spec[\"suspend\"]",
+      ".spec.suspend // true", ".missing // \"dflt\"", "1", "\"s\"", "null", "[1, {\"a\": 2}]",
+      ".metadata.generation == 3", ".metadata.generation != 3", ".metadata.generation < 4",
+      ".metadata.generation <= 3", ".metadata.generation > 3", ".metadata.generation >= 3",
+      ".metadata.name == \"js\"", ".spec == .spec", ".status.conditions[0] < .status.conditions[1]",
+      ".spec.suspend and true", ".spec.suspend or false", ".spec.suspend | not",
+      "if .spec.suspend then 0 else 1 end", "if .metadata.name then .metadata.name else 0 end",
+      ".metadata.generation + 1", ".metadata.generation - 1", ".metadata.generation * 2",
+      ".metadata.name + \"-x\"", "null + .metadata.generation", "-.metadata.generation",
+      ".metadata.generation as $g | .spec.replicatedJobs[] | .replicas * $g",
+      ".status.conditions | any(.type == \"Failed\" and .status == \"True\")",
+      ".status.conditions | all(.status == \"True\")", "[] | any(.)", "[] | all(.)",
+      ".status.conditions | length", ".metadata | length", ".metadata.name | length", "null | length",
+      ".metadata.generation | length", "{name: .metadata.name, n: .metadata.generation}",
+      "{(.metadata.name): 1}", "[.spec.replicatedJobs[].replicas]", ".metadata.name, .metadata.generation",
+      ".spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)",
+      ".spec.replicatedJobs[].template.spec.template", "empty", ".metadata | .[]",
+      "(.a?) // 5", ".metadata.name.x?", ".spec.replicatedJobs[]?.name",
+      "[{}, {\"t\": 2}] | any(.t == null)", "[{\"t\": 2}] | all(.t >= 2)", ".spec.replicatedJobs[] | .replicas < 2",
+      ".spec.replicatedJobs[] | .name != \"leader\"", "[.spec.replicatedJobs[] | .template > {}]",
+  };
+  for (const std::string& form : forms) ExpectFused(form, kJobSet);
+}
+
+TEST(ViewEngineTest, ObjectKeyOrderFollowsTheOption) {
+  const std::string doc = R"({"b":1,"a":{"d":2,"c":3}})";
+  EXPECT_EQ(RunView(".[]", doc, false).text, "1\n{\"d\":2,\"c\":3}\n");
+  EXPECT_EQ(RunView(".[]", doc, true).text, "{\"c\":3,\"d\":2}\n1\n");
+  EXPECT_EQ(RunView(".", doc, false).text, "{\"b\":1,\"a\":{\"d\":2,\"c\":3}}\n");
+  EXPECT_EQ(RunView(".", doc, true).text, "{\"a\":{\"c\":3,\"d\":2},\"b\":1}\n");
+  // ToValue converts the sub-document in the same order.
+  view::FusedKind kind({Lowered(".a")}, view::FusedKindOptions{true});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(doc, {}, &error));
+  ASSERT_TRUE(runner.result(0).outputs[0].is_view());
+  EXPECT_EQ(ToJson(runner.result(0).outputs[0].ToValue()), "{\"c\":3,\"d\":2}");
+}
+
+TEST(ViewEngineTest, WriterIsByteIdenticalToWriteJson) {
+  const std::string doc =
+      R"({"s":"tab\t nl\n quote\" bs\\ ctl\u0001 del\u007f é \ud83d\ude00 \/","n":[0,1.5,1e100,1e-5,0.0001,)"
+      R"(12345678901234567890,-3,1e16,12e15,100000000000000000000000,-1.25e-300],"e":{},"a":[],"t":true,"f":false,"z":null})";
+  Value parsed;
+  JsonError error;
+  ASSERT_TRUE(ParseJson(doc, &parsed, &error));
+  for (int indent : {0, 2}) {
+    for (bool sort : {false, true}) {
+      view::FusedKind kind({Lowered(".")});
+      view::FusedRunner runner(kind);
+      ASSERT_TRUE(runner.Run(doc, {}, &error));
+      std::string text;
+      runner.result(0).outputs[0].WriteJson(&text, JsonWriteOptions{indent, sort});
+      EXPECT_EQ(text, ToJson(parsed, JsonWriteOptions{indent, sort})) << indent << sort;
+    }
+  }
+}
+
+TEST(ViewEngineTest, ErrorsFallBackToTheEngineWithItsMessage) {
+  for (const char* expr : {".a.b", ".a[]", ".a | length", ".a + \"x\"", ".[0]", "{(.a): 1}",
+                           "(.b?) | .c", ".a as $x | $x.y", ".b | any(.)", "[.b] | any(.t == 1)"}) {
+    ViewRun run = RunView(expr, R"({"a":true,"b":1})");
+    EXPECT_TRUE(run.fused_program) << expr;
+    EXPECT_FALSE(run.answered) << expr;
+    EXPECT_EQ(run.text, Interpret(*Lowered(expr), R"({"a":true,"b":1})", false)) << expr;
+    EXPECT_NE(run.text.find("error: "), std::string::npos) << expr << ": " << run.text;
+  }
+  EXPECT_EQ(RunView(".a.b", R"({"a":1})").text, "error: Cannot index number with \"b\"\n");
+  // An error inside `?` is the view engine's own business; outputs before it stay.
+  ViewRun quiet = RunView("(.[] | .x)?", R"([{"x":1},2,{"x":3}])");
+  EXPECT_TRUE(quiet.answered);
+  EXPECT_EQ(quiet.text, "1\n");
+}
+
+TEST(ViewEngineTest, UnsupportedFormsRunOnTheEngine) {
+  for (const char* expr : {"map(.x)", ".a | to_entries", "def any(f): 1; any(.x)", "try .a catch .",
+                           ".. | numbers", "[.[] | select(.x)]", "path(.a)", ".a |= 1", "$__loc__",
+                           "reduce .[] as $x (0; . + $x)", "tostring"}) {
+    view::FusedKind kind({Lowered(expr)});
+    EXPECT_FALSE(kind.fused(0)) << expr;
+    EXPECT_FALSE(kind.unsupported_reason(0).empty()) << expr;
+    ViewRun run = RunView(expr, R"({"a":{"x":1}})");
+    EXPECT_FALSE(run.answered);
+    EXPECT_EQ(run.text, Interpret(*Lowered(expr), R"({"a":{"x":1}})", false)) << expr;
+  }
+}
+
+TEST(ViewEngineTest, DocumentsSimdjsonCannotRepresentGoToTheReader) {
+  // simdjson reads -0 as 0; jq prints -0.
+  ViewRun zero = RunView(".a", R"({"a":-0})");
+  EXPECT_EQ(zero.text, "-0\n");
+  EXPECT_EQ(zero.stats.document_fallbacks, 1u);
+  // Invalid UTF-8 is repaired by the reader (U+FFFD), as ParseJson does.
+  ViewRun utf8 = RunView(".a", "{\"a\":\"x\xff\"}");
+  EXPECT_EQ(utf8.text, "\"x\xEF\xBF\xBD\"\n");
+  EXPECT_EQ(utf8.stats.document_fallbacks, 1u);
+  EXPECT_EQ(RunView(".a", R"({"a":1e999})").text, "1.7976931348623157e+308\n");
+  // The "-0" scan works 8 bytes at a time: every offset of the pair, and look-alikes that are not
+  // the integer -0 (inside names, fractions, exponents) stay on the DOM.
+  for (size_t pad = 0; pad < 20; ++pad) {
+    std::string doc = "{\"p\":\"" + std::string(pad, 'x') + "\",\"a\":[1,-0, -0]}";
+    ViewRun run = RunView(".a", doc);
+    EXPECT_EQ(run.text, "[1,-0,-0]\n") << doc;
+    EXPECT_EQ(run.stats.document_fallbacks, 1u) << doc;
+    std::string lookalike = "{\"p\":\"" + std::string(pad, 'x') + "-0\",\"a\":[-0.5,-0e1,10,\"n-0\"]}";
+    ViewRun kept = RunView(".a", lookalike);
+    EXPECT_EQ(kept.text, "[-0.5,-0,10,\"n-0\"]\n") << lookalike;
+    EXPECT_EQ(kept.stats.document_fallbacks, 0u) << lookalike;
+  }
+  EXPECT_EQ(RunView(".", "-0").text, "-0\n");
+  EXPECT_EQ(RunView(".", "{\"a\":").text.rfind("invalid JSON", 0), 0u);
+}
+
+TEST(ViewEngineTest, RepeatedKeysKeepTheLastValueAtTheFirstPosition) {
+  const std::string doc = R"({"a":1,"b":2,"a":3})";
+  for (const char* expr : {".a", ".", "length", ".[]", "[.[]]", "keys"}) {
+    for (bool sorted : {false, true}) {
+      EXPECT_EQ(RunView(expr, doc, sorted).text, Interpret(*Lowered(expr), doc, sorted)) << expr;
+    }
+  }
+  EXPECT_EQ(RunView(".", doc).text, "{\"a\":3,\"b\":2}\n");
+  EXPECT_TRUE(RunView(".a", doc).answered);
+}
+
+TEST(ViewEngineTest, LimitsAreTheEnginesLimits) {
+  RunOptions two;
+  two.limits.max_outputs = 2;
+  ViewRun outputs = RunView(".[]", "[1,2,3]", false, two);
+  EXPECT_EQ(outputs.text, Interpret(*Lowered(".[]"), "[1,2,3]", false, two));
+  EXPECT_NE(outputs.text.find("query results exceed the allowed number 2"), std::string::npos);
+  EXPECT_EQ(RunView(".[]", "[1]", false, two).text, "1\n");
+  RunOptions tight;
+  tight.limits.fuel = 20;
+  std::string big = "[";
+  for (int i = 0; i < 100; ++i) big += (i ? "," : "") + std::to_string(i);
+  big += "]";
+  ViewRun fuel = RunView(".[] | . + 1", big, false, tight);
+  EXPECT_FALSE(fuel.answered);
+  EXPECT_NE(fuel.text.find("evaluation step budget exhausted (fuel 20)"), std::string::npos);
+}
+
+TEST(ViewEngineTest, PathsSharedByResolversAreReadOnce) {
+  std::vector<std::shared_ptr<const ir::Program>> programs = {
+      Lowered(".spec.replicatedJobs[].name"), Lowered(".spec.suspend // false"),
+      Lowered(".status.conditions"), Lowered("map(.x)")};
+  view::FusedKind kind(programs);
+  EXPECT_EQ(kind.fused_count(), 3u);
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(kJobSet, {}, &error));
+  EXPECT_EQ(Describe(runner.result(0)), "\"leader\"\n\"workers\"\n");
+  EXPECT_EQ(Describe(runner.result(1)), "false\n");
+  EXPECT_EQ(Describe(runner.result(3)), "error: Cannot index string with \"x\"\n");
+  EXPECT_EQ(runner.stats().fused_runs, 3u);
+  EXPECT_EQ(runner.stats().fallback_runs, 1u);
+  // The runner is reusable: the next object replaces every result.
+  ASSERT_TRUE(runner.Run(R"({"spec":{"suspend":true,"replicatedJobs":[]}})", {}, &error));
+  EXPECT_EQ(Describe(runner.result(0)), "");
+  EXPECT_EQ(Describe(runner.result(1)), "true\n");
+  EXPECT_EQ(Describe(runner.result(2)), "null\n");
+}
+
+TEST(ViewEngineTest, GlobalsAreTheFirstSlots) {
+  driver::ExpressionOptions options;
+  options.global_vars = {"x"};
+  auto lowered = driver::LowerExpression("$x + .a", options);
+  ASSERT_TRUE(lowered.ok());
+  view::FusedKind kind({lowered->program});
+  ASSERT_TRUE(kind.fused(0)) << kind.unsupported_reason(0);
+  view::FusedRunner runner(kind);
+  std::vector<Value> globals = {Value::Number(40)};
+  RunOptions run;
+  run.globals = &globals;
+  JsonError error;
+  ASSERT_TRUE(runner.Run(R"({"a":2})", run, &error));
+  EXPECT_TRUE(runner.result(0).fused);
+  EXPECT_EQ(Describe(runner.result(0)), "42\n");
+}
+
+// Every resolver of every catalog definition on every catalog example object (of any kind: the
+// cross-kind runs exercise missing paths and errors), through the view engine and the
+// interpreter, in both key orders.
+TEST(ViewEngineTest, CatalogResolversAgreeWithTheInterpreter) {
+  namespace fs = std::filesystem;
+  driver::DefinitionOptions options;
+  options.goal = driver::Goal::kBundle;
+  options.type_check = false;
+  options.native = false;
+  auto compiled = driver::CompileDefinitions({std::string(WM_SOURCE_DIR) + "/catalog"}, options);
+  ASSERT_TRUE(compiled.ok()) << compiled.failure().message;
+  ASSERT_TRUE(compiled->bundle);
+  std::string error;
+  std::shared_ptr<Bundle> bundle = Bundle::FromBytes(compiled->bundle->bytes, "catalog.wmb", &error);
+  ASSERT_TRUE(bundle) << error;
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (size_t id = 0; id < bundle->resolver_count(); ++id) {
+    programs.push_back(std::make_shared<ir::Program>(bundle->resolver_program(static_cast<int32_t>(id))));
+  }
+  std::vector<std::string> documents;
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(std::string(WM_SOURCE_DIR) + "/catalog/examples")) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files) {
+    std::string text;
+    ASSERT_TRUE(base::ReadWholeFile(file, &text, &error)) << error;
+    base::yaml::Error yaml_error;
+    std::vector<std::string> in_file;
+    ASSERT_TRUE(base::yaml::TextToJson(text, {}, &in_file, &yaml_error)) << file;
+    documents.insert(documents.end(), in_file.begin(), in_file.end());
+  }
+  ASSERT_GT(documents.size(), 20u);
+  size_t compared = 0, answered = 0;
+  for (bool sorted : {false, true}) {
+    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    view::FusedRunner runner(kind);
+    for (const std::string& doc : documents) {
+      JsonError json_error;
+      ASSERT_TRUE(runner.Run(doc, {}, &json_error));
+      for (size_t i = 0; i < programs.size(); ++i) {
+        ASSERT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, sorted))
+            << programs[i]->source << "\non " << doc;
+        ++compared;
+        answered += runner.result(i).fused ? 1 : 0;
+      }
+    }
+    if (!sorted) {
+      std::printf("[ view ] %zu of %zu catalog resolvers fused; %zu of %zu runs answered on the DOM\n",
+                  kind.fused_count(), kind.size(), answered, compared);
+    }
+  }
+  EXPECT_GT(answered, compared / 4);
+}
+
+}  // namespace
+}  // namespace wm::testing
