@@ -235,10 +235,36 @@ class ProgramEmitter {
     return offset == 0 ? base : BytePtr(base, I64(offset));
   }
 
+  // The ABI table pointer, the table's entries and the constants pointer never change while
+  // native code runs: invariant loads, which LLVM may share across the calls in between.
+  llvm::Value* InvariantLoad(llvm::Value* pointer, const char* name) {
+    llvm::LoadInst* load = builder_.CreateLoad(ptr_, pointer, name);
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
+    return load;
+  }
+
   llvm::Value* CallAbi(WmAbiSlot slot, llvm::ArrayRef<llvm::Value*> args) {
-    llvm::Value* abi = builder_.CreateLoad(ptr_, ctx_, "abi");
-    llvm::Value* fn = builder_.CreateLoad(ptr_, BytePtr(abi, 8 + 8 * static_cast<uint64_t>(slot)));
+    llvm::Value* abi = InvariantLoad(ctx_, "abi");
+    llvm::Value* fn = InvariantLoad(BytePtr(abi, 8 + 8 * static_cast<uint64_t>(slot)), "abi_fn");
     return builder_.CreateCall(AbiType(slot), fn, args);
+  }
+
+  // The step or depth limit is exhausted: one shared out-of-line call per module (`limit` is a
+  // WM_LIMIT_* constant) instead of an ABI-table call inlined at each of the thousands of places
+  // that count a step, all on paths that run at most once per evaluation.
+  llvm::Value* LimitExceeded(uint32_t limit) {
+    const char* name = "wm.limit_exceeded";
+    llvm::Function* helper = module_.getFunction(name);
+    if (helper == nullptr) {
+      auto* type = llvm::FunctionType::get(i32_, {ptr_, i32_}, false);
+      helper = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module_);
+      SetAttributes(helper);
+      helper->addFnAttr(llvm::Attribute::Cold);
+      helper->addFnAttr(llvm::Attribute::NoInline);
+      FunctionScope scope(*this, helper);
+      builder_.CreateRet(CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, helper->getArg(1)}));
+    }
+    return builder_.CreateCall(helper, {ctx_, I32(limit)});
   }
 
   llvm::FunctionType* AbiType(WmAbiSlot slot) {
@@ -365,7 +391,7 @@ class ProgramEmitter {
     llvm::Value* fuel = builder_.CreateLoad(i64_, fuel_ptr, "fuel");
     return IfElse(
         builder_.CreateICmpEQ(fuel, I64(0)),
-        [&] { return CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, I32(WM_LIMIT_FUEL)}); },
+        [&] { return LimitExceeded(WM_LIMIT_FUEL); },
         [&] {
           builder_.CreateStore(builder_.CreateSub(fuel, I64(1)), fuel_ptr);
           return Status(WM_STATUS_OK);
@@ -381,7 +407,7 @@ class ProgramEmitter {
       Fail("constant index out of range");
       return NullValue();
     }
-    llvm::Value* consts = builder_.CreateLoad(ptr_, BytePtr(ctx_, 8), "consts");
+    llvm::Value* consts = InvariantLoad(BytePtr(ctx_, 8), "consts");
     return BytePtr(consts, 16ull * index);
   }
 
@@ -1799,7 +1825,7 @@ class ProgramEmitter {
     llvm::Value* max_depth = builder_.CreateLoad(i32_, BytePtr(ctx_, 28), "max_depth");
     return IfElse(
         builder_.CreateICmpUGE(depth, max_depth),
-        [&] { return CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, I32(WM_LIMIT_DEPTH)}); },
+        [&] { return LimitExceeded(WM_LIMIT_DEPTH); },
         [&] {
           builder_.CreateStore(builder_.CreateAdd(depth, I32(1)), depth_ptr);
           llvm::Value* s = body();

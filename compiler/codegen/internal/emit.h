@@ -10,7 +10,9 @@
 #include "runtime/ir/ir.h"
 
 namespace llvm {
+enum class CodeGenOptLevel;
 class LLVMContext;
+class TargetOptions;
 class Module;
 class TargetMachine;
 }  // namespace llvm
@@ -28,8 +30,14 @@ struct EmitUnit {
 // Adds one entry point per unit to `module`. Returns "" or an error message.
 std::string EmitUnits(llvm::Module& module, const std::vector<EmitUnit>& units);
 
-// Runs the new pass manager's default pipeline at `opt_level` (0..3) tuned for `machine`.
+// Runs the IR pipeline of `opt_level` (0..3) tuned for `machine` (codegen.cpp says what each
+// level runs).
 void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_level);
+
+// The machine-code side of `opt_level`, the same for the JIT and AOT: its CodeGenOptLevel and
+// whether instruction selection is FastISel (set in `options`).
+llvm::CodeGenOptLevel CodegenLevel(int opt_level);
+void SetCodegenOptions(int opt_level, llvm::TargetOptions* options);
 
 // Initialises the native target once per process.
 void InitializeNativeTargetOnce();

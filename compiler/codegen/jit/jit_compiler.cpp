@@ -38,15 +38,6 @@ class JitFilter : public Filter {
   std::shared_ptr<const ir::Program> program_;
 };
 
-llvm::CodeGenOptLevel CodeGenLevel(int opt_level) {
-  switch (opt_level) {
-    case 0: return llvm::CodeGenOptLevel::None;
-    case 1: return llvm::CodeGenOptLevel::None;  // -O1 is the fast-compile level (codegen.cpp)
-    case 3: return llvm::CodeGenOptLevel::Aggressive;
-    default: return llvm::CodeGenOptLevel::Default;
-  }
-}
-
 JitResult Compile(std::shared_ptr<const ir::Program> program, const CodegenOptions& options) {
   JitResult result;
   if (program == nullptr) {
@@ -66,11 +57,13 @@ JitResult Compile(std::shared_ptr<const ir::Program> program, const CodegenOptio
 
   auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machine_builder) return fail(machine_builder.takeError());
-  machine_builder->setCodeGenOptLevel(CodeGenLevel(options.opt_level));
+  machine_builder->setCodeGenOptLevel(internal::CodegenLevel(options.opt_level));
+  internal::SetCodegenOptions(options.opt_level, &machine_builder->getOptions());
   auto machine = machine_builder->createTargetMachine();
   if (!machine) return fail(machine.takeError());
 
   auto context = std::make_unique<llvm::LLVMContext>();
+  context->setDiscardValueNames(true);  // names cost time and nobody reads JIT IR
   auto module = std::make_unique<llvm::Module>("wm_jit", *context);
   module->setDataLayout((*machine)->createDataLayout());
   module->setTargetTriple((*machine)->getTargetTriple().str());
