@@ -300,6 +300,17 @@ std::string BuildObjects(const std::vector<AotUnit>& units, const CodegenOptions
   return "";
 }
 
+}  // namespace
+
+namespace internal {
+std::string BuildObjectFiles(const std::vector<AotUnit>& units, const CodegenOptions& options,
+                             std::vector<std::string>* objects) {
+  return BuildObjects(units, options, Output::kObject, objects);
+}
+}  // namespace internal
+
+namespace {
+
 // One text (IR or assembly) or object for the dumps.
 std::string BuildObject(const std::vector<AotUnit>& units, const CodegenOptions& options,
                         Output output, std::string* out) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/codegen.h"
 #include "runtime/ir/ir.h"
 
 namespace llvm {
@@ -38,6 +39,12 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_
 // whether instruction selection is FastISel (set in `options`).
 llvm::CodeGenOptLevel CodegenLevel(int opt_level);
 void SetCodegenOptions(int opt_level, llvm::TargetOptions* options);
+
+// The relocatable PIC objects of `units` (aot_compiler.cpp): identical programs emitted once and
+// aliased, up to 2 modules built on 2 threads; each unit's entry point is exported under its
+// symbol. CompileAot links them; CompileJitBatch loads them into one JIT session.
+std::string BuildObjectFiles(const std::vector<AotUnit>& units, const CodegenOptions& options,
+                             std::vector<std::string>* objects);
 
 // Initialises the native target once per process.
 void InitializeNativeTargetOnce();
