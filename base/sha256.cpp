@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cctype>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace wm::base {
 namespace {
 
@@ -27,6 +31,51 @@ int HexDigit(char c) {
   return -1;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// One block with the SHA extensions (bundle loads hash megabytes: ~8x the portable code). The
+// state is kept as the instructions want it: {A,B,E,F} and {C,D,G,H}; message words four at a
+// time, the schedule W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16] from sha256msg1/msg2.
+__attribute__((target("sha,sse4.1,ssse3"))) void ShaNiBlock(uint32_t* state, const uint8_t* block) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(state));
+  __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(state + 4));
+  __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+  __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+  __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+  __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+  const __m128i abef_in = abef, cdgh_in = cdgh;
+  __m128i w[4];
+  for (int group = 0; group < 16; ++group) {
+    int j = group % 4;
+    if (group < 4) {
+      w[j] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * group)), byte_swap);
+    } else {
+      __m128i partial = _mm_add_epi32(_mm_sha256msg1_epu32(w[j], w[(j + 1) % 4]),
+                                      _mm_alignr_epi8(w[(j + 3) % 4], w[(j + 2) % 4], 4));
+      w[j] = _mm_sha256msg2_epu32(partial, w[(j + 3) % 4]);
+    }
+    __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kRoundConstants.data() + 4 * group));
+    __m128i message = _mm_add_epi32(w[j], k);
+    cdgh = _mm_sha256rnds2_epu32(cdgh, abef, message);
+    abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(message, 0x0E));
+  }
+  abef = _mm_add_epi32(abef, abef_in);
+  cdgh = _mm_add_epi32(cdgh, cdgh_in);
+  __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+  __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(state), _mm_blend_epi16(feba, dchg, 0xF0));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(state + 4), _mm_alignr_epi8(dchg, feba, 8));
+}
+
+bool HasShaExtensions() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("ssse3");
+  }();
+  return has;
+}
+#endif
+
 }  // namespace
 
 Sha256::Sha256()
@@ -34,6 +83,12 @@ Sha256::Sha256()
              0x5be0cd19} {}
 
 void Sha256::Block(const uint8_t* block) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (HasShaExtensions()) {
+    ShaNiBlock(state_.data(), block);
+    return;
+  }
+#endif
   std::array<uint32_t, 64> w;
   for (int i = 0; i < 16; ++i) {
     w[i] = (uint32_t{block[4 * i]} << 24) | (uint32_t{block[4 * i + 1]} << 16) |

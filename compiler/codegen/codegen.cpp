@@ -8,11 +8,13 @@
 
 #include "compiler/codegen/internal/emit.h"
 #include "runtime/ir/verify.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -133,6 +135,47 @@ void InitializeNativeTargetOnce() {
   });
 }
 
+namespace {
+
+// The clean-ups every level from 1 up runs on each function: allocas into registers, redundant
+// loads and ABI-table lookups shared, local folds, and the status chains' blocks merged.
+llvm::FunctionPassManager LocalCleanups() {
+  llvm::FunctionPassManager passes;
+  passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  passes.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+  passes.addPass(llvm::InstCombinePass());
+  passes.addPass(llvm::SimplifyCFGPass());
+  return passes;
+}
+
+// -O2, the default, inlines what this marks: the continuations with a single call site (inlining
+// moves them, no code grows) and small ones. Deciding here, from the emitter's CPS shape, instead
+// of running LLVM's inliner with its cost model and a clean-up after every SCC, makes -O2 ~3x
+// faster to compile with code as fast (bench/RESULTS.md section 2). Only internal functions
+// called directly: the entry points and code reached through a call record's pointers stay calls.
+void MarkInlinableContinuations(llvm::Module& module) {
+  constexpr size_t kSmallFunction = 40;  // instructions
+  for (llvm::Function& fn : module) {
+    if (fn.isDeclaration() || !fn.hasLocalLinkage() || fn.hasFnAttribute(llvm::Attribute::NoInline)) continue;
+    size_t calls = 0;
+    bool only_direct_calls = true;
+    for (const llvm::Use& use : fn.uses()) {
+      const auto* call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
+      if (call == nullptr || !call->isCallee(&use) || call->getFunction() == &fn) {
+        only_direct_calls = false;
+        break;
+      }
+      ++calls;
+    }
+    if (!only_direct_calls || calls == 0) continue;
+    if (calls == 1 || fn.getInstructionCount() <= kSmallFunction) {
+      fn.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+  }
+}
+
+}  // namespace
+
 void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_level) {
   if (opt_level <= 0) return;
   llvm::LoopAnalysisManager lam;
@@ -145,25 +188,42 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  if (opt_level == 1) {
-    // Fast compiles (catalog bundles): registers out of frames, local clean-ups, no inliner and
-    // no loop passes, which are most of O2's cost on resolver code (see bench/RESULTS.md).
-    llvm::FunctionPassManager function_passes;
-    function_passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
-    function_passes.addPass(llvm::EarlyCSEPass());
-    function_passes.addPass(llvm::InstCombinePass());
-    function_passes.addPass(llvm::SimplifyCFGPass());
-    llvm::ModulePassManager passes;
-    passes.addPass(llvm::AlwaysInlinerPass());
-    passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function_passes)));
-    passes.run(module, mam);
-    return;
+  llvm::ModulePassManager passes;
+  switch (opt_level) {
+    case 1:
+      // Fastest compiles: no inliner, so every continuation stays a call (code 1.5-3x slower).
+      passes.addPass(llvm::AlwaysInlinerPass());
+      passes.addPass(llvm::createModuleToFunctionPassAdaptor(LocalCleanups()));
+      break;
+    case 2:
+      // The continuations inlined, then the local clean-ups once over each resulting function.
+      // LLVM's O2 adds GVN, jump threading, loop passes, vectorisers, IPSCCP and more on top,
+      // for ~4x the time and no measurable speed on resolver code.
+      MarkInlinableContinuations(module);
+      passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+      passes.addPass(llvm::createModuleToFunctionPassAdaptor(LocalCleanups()));
+      break;
+    default:
+      // -O3: LLVM's own full O3 pipeline (what -O2 was before the inlining pipeline).
+      passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+      break;
   }
-  llvm::OptimizationLevel level = opt_level == 1   ? llvm::OptimizationLevel::O1
-                                  : opt_level == 2 ? llvm::OptimizationLevel::O2
-                                                   : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.run(module, mam);
+}
+
+llvm::CodeGenOptLevel CodegenLevel(int opt_level) {
+  switch (opt_level) {
+    case 0:
+    case 1: return llvm::CodeGenOptLevel::None;  // fast register allocation, no machine passes
+    case 2: return llvm::CodeGenOptLevel::Less;  // the greedy allocator and light machine passes
+    default: return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+void SetCodegenOptions(int opt_level, llvm::TargetOptions* options) {
+  // At -O2 FastISel selects instructions about 3x faster than SelectionDAG, and the code is as
+  // fast on the benchmark corpora: resolver code is calls and branches that both select alike.
+  options->EnableFastISel = opt_level <= 2;
 }
 
 }  // namespace internal

@@ -32,6 +32,19 @@ struct JitResult {
 // Compiles `program` with ORC LLJIT; the returned Filter owns its JIT session.
 JitResult CompileJit(std::shared_ptr<const ir::Program> program, const CodegenOptions& options = {});
 
+struct JitBatchResult {
+  // One per program, in order: null for a program the native backends do not support (its
+  // reason in errors[i]) and for all of them when the batch failed (`error`).
+  std::vector<std::unique_ptr<Filter>> filters;
+  std::vector<std::string> errors;
+  std::string error;
+};
+// Compiles many programs in one JIT session: the objects CompileAot would link (identical
+// programs once, 2 modules on 2 threads) loaded into one LLJIT, which the filters share. What a
+// bundle without native code for this machine costs to compile whole (bench/bench_bundle.cpp).
+JitBatchResult CompileJitBatch(const std::vector<std::shared_ptr<const ir::Program>>& programs,
+                               const CodegenOptions& options = {});
+
 struct AotUnit {
   std::string symbol;  // exported entry point name, unique within the object
   std::shared_ptr<const ir::Program> program;

@@ -2,8 +2,9 @@
 // generator produces its outputs by calling a continuation `i32 k(ctx, frame, v, env)` once per
 // output; the returned status (ok / stop / error / break) propagates. Continuations are internal
 // functions known at compile time, so every call is direct and LLVM's inliner turns path-shaped
-// filters into straight loops. Functions of the program are inlined at compile time (recursion is
-// refused by UnsupportedReason); each inlined activation gets its own slot range in one frame.
+// filters into straight loops. Functions of the program are inlined at compile time, each inlined
+// activation with its own slot range in one frame; functions on a call cycle (TailCallFacts says
+// which, as for the interpreter) become LLVM functions with a frame per activation.
 // Runtime services come only through the WmAbi table in the context (runtime/eval/native_abi.h).
 //
 // Agreement with the interpreter (runtime/eval/interpreter.cpp) is by construction: the same
@@ -108,7 +109,6 @@ class ProgramEmitter {
     void_ = llvm::Type::getVoidTy(context_);
     value_ = llvm::ArrayType::get(i64_, 2);
     cont_type_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, ptr_}, false);
-    recursive_ = FindRecursiveFunctions(program);
     tail_facts_ = std::make_unique<native::TailCallFacts>(program);
     for (const ir::Node& node : program.nodes) has_paths_ = has_paths_ || node.op == Op::PathOf;
   }
@@ -235,10 +235,36 @@ class ProgramEmitter {
     return offset == 0 ? base : BytePtr(base, I64(offset));
   }
 
+  // The ABI table pointer, the table's entries and the constants pointer never change while
+  // native code runs: invariant loads, which LLVM may share across the calls in between.
+  llvm::Value* InvariantLoad(llvm::Value* pointer, const char* name) {
+    llvm::LoadInst* load = builder_.CreateLoad(ptr_, pointer, name);
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
+    return load;
+  }
+
   llvm::Value* CallAbi(WmAbiSlot slot, llvm::ArrayRef<llvm::Value*> args) {
-    llvm::Value* abi = builder_.CreateLoad(ptr_, ctx_, "abi");
-    llvm::Value* fn = builder_.CreateLoad(ptr_, BytePtr(abi, 8 + 8 * static_cast<uint64_t>(slot)));
+    llvm::Value* abi = InvariantLoad(ctx_, "abi");
+    llvm::Value* fn = InvariantLoad(BytePtr(abi, 8 + 8 * static_cast<uint64_t>(slot)), "abi_fn");
     return builder_.CreateCall(AbiType(slot), fn, args);
+  }
+
+  // The step or depth limit is exhausted: one shared out-of-line call per module (`limit` is a
+  // WM_LIMIT_* constant) instead of an ABI-table call inlined at each of the thousands of places
+  // that count a step, all on paths that run at most once per evaluation.
+  llvm::Value* LimitExceeded(uint32_t limit) {
+    const char* name = "wm.limit_exceeded";
+    llvm::Function* helper = module_.getFunction(name);
+    if (helper == nullptr) {
+      auto* type = llvm::FunctionType::get(i32_, {ptr_, i32_}, false);
+      helper = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module_);
+      SetAttributes(helper);
+      helper->addFnAttr(llvm::Attribute::Cold);
+      helper->addFnAttr(llvm::Attribute::NoInline);
+      FunctionScope scope(*this, helper);
+      builder_.CreateRet(CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, helper->getArg(1)}));
+    }
+    return builder_.CreateCall(helper, {ctx_, I32(limit)});
   }
 
   llvm::FunctionType* AbiType(WmAbiSlot slot) {
@@ -365,7 +391,7 @@ class ProgramEmitter {
     llvm::Value* fuel = builder_.CreateLoad(i64_, fuel_ptr, "fuel");
     return IfElse(
         builder_.CreateICmpEQ(fuel, I64(0)),
-        [&] { return CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, I32(WM_LIMIT_FUEL)}); },
+        [&] { return LimitExceeded(WM_LIMIT_FUEL); },
         [&] {
           builder_.CreateStore(builder_.CreateSub(fuel, I64(1)), fuel_ptr);
           return Status(WM_STATUS_OK);
@@ -381,7 +407,7 @@ class ProgramEmitter {
       Fail("constant index out of range");
       return NullValue();
     }
-    llvm::Value* consts = builder_.CreateLoad(ptr_, BytePtr(ctx_, 8), "consts");
+    llvm::Value* consts = InvariantLoad(BytePtr(ctx_, 8), "consts");
     return BytePtr(consts, 16ull * index);
   }
 
@@ -1443,7 +1469,8 @@ class ProgramEmitter {
     }
     Activation* lexical = LexicalParentOf(act, fn);
     bool counted = act.tail_nodes.count(n) == 0;
-    if (recursive_[node.a]) return CallRecursive(node, act, lexical, in, k, counted, path);
+    // Functions on a cycle of the call graph, as the interpreter finds them (tail_calls.cpp).
+    if (tail_facts_->IsRecursive(node.a)) return CallRecursive(node, act, lexical, in, k, counted, path);
     // Inlining terminates: every function of a call cycle is called as an LLVM function above,
     // and a closure argument re-enters its caller's body, never a callee's; nested calls of the
     // same function through closure arguments (f(f(.))) are fine.
@@ -1466,56 +1493,6 @@ class ProgramEmitter {
   }
 
   // ---- recursive functions (native calls instead of inlining)
-
-  // Per function: whether it lies on a cycle of the call graph (closure arguments of a call
-  // belong to the caller's body, as for the interpreter's frames).
-  static std::vector<bool> FindRecursiveFunctions(const ir::Program& program) {
-    size_t count = program.functions.size();
-    std::vector<std::vector<uint32_t>> callees(count);
-    for (size_t f = 0; f < count; ++f) {
-      std::vector<NodeId> stack{program.functions[f].body};
-      std::vector<bool> seen(program.nodes.size(), false);
-      while (!stack.empty()) {
-        NodeId n = stack.back();
-        stack.pop_back();
-        if (n == ir::kNoNode || n >= program.nodes.size() || seen[n]) continue;
-        seen[n] = true;
-        const ir::Node& node = program.nodes[n];
-        if (node.op == Op::Call && node.a < count) callees[f].push_back(node.a);
-        for (NodeId kid : node.kids) stack.push_back(kid);
-        for (uint32_t p : node.patterns) PushPatternKeys(program, p, &stack);
-      }
-    }
-    std::vector<bool> recursive(count, false);
-    for (size_t f = 0; f < count; ++f) {
-      std::vector<bool> reached(count, false);
-      std::vector<uint32_t> pending(callees[f].begin(), callees[f].end());
-      while (!pending.empty() && !recursive[f]) {
-        uint32_t g = pending.back();
-        pending.pop_back();
-        if (reached[g]) continue;
-        reached[g] = true;
-        if (g == f) recursive[f] = true;
-        pending.insert(pending.end(), callees[g].begin(), callees[g].end());
-      }
-    }
-    return recursive;
-  }
-
-  // The key filters of object patterns are nodes of the body too.
-  static void PushPatternKeys(const ir::Program& program, uint32_t index, std::vector<NodeId>* stack) {
-    std::vector<uint32_t> pending{index};
-    for (size_t visited = 0; !pending.empty() && visited <= program.patterns.size(); ++visited) {
-      uint32_t p = pending.back();
-      pending.pop_back();
-      if (p >= program.patterns.size()) continue;
-      for (uint32_t element : program.patterns[p].elements) pending.push_back(element);
-      for (const ir::Pattern::Entry& entry : program.patterns[p].entries) {
-        stack->push_back(entry.key);
-        if (entry.value_pattern >= 0) pending.push_back(static_cast<uint32_t>(entry.value_pattern));
-      }
-    }
-  }
 
   // The continuation a recursive function or a closure gets from its caller, behind a record
   // whose first words are (fn, env, frame): calls fn with the caller's frame and env.
@@ -1799,7 +1776,7 @@ class ProgramEmitter {
     llvm::Value* max_depth = builder_.CreateLoad(i32_, BytePtr(ctx_, 28), "max_depth");
     return IfElse(
         builder_.CreateICmpUGE(depth, max_depth),
-        [&] { return CallAbi(WM_ABI_LIMIT_EXCEEDED, {ctx_, I32(WM_LIMIT_DEPTH)}); },
+        [&] { return LimitExceeded(WM_LIMIT_DEPTH); },
         [&] {
           builder_.CreateStore(builder_.CreateAdd(depth, I32(1)), depth_ptr);
           llvm::Value* s = body();
@@ -1834,7 +1811,6 @@ class ProgramEmitter {
 
   NativeFrame* frame_info_ = nullptr;  // the frame `frame_` points to
   uint64_t activation_ids_ = 0;
-  std::vector<bool> recursive_;  // per function: part of a call cycle
   // (function, lexical activation id, path mode) -> LLVM function
   std::map<std::tuple<uint32_t, uint64_t, bool>, llvm::Function*> recursive_fns_;
   bool has_paths_ = false;  // the program has path(f): frames carry path slots

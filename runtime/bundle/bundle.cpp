@@ -96,13 +96,13 @@ bool Bundle::Parse(std::string bytes, const std::string& name, std::string* erro
     *error = name + ": " + why;
     return false;
   };
-  size_bytes_ = bytes.size();
-  sha256_ = base::Sha256Hex(bytes);
+  bytes_ = std::move(bytes);
+  size_bytes_ = bytes_.size();
   // A pinned digest comes first: a bundle that is not the expected file is not parsed at all.
-  if (!options.expect_sha256.empty() && !base::SameSha256Hex(options.expect_sha256, sha256_)) {
-    return fail("SHA-256 mismatch: expected " + options.expect_sha256 + ", the bundle has " + sha256_);
+  if (!options.expect_sha256.empty() && !base::SameSha256Hex(options.expect_sha256, sha256())) {
+    return fail("SHA-256 mismatch: expected " + options.expect_sha256 + ", the bundle has " + sha256());
   }
-  bundle::SplitResult split = bundle::SplitBundle(bytes);
+  bundle::SplitResult split = bundle::SplitBundle(bytes_);
   if (!split.ok()) return fail(split.error);
   format_version_ = split.format_version;
   for (size_t i = 0; i < split.sections.size(); ++i) {
@@ -219,6 +219,11 @@ std::string Bundle::MakeFilters(std::string_view native_bytes, const BundleLoadO
     filters_.push_back(std::move(filter));
   }
   return "";
+}
+
+const std::string& Bundle::sha256() const {
+  std::call_once(sha256_once_, [this] { sha256_ = base::Sha256Hex(bytes_); });
+  return sha256_;
 }
 
 size_t Bundle::native_symbol_count() const {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,8 +67,9 @@ class Bundle {
   const std::string& native_status() const { return native_status_; }
   size_t native_resolver_count() const { return native_count_; }
   size_t size_bytes() const { return size_bytes_; }
-  // SHA-256 (lowercase hex) of the whole file, to pin with --expect-sha256.
-  const std::string& sha256() const { return sha256_; }
+  // SHA-256 (lowercase hex) of the whole file, to pin with --expect-sha256. Computed on the first
+  // call (loading does not need it unless a digest is pinned); thread-safe.
+  const std::string& sha256() const;
   // The section digests the compiler recorded in the manifest (verified at load); native is ""
   // when the bundle has no native section.
   const std::string& ir_sha256() const { return ir_sha256_; }
@@ -97,7 +99,10 @@ class Bundle {
   std::string target_;
   uint32_t format_version_ = 0;
   size_t size_bytes_ = 0;
-  std::string sha256_, ir_sha256_, native_sha256_;
+  std::string bytes_;  // the file, kept for sha256() (sections are views into it while parsing)
+  mutable std::once_flag sha256_once_;
+  mutable std::string sha256_;
+  std::string ir_sha256_, native_sha256_;
   bool has_native_section_ = false;
 };
 

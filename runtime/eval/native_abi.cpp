@@ -746,6 +746,8 @@ TailCallFacts::Count TailCallFacts::CountOf(ir::NodeId id) const {
 
 bool TailCallFacts::ReachesTailCall(ir::NodeId id) const { return analysis_->ReachesTailCall(id); }
 
+bool TailCallFacts::IsRecursive(uint32_t function) const { return analysis_->IsRecursive(function); }
+
 bool TailCallFacts::CountedChildren(const ir::Node& node, std::vector<ir::NodeId>* kids) {
   return eval_internal::TailCallAnalysis::ForEachCountedChild(node, [&](ir::NodeId kid) {
     kids->push_back(kid);

@@ -217,6 +217,9 @@ class TailCallFacts {
   ~TailCallFacts();
   Count CountOf(ir::NodeId id) const;
   bool ReachesTailCall(ir::NodeId id) const;
+  // Whether `function` lies on a cycle of the call graph (closure arguments and pattern keys of a
+  // body count as its calls): native code emits those as functions, inlines the others.
+  bool IsRecursive(uint32_t function) const;
   // The children whose output counts multiply into the node's (the interpreter's run-time check
   // of kOneIfClosures nodes walks them); false when the node yields many whatever they yield.
   static bool CountedChildren(const ir::Node& node, std::vector<ir::NodeId>* kids);

@@ -202,12 +202,11 @@ std::unique_ptr<llvm::TargetMachine> HostMachine(const CodegenOptions& options, 
     *error = "no LLVM target for " + triple + ": " + lookup_error;
     return nullptr;
   }
-  llvm::CodeGenOptLevel level = options.opt_level <= 0   ? llvm::CodeGenOptLevel::None
-                                : options.opt_level == 1 ? llvm::CodeGenOptLevel::None
-                                : options.opt_level == 2 ? llvm::CodeGenOptLevel::Default
-                                                         : llvm::CodeGenOptLevel::Aggressive;
+  llvm::CodeGenOptLevel level = internal::CodegenLevel(options.opt_level);
+  llvm::TargetOptions target_options;
+  internal::SetCodegenOptions(options.opt_level, &target_options);
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt, level));
+      triple, "generic", "", target_options, llvm::Reloc::PIC_, std::nullopt, level));
   if (machine == nullptr) *error = "cannot create a target machine for " + triple;
   return machine;
 }
@@ -223,6 +222,8 @@ std::string BuildPartition(const Partition& partition, const CodegenOptions& opt
   timing.on_phase = [times](const char* phase, double seconds) { times->emplace_back(phase, seconds); };
   PhaseClock clock(timing);
   llvm::LLVMContext context;
+  // Value names only matter in the IR dump; without them LLVM allocates and renames far less.
+  context.setDiscardValueNames(output != Output::kLlvmIr);
   llvm::Module module("wm_aot", context);
   module.setDataLayout(machine->createDataLayout());
   module.setTargetTriple(machine->getTargetTriple().str());
@@ -252,7 +253,7 @@ std::string BuildPartition(const Partition& partition, const CodegenOptions& opt
   llvm::legacy::PassManager codegen;
   llvm::CodeGenFileType file_type = output == Output::kAssembly ? llvm::CodeGenFileType::AssemblyFile
                                                                 : llvm::CodeGenFileType::ObjectFile;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr, file_type)) {
+  if (machine->addPassesToEmitFile(codegen, os, nullptr, file_type, /*DisableVerify=*/true)) {
     return "the LLVM target cannot emit machine code";
   }
   codegen.run(module);
@@ -298,6 +299,17 @@ std::string BuildObjects(const std::vector<AotUnit>& units, const CodegenOptions
   }
   return "";
 }
+
+}  // namespace
+
+namespace internal {
+std::string BuildObjectFiles(const std::vector<AotUnit>& units, const CodegenOptions& options,
+                             std::vector<std::string>* objects) {
+  return BuildObjects(units, options, Output::kObject, objects);
+}
+}  // namespace internal
+
+namespace {
 
 // One text (IR or assembly) or object for the dumps.
 std::string BuildObject(const std::vector<AotUnit>& units, const CodegenOptions& options,

@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/codegen.h"
 #include "runtime/ir/ir.h"
 
 namespace llvm {
+enum class CodeGenOptLevel;
 class LLVMContext;
+class TargetOptions;
 class Module;
 class TargetMachine;
 }  // namespace llvm
@@ -28,8 +31,20 @@ struct EmitUnit {
 // Adds one entry point per unit to `module`. Returns "" or an error message.
 std::string EmitUnits(llvm::Module& module, const std::vector<EmitUnit>& units);
 
-// Runs the new pass manager's default pipeline at `opt_level` (0..3) tuned for `machine`.
+// Runs the IR pipeline of `opt_level` (0..3) tuned for `machine` (codegen.cpp says what each
+// level runs).
 void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_level);
+
+// The machine-code side of `opt_level`, the same for the JIT and AOT: its CodeGenOptLevel and
+// whether instruction selection is FastISel (set in `options`).
+llvm::CodeGenOptLevel CodegenLevel(int opt_level);
+void SetCodegenOptions(int opt_level, llvm::TargetOptions* options);
+
+// The relocatable PIC objects of `units` (aot_compiler.cpp): identical programs emitted once and
+// aliased, up to 2 modules built on 2 threads; each unit's entry point is exported under its
+// symbol. CompileAot links them; CompileJitBatch loads them into one JIT session.
+std::string BuildObjectFiles(const std::vector<AotUnit>& units, const CodegenOptions& options,
+                             std::vector<std::string>* objects);
 
 // Initialises the native target once per process.
 void InitializeNativeTargetOnce();
