@@ -56,12 +56,16 @@ test: build
 #    - diff, diff-random: `ulimit -v` is replaced by ASan's hard_rss_limit_mb (tests/CMakeLists.txt).
 #    - go, go-bench, go-vet: `go test -asan` (bindings/go/gotest.sh), so the Go test binary carries
 #      the ASan runtime the instrumented libwm needs.
+#    - diff-random: 2,000 of its 20,000 seeded programs (same seed; tests/CMakeLists.txt), so that
+#      the whole of .ci/run stays under 45 minutes on 2 cores; `make test` runs all 20,000.
 #    - Leak suppressions (tests/sanitize/lsan.supp) are only for third-party global state, each
 #      entry with its reason.
 # 2. $(TSAN_BUILD): tests/capi/tsan.sh with the engines mode: only wm_capi_threads (C ABI:
 #    interpreter and AOT bundles) and wm_engine_threads (one bundle resolved by 8 threads on the
 #    interpreter, the JIT and the AOT code) built with -fsanitize=thread, run on the bundles of
-#    step 1's capi-bundles fixture. Any race report fails.
+#    step 1's capi-bundles fixture. Any race report fails. .ci/run runs `make test` with
+#    CTEST_FLAGS=-LE tsan and then this target, so the C ABI thread test is built with TSan once.
+# Measured times and what each step covers: docs/hacking.md "Run the sanitizers".
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 SANITIZE_CMAKE_FLAGS = $(CMAKE_FLAGS) -DWMC_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
