@@ -174,7 +174,7 @@ std::optional<Fields> Loader::Open(const YAML::Node& node, std::string_view what
   fields.location = Loc(node);
   std::map<std::string, Location> seen;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key_node = it->first;
+    const YAML::Node key_node = it->first;  // a copy: the iterator's pair is a temporary
     if (!key_node.IsScalar()) {
       Error("WM004", Loc(key_node), "keys of " + std::string(what) + " must be strings, not " +
                                         Describe(key_node));

@@ -18,8 +18,8 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWMC_BUILD_BENCH=OFF \
     -DPython3_EXECUTABLE=/usr/bin/python3 "${launcher[@]}" -DWMC_SANITIZE=thread \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" >/dev/null
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" >/dev/null
 fi
 targets=(wm_capi_threads)
 if [ "$mode" = engines ]; then targets+=(wm_engine_threads); fi
