@@ -42,7 +42,7 @@ install: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target $(INSTALL_TARGETS)
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-# CTEST_FLAGS: extra ctest arguments, e.g. -LE tsan (.ci/run: test-sanitize runs the TSan test).
+# CTEST_FLAGS: extra ctest arguments, e.g. -LE tsan (when test-sanitize runs the TSan test anyway).
 CTEST_FLAGS ?=
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
@@ -68,8 +68,8 @@ test: build
 # 2. $(TSAN_BUILD): tests/capi/tsan.sh with the engines mode: only wm_capi_threads (C ABI:
 #    interpreter and AOT bundles) and wm_engine_threads (one bundle resolved by 8 threads on the
 #    interpreter, the JIT and the AOT code) built with -fsanitize=thread, run on the bundles of
-#    step 1's capi-bundles fixture. Any race report fails. .ci/run runs `make test` with
-#    CTEST_FLAGS=-LE tsan and then this target, so the C ABI thread test is built with TSan once.
+#    step 1's capi-bundles fixture. Any race report fails. Once this target is in .ci/run, `make test` there takes
+#    CTEST_FLAGS=-LE tsan, so the C ABI thread test is built with TSan once.
 # Measured times and what each step covers: docs/hacking.md "Run the sanitizers".
 ASAN_BUILD ?= build-asan
 ASAN_STACK_KB ?= 32768
