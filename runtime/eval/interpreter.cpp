@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/fn_ref.h"
 #include "runtime/eval/eval.h"
 #include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/tail_calls.h"
@@ -44,23 +45,6 @@ namespace {
 using ir::NodeId;
 using ir::Op;
 
-// A non-owning reference to a callable (the continuations never outlive the call they are
-// passed to, so no allocation is needed).
-template <class Sig>
-class FnRef;
-template <class R, class... A>
-class FnRef<R(A...)> {
- public:
-  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FnRef>>>
-  FnRef(F&& f)  // NOLINT: implicit on purpose, lambdas convert at call sites
-      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* o, A... a) -> R { return (*static_cast<std::remove_reference_t<F>*>(o))(std::forward<A>(a)...); }) {}
-  R operator()(A... a) const { return call_(obj_, std::forward<A>(a)...); }
-
- private:
-  void* obj_;
-  R (*call_)(void*, A...);
-};
 
 // kTailCall: a call in tail position asks the nearest EvalCall to run it in a loop (see
 // EvalTail); it never travels past that EvalCall.

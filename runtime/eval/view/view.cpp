@@ -11,6 +11,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "base/fn_ref.h"
 #include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/eval/ops.h"
@@ -154,22 +155,6 @@ bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Fiel
 
 enum class Flow : uint8_t { kContinue, kStop, kError, kBail };
 
-// A non-owning reference to a callable (continuations never outlive the call they are passed to).
-template <class Sig>
-class FnRef;
-template <class R, class... A>
-class FnRef<R(A...)> {
- public:
-  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FnRef>>>
-  FnRef(F&& f)  // NOLINT: implicit on purpose, lambdas convert at call sites
-      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* o, A... a) -> R { return (*static_cast<std::remove_reference_t<F>*>(o))(std::forward<A>(a)...); }) {}
-  R operator()(A... a) const { return call_(obj_, std::forward<A>(a)...); }
-
- private:
-  void* obj_;
-  R (*call_)(void*, A...);
-};
 using Cont = FnRef<Flow(const VVal&)>;
 
 }  // namespace
