@@ -201,7 +201,8 @@ struct ProgramGenerator::Impl {
       case 7: {
         if (!functions.empty()) {
           for (int tries = 0; tries < 3; ++tries) {
-            const FunctionSig& f = rng.Pick(functions);
+            // A copy: generating the arguments may define (push) more functions and move the vector.
+    const FunctionSig f = rng.Pick(functions);
             if (f.filter_params == 0 && f.value_params == 0) return T(f.name);
           }
         }
@@ -478,7 +479,8 @@ struct ProgramGenerator::Impl {
 
   Gen CallUserFunction(int depth) {
     if (functions.empty()) return Leaf();
-    const FunctionSig& f = rng.Pick(functions);
+    // A copy: generating the arguments may define (push) more functions and move the vector.
+    const FunctionSig f = rng.Pick(functions);
     if (f.filter_params == 0 && f.value_params == 0) return T(f.name);
     std::string out = f.name + "(";
     int n = 0;
