@@ -641,9 +641,12 @@ class Lowerer {
         int levels = Levels(fn, b.owner);
         return Add(Op::CallParam, ir::ScopedIndex(levels < 0 ? 0 : levels, b.param_index), {}, n);
       }
+      // Read before lowering the arguments: a definition inside one grows s.funcs, which may
+      // move the vector that `b` points into.
+      const auto function = static_cast<uint32_t>(b.function);
       std::vector<NodeId> args;
       LowerArgs(n, s, fn, d, &args);
-      return Add(Op::Call, static_cast<uint32_t>(b.function), std::move(args), n);
+      return Add(Op::Call, function, std::move(args), n);
     }
     // 2. forms with their own IR
     std::vector<NodeId> args;

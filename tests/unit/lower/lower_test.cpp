@@ -173,5 +173,20 @@ TEST(Lower, HandBuiltAst) {
   EXPECT_EQ(got, "3");
 }
 
+// A call whose argument defines functions: lowering the argument grows the scope's function list
+// (40 definitions certainly move its vector), and the call must still reach the function it named
+// (found under ASan by the random differential suite: the binding was read after the move).
+TEST(Lower, CallWhoseArgumentDefinesFunctionsCallsTheNamedFunction) {
+  std::string defs;
+  for (int i = 0; i < 40; ++i) defs += "def g" + std::to_string(i) + ": " + std::to_string(i) + "; ";
+  std::string text = "def f(x): [x, \"f\"]; f(" + defs + "g39)";
+  lower::LowerResult r = LowerText(text);
+  ASSERT_NE(r.program, nullptr);
+  std::string got;
+  EvalError error;
+  MakeInterpreter(r.program)->Run(Value(), [&](const Value& v) { got = ToJson(v); return true; }, &error);
+  EXPECT_EQ(got, R"([39,"f"])");
+}
+
 }  // namespace
 }  // namespace wm
