@@ -256,11 +256,9 @@ class EvalRun {
       const view::ResolverResult& result = runner.result(0);
       for (const view::ViewOutput& v : result.outputs) {
         out_.clear();
-        Value string = opts_.raw_output ? v.ToValue() : Value();  // -r: strings without quotes
-        if (string.IsString()) out_.append(string.AsString());
+        if (opts_.raw_output && v.IsString()) out_.append(v.ToValue().AsString());  // -r: no quotes
         else v.WriteJson(&out_, write_options_);
-        out_.push_back('\n');
-        std::fwrite(out_.data(), 1, out_.size(), stdout);
+        PrintLine();
       }
       if (result.status == EvalStatus::kError) ReportError(result.error, in.name() + ":" + std::to_string(in.line()));
       progress_.Update(++objects_, consumed_, result.fused ? "view" : "interp");
@@ -279,12 +277,17 @@ class EvalRun {
           out_.clear();
           if (opts_.raw_output && v.IsString()) out_.append(v.AsString());
           else WriteJson(v, &out_, write_options_);
-          out_.push_back('\n');
-          std::fwrite(out_.data(), 1, out_.size(), stdout);
+          PrintLine();
           return true;
         },
         &error, run_options_);
     if (status == EvalStatus::kError) ReportError(error, where);
+  }
+
+  // Prints the output formatted in out_ as one line.
+  void PrintLine() {
+    out_.push_back('\n');
+    std::fwrite(out_.data(), 1, out_.size(), stdout);
   }
 
   void ReportError(const EvalError& error, const std::string& where) {

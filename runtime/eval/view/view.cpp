@@ -518,6 +518,13 @@ ViewOutput ViewOutput::OfElement(const void* element_bytes, bool sort_keys) {
   return out;
 }
 
+bool ViewOutput::IsString() const {
+  if (!is_view_) return value_.IsString();
+  element e;
+  std::memcpy(static_cast<void*>(&e), element_, sizeof(element));
+  return e.type() == simdjson::dom::element_type::STRING;
+}
+
 Value ViewOutput::ToValue() const {
   if (!is_view_) return value_;
   element e;

@@ -36,6 +36,8 @@ class ViewOutput {
   static ViewOutput OfElement(const void* element_bytes, bool sort_keys);
 
   bool is_view() const { return is_view_; }
+  // True for a string output, read from the DOM without converting the output (`wmc eval -r`).
+  bool IsString() const;
   // The output as a Value (converts only this sub-tree; key-sorted in sort_keys mode).
   Value ToValue() const;
   // Appends exactly what wm::WriteJson(ToValue(), out, options) appends, from the DOM.
