@@ -94,6 +94,7 @@ llvm::Value* ProgramEmitter::InvariantLoad(llvm::Value* pointer, const char* nam
 }
 
 llvm::Value* ProgramEmitter::CallAbi(WmAbiSlot slot, llvm::ArrayRef<llvm::Value*> args) {
+  CheckNoDeferredSteps("a runtime call");
   llvm::Value* abi = InvariantLoad(ctx_, "abi");
   llvm::Value* fn = InvariantLoad(BytePtr(abi, 8 + 8 * static_cast<uint64_t>(slot)), "abi_fn");
   return builder_.CreateCall(AbiType(slot), fn, args);
@@ -155,9 +156,36 @@ llvm::Value* ProgramEmitter::Gen(NodeId n, Activation& act, llvm::Value* in, Con
     return Status(WM_STATUS_ERROR);
   }
   ++gen_depth_;
-  llvm::Value* status = IfOk(Tick(), [&] { return path ? GenPathNode(n, act, in, k) : GenNode(n, act, in, k); });
+  auto generate = [&] { return path ? GenPathNode(n, act, in, k) : GenNode(n, act, in, k); };
+  llvm::Value* status = nullptr;
+  if (StartsWithChildStep(n, act, path)) {
+    DeferStep();  // charged with the first child's step
+    status = generate();
+  } else {
+    status = IfOk(Tick(), generate);
+  }
   --gen_depth_;
   return status;
+}
+
+bool ProgramEmitter::StartsWithChildStep(NodeId n, const Activation& act, bool path) const {
+  if (path) return false;  // path mode keeps one check per node
+  const ir::Node& node = program_.nodes[n];
+  switch (node.op) {
+    case Op::Comma: case Op::Index: case Op::Slice: case Op::Iterate: case Op::Neg: case Op::Binary:
+    case Op::And: case Op::Or: case Op::Alternative: case Op::Try: case Op::Object:
+    case Op::StringInterp: case Op::CallBuiltin: case Op::Reduce: case Op::Foreach: case Op::Label:
+    case Op::GetPathGen:
+      return true;
+    case Op::Pipe: case Op::If: case Op::Bind:
+      return act.tail_nodes.count(n) == 0;  // TakeThen's form copies values first
+    case Op::Error:
+      return !node.kids.empty() && node.kids[0] != ir::kNoNode;
+    default:
+      // Calls check the depth first, Collect and Format call the runtime first, leaves have no
+      // child.
+      return false;
+  }
 }
 
 llvm::Value* ProgramEmitter::GenNode(NodeId n, Activation& act, llvm::Value* in, Cont k, bool path) {

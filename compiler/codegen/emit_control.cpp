@@ -14,6 +14,7 @@ llvm::Value* ProgramEmitter::IfElse(llvm::Value* cond, const std::function<llvm:
   llvm::BasicBlock* then_block = NewBlock("then");
   llvm::BasicBlock* else_block = NewBlock("else");
   llvm::BasicBlock* join = NewBlock("join");
+  CheckNoDeferredSteps("a branch");
   builder_.CreateCondBr(cond, then_block, else_block);
   builder_.SetInsertPoint(then_block);
   llvm::Value* then_status = then();
@@ -31,19 +32,27 @@ llvm::Value* ProgramEmitter::IfElse(llvm::Value* cond, const std::function<llvm:
 }
 
 llvm::Value* ProgramEmitter::IfOk(llvm::Value* status, const std::function<llvm::Value*()>& then) {
+  // A status known at compile time needs no branch (a call that always succeeds, a check with
+  // nothing to check).
+  if (auto* known = llvm::dyn_cast<llvm::ConstantInt>(status)) {
+    return known->isZero() ? then() : status;
+  }
   return IfElse(IsOk(status), then, [&] { return status; });
 }
 
 llvm::Value* ProgramEmitter::CallCont(Cont k, llvm::Value* v) {
+  CheckNoDeferredSteps("an output");
   return builder_.CreateCall(k.fn, {ctx_, frame_, v, k.env});
 }
 
 llvm::Value* ProgramEmitter::ForEach(NodeId n, Activation& act, llvm::Value* in, const Values& captures,
-                     const Body& body, bool charge, bool path) {
+                     const Body& body, bool charge, bool path, bool body_ticks_first) {
   if (llvm::Value* simple = path ? nullptr : SimpleValue(n, act, in)) {
-    // Evaluating the node costs its step, as in the interpreter (absent nodes cost nothing).
-    if (!charge || n == ir::kNoNode) return body(simple, captures);
-    return IfOk(Tick(), [&] { return body(simple, captures); });
+    // Evaluating the node costs its step, as in the interpreter (absent nodes cost nothing);
+    // nothing happens between it and the body, which charges it with its own first step.
+    if (charge && n != ir::kNoNode) DeferStep();
+    if (body_ticks_first) return body(simple, captures);
+    return FlushThen([&] { return body(simple, captures); });
   }
   llvm::Function* fn = NewFunction("k");
   std::vector<llvm::Type*> types;
@@ -76,7 +85,7 @@ llvm::Value* ProgramEmitter::Cartesian(const std::vector<NodeId>& nodes, const s
     if (depth == order.size()) {
       Values by_node(nodes.size(), nullptr);
       for (size_t i = 0; i < order.size(); ++i) by_node[order[i]] = got[i];
-      return done(by_node, caps);
+      return FlushThen([&] { return done(by_node, caps); });
     }
     Values pass = caps;
     pass.push_back(input);
@@ -89,9 +98,11 @@ llvm::Value* ProgramEmitter::Cartesian(const std::vector<NodeId>& nodes, const s
       Values inner_got(c.begin() + caps.size() + 1, c.end());
       inner_got.push_back(v);
       if (!check) return level(depth + 1, inner_in, inner_caps, inner_got);
-      return IfOk(check(depth, inner_got),
-                  [&] { return level(depth + 1, inner_in, inner_caps, inner_got); });
-    }, charge);
+      return FlushThen([&] {
+        return IfOk(check(depth, inner_got),
+                    [&] { return level(depth + 1, inner_in, inner_caps, inner_got); });
+      });
+    }, charge, /*path=*/false, /*body_ticks_first=*/!check && depth + 1 < order.size());
   };
   return level(0, in, captures, {});
 }

@@ -117,7 +117,9 @@ class ProgramEmitter {
           saved_fn_(e.fn_),
           saved_ctx_(e.ctx_),
           saved_frame_(e.frame_),
-          saved_entry_(e.entry_block_) {
+          saved_entry_(e.entry_block_),
+          saved_deferred_(e.deferred_steps_) {
+      e.deferred_steps_ = 0;
       e.fn_ = fn;
       e.ctx_ = fn->getArg(0);
       e.frame_ = fn->arg_size() > 2 ? fn->getArg(1) : nullptr;
@@ -128,7 +130,9 @@ class ProgramEmitter {
       e_.fn_ = saved_fn_;
       e_.ctx_ = saved_ctx_;
       e_.frame_ = saved_frame_;
+      e_.CheckNoDeferredSteps("the end of a function");
       e_.entry_block_ = saved_entry_;
+      e_.deferred_steps_ = saved_deferred_;
       if (saved_block_ != nullptr) e_.builder_.SetInsertPoint(saved_block_, saved_point_);
     }
 
@@ -140,6 +144,7 @@ class ProgramEmitter {
     llvm::Value* saved_ctx_;
     llvm::Value* saved_frame_;
     llvm::BasicBlock* saved_entry_;
+    uint32_t saved_deferred_;
   };
 
   void SetAttributes(llvm::Function* fn);
@@ -202,6 +207,23 @@ class ProgramEmitter {
   // One step of fuel (the interpreter's Step): error status when exhausted.
   llvm::Value* Tick();
 
+  // Steps are charged lazily along a straight-line run of code that cannot fail or produce
+  // anything (evaluating `.a.b.c` is 7 node steps before the first lookup): DeferStep owes one
+  // step, the next Tick charges the owed steps with its own in one check, and code about to do
+  // something observable (a call, a branch, a return) first settles them with FlushThen. Exactly
+  // the interpreter's count, since nothing in between could stop the run or be seen.
+  void DeferStep() { ++deferred_steps_; }
+  llvm::Value* FlushThen(const std::function<llvm::Value*()>& then);
+  // Whether Gen may defer node n's step: its code starts by evaluating a child (a Tick) after at
+  // most stores to its own slots.
+  bool StartsWithChildStep(NodeId n, const Activation& act, bool path) const;
+  // Owed steps must have been charged before `where` (a guard against a path that forgot to;
+  // the program then fails to compile instead of undercounting).
+  void CheckNoDeferredSteps(const char* where);
+  // The cold path of a multi-step charge: charges `steps` one slice at a time (refills through
+  // limit_exceeded), as that many single steps would.
+  llvm::Value* StepsExhausted(llvm::Value* steps);
+
   llvm::Value* CallCont(Cont k, llvm::Value* v);
 
   llvm::Value* ConstPtr(uint32_t index);
@@ -223,9 +245,11 @@ class ProgramEmitter {
 
   // Generates `body(v)` for every output v of node n. The body may run in a new continuation
   // function: whatever it needs from the current function must be passed in `captures`, and the
-  // body must use the (reloaded) `captured` values instead.
+  // body must use the (reloaded) `captured` values instead. `body_ticks_first`: the body starts
+  // by evaluating a node (a Tick), so the step of a simple n can be deferred into it.
   llvm::Value* ForEach(NodeId n, Activation& act, llvm::Value* in, const Values& captures,
-                       const Body& body, bool charge = true, bool path = false);
+                       const Body& body, bool charge = true, bool path = false,
+                       bool body_ticks_first = false);
 
   using Done = std::function<llvm::Value*(const Values& values, const Values& captured)>;
   // Runs once per value a loop level produces, before the inner levels: `got` holds the values
@@ -489,6 +513,7 @@ class ProgramEmitter {
   uint32_t next_label_id_ = 0;
   size_t generated_nodes_ = 0;
   int gen_depth_ = 0;
+  uint32_t deferred_steps_ = 0;  // steps owed at the insertion point (DeferStep)
 };
 
 }  // namespace wm::codegen::internal
