@@ -100,6 +100,31 @@ TEST(NativeLimits, FuelIsCountedExactlyAcrossSlices) {
   }
 }
 
+TEST(NativeLimits, StepsOfAStraightRunChargedAtOnceStopWhereSingleStepsWould) {
+  // Native code charges the steps of nodes that cannot fail or produce anything in between with
+  // one check (`.a.b.c` is 7 steps). With the budget running out at every offset inside such a
+  // run, and across the 4,096-step slices, every engine stops after the same outputs.
+  std::vector<std::unique_ptr<Filter>> engines =
+      AllEngines("range(1e9) | {a: {b: {c: .}}} | [.a.b.c, .a.b.c.d?] | .[0] + 1");
+  ASSERT_EQ(engines.size(), 3u);
+  std::vector<uint64_t> budgets;
+  for (uint64_t fuel = 1; fuel < 60; ++fuel) budgets.push_back(fuel);
+  for (uint64_t fuel = 4080; fuel < 4130; ++fuel) budgets.push_back(fuel);
+  for (uint64_t fuel = 12270; fuel < 12300; ++fuel) budgets.push_back(fuel);
+  for (uint64_t fuel : budgets) {
+    RunOptions options;
+    options.limits.fuel = fuel;
+    options.limits.max_outputs = UINT64_MAX;
+    std::vector<RunResult> runs;
+    for (const auto& engine : engines) runs.push_back(RunFilter(*engine, options));
+    for (const RunResult& run : runs) {
+      EXPECT_TRUE(run.limit) << fuel;
+      EXPECT_EQ(run.message, "evaluation step budget exhausted (fuel " + std::to_string(fuel) + ")");
+      EXPECT_EQ(run.outputs, runs[0].outputs) << "fuel " << fuel;
+    }
+  }
+}
+
 TEST(NativeLimits, WallClockLimitStopsRunawayNativeCode) {
   RunOptions options;
   options.limits.fuel = UINT64_MAX;
