@@ -9,9 +9,11 @@
 #include "compiler/codegen/internal/emit.h"
 #include "runtime/ir/verify.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -224,6 +226,50 @@ void SetCodegenOptions(int opt_level, llvm::TargetOptions* options) {
   // At -O2 FastISel selects instructions about 3x faster than SelectionDAG, and the code is as
   // fast on the benchmark corpora: resolver code is calls and branches that both select alike.
   options->EnableFastISel = opt_level <= 2;
+}
+
+namespace {
+
+// LLVM picks the register allocator from the codegen level: the fast one at None, which spills
+// every value live across a call (resolver code is mostly calls: 1.3-2.4x slower code), the
+// greedy one with the rest of the machine optimisations at Less (4x the codegen time of None,
+// most of it in the other machine passes). -O2 wants None's light pipeline with the greedy
+// allocator, which only the `-optimize-regalloc` option selects, and which LLVM reads while
+// building the pipeline: set it for that moment under a lock, so that other levels and other
+// threads' pipelines keep their defaults.
+class OptimizedRegAllocScope {
+ public:
+  explicit OptimizedRegAllocScope(bool enable) : lock_(Mutex()) {
+    if (!enable) return;
+    auto& registered = llvm::cl::getRegisteredOptions();
+    auto found = registered.find("optimize-regalloc");
+    if (found == registered.end()) return;  // an LLVM without it: None's default allocator
+    option_ = static_cast<llvm::cl::opt<llvm::cl::boolOrDefault>*>(found->second);
+    saved_ = option_->getValue();
+    option_->setValue(llvm::cl::BOU_TRUE);
+  }
+  ~OptimizedRegAllocScope() {
+    if (option_ != nullptr) option_->setValue(saved_);
+  }
+
+ private:
+  static std::mutex& Mutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  std::lock_guard<std::mutex> lock_;
+  llvm::cl::opt<llvm::cl::boolOrDefault>* option_ = nullptr;
+  llvm::cl::boolOrDefault saved_ = llvm::cl::BOU_UNSET;
+};
+
+}  // namespace
+
+bool AddCodegenPasses(llvm::TargetMachine& machine, int opt_level, llvm::legacy::PassManager& passes,
+                      llvm::raw_pwrite_stream& os, llvm::CodeGenFileType file_type) {
+  bool light_with_greedy = opt_level == 2;
+  if (light_with_greedy) machine.setOptLevel(llvm::CodeGenOptLevel::None);
+  OptimizedRegAllocScope regalloc(light_with_greedy);
+  return machine.addPassesToEmitFile(passes, os, nullptr, file_type, /*DisableVerify=*/true);
 }
 
 }  // namespace internal

@@ -253,7 +253,7 @@ std::string BuildPartition(const Partition& partition, const CodegenOptions& opt
   llvm::legacy::PassManager codegen;
   llvm::CodeGenFileType file_type = output == Output::kAssembly ? llvm::CodeGenFileType::AssemblyFile
                                                                 : llvm::CodeGenFileType::ObjectFile;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr, file_type, /*DisableVerify=*/true)) {
+  if (internal::AddCodegenPasses(*machine, options.opt_level, codegen, os, file_type)) {
     return "the LLVM target cannot emit machine code";
   }
   codegen.run(module);

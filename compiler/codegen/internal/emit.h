@@ -16,6 +16,11 @@ class LLVMContext;
 class TargetOptions;
 class Module;
 class TargetMachine;
+class raw_pwrite_stream;
+enum class CodeGenFileType;
+namespace legacy {
+class PassManager;
+}  // namespace legacy
 }  // namespace llvm
 
 namespace wm::codegen::internal {
@@ -39,6 +44,12 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine& machine, int opt_
 // whether instruction selection is FastISel (set in `options`).
 llvm::CodeGenOptLevel CodegenLevel(int opt_level);
 void SetCodegenOptions(int opt_level, llvm::TargetOptions* options);
+
+// Adds the passes that write `machine`'s code for the module to `os` (the AOT objects and dumps).
+// At -O2 this is the light pipeline with the greedy register allocator (codegen.cpp says why;
+// the ORC JIT, which builds its own pipeline, stays at CodegenLevel). True on failure, as LLVM.
+bool AddCodegenPasses(llvm::TargetMachine& machine, int opt_level, llvm::legacy::PassManager& passes,
+                      llvm::raw_pwrite_stream& os, llvm::CodeGenFileType file_type);
 
 // The relocatable PIC objects of `units` (aot_compiler.cpp): identical programs emitted once and
 // aliased, up to 2 modules built on 2 threads; each unit's entry point is exported under its
