@@ -217,7 +217,9 @@ llvm::CodeGenOptLevel CodegenLevel(int opt_level) {
   switch (opt_level) {
     case 0:
     case 1: return llvm::CodeGenOptLevel::None;  // fast register allocation, no machine passes
-    case 2: return llvm::CodeGenOptLevel::Less;  // the greedy allocator and light machine passes
+    // The greedy allocator and light machine passes; AddCodegenPasses (the AOT objects, also
+    // loaded by CompileJitBatch) builds None's pipeline with the greedy allocator instead.
+    case 2: return llvm::CodeGenOptLevel::Less;
     default: return llvm::CodeGenOptLevel::Aggressive;
   }
 }
