@@ -181,6 +181,16 @@ bool ProgramEmitter::StartsWithChildStep(NodeId n, const Activation& act, bool p
       return act.tail_nodes.count(n) == 0;  // TakeThen's form copies values first
     case Op::Error:
       return !node.kids.empty() && node.kids[0] != ir::kNoNode;
+    case Op::CallParam: {
+      // An inlined closure argument is generated in place (a closure in a call record is called).
+      const Activation* scope = &act;
+      for (uint32_t levels = ir::ScopeLevels(node.a); levels > 0 && scope != nullptr; --levels) {
+        scope = scope->lexical;
+      }
+      uint32_t index = ir::ScopeIndex(node.a);
+      return scope != nullptr && !scope->closures_in_record && scope->closure_args != nullptr &&
+             index < scope->closure_args->size() && scope->caller != nullptr;
+    }
     default:
       // Calls check the depth first, Collect and Format call the runtime first, leaves have no
       // child.
@@ -205,7 +215,7 @@ llvm::Value* ProgramEmitter::GenNode(NodeId n, Activation& act, llvm::Value* in,
       }
       return ForEach(kid(0), act, in, {k.env}, [&](llvm::Value* v, const Values& c) {
         return Gen(kid(1), act, v, Cont{k.fn, c[0]}, path);
-      }, true, path);
+      }, true, path, /*body_ticks_first=*/true);
     case Op::Comma: {
       llvm::Value* first = Gen(kid(0), act, in, k, path);
       return IfOk(first, [&] { return Gen(kid(1), act, in, k, path); });
