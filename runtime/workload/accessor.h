@@ -102,7 +102,9 @@ class Accessor {
   // object's apiVersion and kind from it). The resolvers `fused` (of this definition) fuses are
   // evaluated at once on the view engine over the text, in the same key order; the others, and
   // any the view engine leaves to the regular engine (an error, a limit), run on the object's
-  // Value as above, parsed from the text on first need. Results are the same as from the Value.
+  // Value as above, parsed from the text on first need. Results are the same as from the Value;
+  // fused runs are not charged to the object budget (see ObjectBudgetAllowsView), and once the
+  // budget is spent every run takes the regular path, which gives its error.
   Accessor(const Bundle& bundle, const catalog::Definition& definition, std::string_view json,
            const FusedDefinition& fused, const AccessorOptions& options = {});
 

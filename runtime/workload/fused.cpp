@@ -89,6 +89,13 @@ bool FusedDefinition::Evaluate(std::string_view json, const RunOptions& run, Ans
   return ok;
 }
 
+bool ObjectBudgetAllowsView(const ObjectLimits& limits) {
+  const ObjectLimits defaults;
+  bool fuel = limits.fuel >= defaults.fuel;
+  bool time = limits.timeout_ms == 0 || (defaults.timeout_ms != 0 && limits.timeout_ms >= defaults.timeout_ms);
+  return fuel && time;
+}
+
 const FusedDefinition& FusedDefinitions::For(const catalog::Definition& definition) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::unique_ptr<FusedDefinition>& slot = by_definition_[&definition];

@@ -18,6 +18,7 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/catalog/definition.h"
 #include "runtime/eval/view/view.h"
+#include "runtime/workload/run.h"
 
 namespace wm::workload {
 
@@ -58,6 +59,14 @@ class FusedDefinition {
   mutable std::mutex runners_mutex_;
   mutable std::vector<std::unique_ptr<view::FusedRunner>> idle_runners_;
 };
+
+// Whether objects read under this object budget may be resolved on the view engine. Its fused runs
+// count no interpreter steps, so they are not charged to the object budget (docs/limits.md): a
+// caller that tightens the budget below the runtime's defaults asks for the regular engines' exact
+// step accounting and gets it. At the defaults (50M steps for all runs on one object) only runs
+// on the regular engine are charged; fused programs have no recursion, so reaching the budget
+// with them takes a document far beyond what the catalog's objects are.
+bool ObjectBudgetAllowsView(const ObjectLimits& limits);
 
 // One FusedDefinition per definition of a bundle (which must outlive it), lowered on first use.
 // Thread-safe.

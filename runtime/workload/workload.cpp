@@ -287,6 +287,7 @@ bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, s
 
 bool ResolveOnView(const Bundle& bundle, std::string_view json, const FusedDefinitions& fused,
                    ResolvedWorkload* out, const ResolveOptions& options) {
+  if (!ObjectBudgetAllowsView(options.object)) return false;
   Identity identity;
   if (!ReadIdentity(json, &identity)) return false;
   const catalog::Definition* definition = bundle.FindDefinition(identity.api_version, identity.kind);

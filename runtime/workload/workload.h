@@ -64,7 +64,8 @@ bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, s
 // (FusedDefinition::complete), the resolvers read the parsed text in place and the object is
 // never converted into Values (unless a resolver fails or reaches a limit). True with *out equal
 // to Resolve's on the parsed object; false = not taken (not an object, no apiVersion/kind, no
-// definition, a resolver the view engine does not fuse, text simdjson cannot represent exactly):
+// definition, a resolver the view engine does not fuse, text simdjson cannot represent exactly, an
+// object budget below the defaults: ObjectBudgetAllowsView):
 // the caller parses the text and calls Resolve, which also words every error.
 bool ResolveOnView(const Bundle& bundle, std::string_view json, const FusedDefinitions& fused,
                    ResolvedWorkload* out, const ResolveOptions& options = {});

@@ -123,7 +123,7 @@ TEST_F(FusedCatalogTest, ResolveOnViewEqualsResolveOnEveryExample) {
   ASSERT_NE(bundle_, nullptr);
   ASSERT_GT(examples_.size(), 20u);
   FusedDefinitions fused(*bundle_);
-  size_t taken = 0, resolvable = 0;
+  size_t taken = 0, resolvable = 0, answered = 0, runs = 0;
   for (const std::string& doc : examples_) {
     ResolvedWorkload on_value, on_view;
     std::string error;
@@ -138,11 +138,16 @@ TEST_F(FusedCatalogTest, ResolveOnViewEqualsResolveOnEveryExample) {
     if (!viewed) continue;
     ++taken;
     EXPECT_EQ(ResolvedText(on_view), ResolvedText(on_value)) << doc;
+    FusedDefinition::Answers answers;
+    ASSERT_TRUE(fused.For(*on_value.definition).Evaluate(doc, {}, &answers));
+    for (const auto& a : answers) answered += a.has_value();
+    runs += answers.size();
   }
   size_t complete = 0;
   for (const catalog::Definition& d : bundle_->definitions()) complete += fused.For(d).complete();
-  std::printf("[ fused ] %zu of %zu catalog definitions fused whole; %zu of %zu resolvable examples resolved on the view engine\n",
-              complete, bundle_->definitions().size(), taken, resolvable);
+  std::printf("[ fused ] %zu of %zu catalog definitions fused whole; %zu of %zu resolvable examples resolved on "
+              "the view engine, %zu of their %zu resolver runs answered on it\n",
+              complete, bundle_->definitions().size(), taken, resolvable, answered, runs);
   EXPECT_GT(taken, 0u);
 }
 
@@ -258,6 +263,15 @@ TEST_F(FusedAccessorTest, ResolveOnViewDeclinesWhatResolveWordsAsErrors) {
   // Duplicate keys: the last one counts, as in ParseJson's Value.
   EXPECT_FALSE(ResolveOnView(*bundle_, R"({"apiVersion":"example.com/v1","kind":"Thing","kind":"Other"})", *fused_, &out));
   EXPECT_TRUE(ResolveOnView(*bundle_, R"({"apiVersion":"example.com/v1","kind":"Other","kind":"Thing"})", *fused_, &out));
+  // An object budget below the defaults wants exact step accounting: the regular engines.
+  ResolveOptions tight;
+  tight.object.fuel = 1000;
+  EXPECT_FALSE(ResolveOnView(*bundle_, R"({"apiVersion":"example.com/v1","kind":"Thing"})", *fused_, &out, tight));
+  tight = {};
+  tight.object.timeout_ms = 5;
+  EXPECT_FALSE(ResolveOnView(*bundle_, R"({"apiVersion":"example.com/v1","kind":"Thing"})", *fused_, &out, tight));
+  tight.object.timeout_ms = 0;  // none: nothing to charge
+  EXPECT_TRUE(ResolveOnView(*bundle_, R"({"apiVersion":"example.com/v1","kind":"Thing"})", *fused_, &out, tight));
 }
 
 // A spent object budget stops the view engine's answers too: the same limit error as the Value
