@@ -890,23 +890,25 @@ bool HasNoDuplicateKeys(simdjson::dom::object object) {
   return true;
 }
 
-// An object without duplicate keys in document order, straight from the DOM.
-void WriteFieldsInOrder(simdjson::dom::object object, size_t depth, const JsonWriteOptions& options,
-                        std::string* out) {
+// Writes an object's members: `fields` ranges over what `key_of` and `value_of` read a member's
+// key and DOM value from (the DOM object itself, or OrderedFields' list).
+template <class Fields, class KeyOf, class ValueOf>
+void WriteObjectFields(const Fields& fields, KeyOf key_of, ValueOf value_of, size_t depth,
+                       const JsonWriteOptions& options, std::string* out) {
   const int indent = options.indent;
-  if (object.begin() == object.end()) {
+  if (fields.begin() == fields.end()) {
     out->append("{}");
     return;
   }
   out->push_back('{');
   bool first = true;
-  for (simdjson::dom::key_value_pair field : object) {
+  for (const auto& field : fields) {
     if (!first) out->push_back(',');
     first = false;
     if (indent > 0) AppendNewlineIndent(indent, depth + 1, out);
-    AppendEscapedString(field.key, out);
+    AppendEscapedString(key_of(field), out);
     out->append(indent > 0 ? ": " : ":");
-    WriteElementAt(field.value, depth + 1, options, out);
+    WriteElementAt(value_of(field), depth + 1, options, out);
   }
   if (indent > 0) AppendNewlineIndent(indent, depth, out);
   out->push_back('}');
@@ -949,25 +951,16 @@ void WriteElementAt(simdjson::dom::element element, size_t depth, const JsonWrit
     case element_type::OBJECT: {
       simdjson::dom::object object = element.get_object().value_unsafe();
       if (!options.sort_keys && HasNoDuplicateKeys(object)) {  // in place, no field list
-        WriteFieldsInOrder(object, depth, options, out);
+        WriteObjectFields(
+            object, [](const simdjson::dom::key_value_pair& f) { return f.key; },
+            [](const simdjson::dom::key_value_pair& f) { return f.value; }, depth, options, out);
         return;
       }
       std::vector<Field> fields;
       OrderedFields(object, options.sort_keys, &fields);
-      if (fields.empty()) {
-        out->append("{}");
-        return;
-      }
-      out->push_back('{');
-      for (size_t i = 0; i < fields.size(); ++i) {
-        if (i > 0) out->push_back(',');
-        if (indent > 0) AppendNewlineIndent(indent, depth + 1, out);
-        AppendEscapedString(fields[i].first, out);
-        out->append(indent > 0 ? ": " : ":");
-        WriteElementAt(fields[i].second, depth + 1, options, out);
-      }
-      if (indent > 0) AppendNewlineIndent(indent, depth, out);
-      out->push_back('}');
+      WriteObjectFields(
+          fields, [](const Field& f) { return f.first; }, [](const Field& f) { return f.second; }, depth, options,
+          out);
       return;
     }
   }
