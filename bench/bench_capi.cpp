@@ -1,6 +1,7 @@
 // Whole-workload resolution through the C ABI (wm_resolve: JSON bytes in, JSON bytes out) next to
 // the same resolution through the C++ API (ParseJson + workload::Resolve, no output document), so
-// the ABI's own cost shows. Each catalog example below is resolved through its definition compiled
+// the ABI's own cost shows, and next to the same object resolved from its text on the view engine
+// (workload::ResolveOnView: fused resolvers read the parsed text, no Value of the object). Each catalog example below is resolved through its definition compiled
 // to native code and to the interpreter, as a consumer would load them from a bundle. The PodMap
 // cases map every example pod of the workload (catalog/examples/pods/) to its component, instance,
 // replica key and PodGroup: one wm_pod_map_batch call against one wm_pod_map call per pod.
@@ -75,6 +76,7 @@ struct Fixture {
   std::string pod_list;           // the same pods as one JSON array
   wm_bundle* abi = nullptr;
   std::shared_ptr<wm::Bundle> cpp;
+  std::unique_ptr<wm::workload::FusedDefinitions> fused;  // the view engine's lowering of cpp
 };
 
 Fixture& Get(size_t index, bool native) {
@@ -94,6 +96,7 @@ Fixture& Get(size_t index, bool native) {
   std::string message;
   f.cpp = wm::Bundle::FromBytes(f.bytes, kCases[index].definition, &message);
   if (!f.cpp) Die(message);
+  f.fused = std::make_unique<wm::workload::FusedDefinitions>(*f.cpp);
   return f;
 }
 
@@ -128,6 +131,30 @@ void BM_ResolveCpp(benchmark::State& state, bool native) {
     }
     benchmark::DoNotOptimize(resolved);
   }
+}
+
+// BM_ResolveCpp from the object's JSON text on the view engine (the path wm_resolve takes);
+// on_view = 1 when the view engine took the definition (else it is ParseJson + Resolve).
+void BM_ResolveCppView(benchmark::State& state, bool native) {
+  Fixture& f = Get(static_cast<size_t>(state.range(0)), native);
+  state.SetLabel(kCases[state.range(0)].name);
+  bool on_view = false;
+  for (auto _ : state) {
+    wm::workload::ResolvedWorkload resolved;
+    on_view = wm::workload::ResolveOnView(*f.cpp, f.object, *f.fused, &resolved);
+    if (!on_view) {
+      wm::Value object;
+      wm::JsonError json_error;
+      wm::ParseJson(f.object, &object, &json_error);
+      std::string error;
+      if (!wm::workload::Resolve(*f.cpp, object, &resolved, &error)) {
+        state.SkipWithError(error.c_str());
+        break;
+      }
+    }
+    benchmark::DoNotOptimize(resolved);
+  }
+  state.counters["on_view"] = on_view ? 1 : 0;
 }
 
 // All pods of the example in one call: the workload is parsed and resolved once.
@@ -168,6 +195,8 @@ BENCHMARK_CAPTURE(BM_ResolveAbi, native, true)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_ResolveAbi, interp, false)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_ResolveCpp, native, true)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_ResolveCpp, interp, false)->DenseRange(0, 1);
+BENCHMARK_CAPTURE(BM_ResolveCppView, native, true)->DenseRange(0, 1);
+BENCHMARK_CAPTURE(BM_ResolveCppView, interp, false)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_PodMapBatch, native, true)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_PodMapEach, native, true)->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_PodMapBatch, interp, false)->DenseRange(0, 1);

@@ -200,13 +200,13 @@ class EvalRun {
       std::vector<std::string> files = opts_.files.empty() ? std::vector<std::string>{"-"} : opts_.files;
       for (const std::string& file : files) {
         if (!ReadFile(file)) {
-          std::fflush(stdout);
+          FlushOutput();
           return kExitUsage;
         }
       }
       if (opts_.slurp) Run(engines_.For(consumed_), Value::MakeArray(std::move(slurped_)), slurp_where_);
     }
-    std::fflush(stdout);
+    FlushOutput();
     return exit_code_;
   }
 
@@ -234,7 +234,7 @@ class EvalRun {
       progress_.Update(++objects_, consumed_, filter.engine_name());
     }
     if (in.error().empty()) return true;
-    std::fflush(stdout);
+    FlushOutput();
     std::fprintf(stderr, "wmc eval: %s\n", in.error().c_str());
     return false;
   }
@@ -245,17 +245,21 @@ class EvalRun {
     view::FusedRunner runner(*view_);
     std::string_view text;
     size_t offset = 0;
-    while (in.NextText(&text, &offset)) {
+    bool speculative = false;
+    while (in.NextText(&text, &offset, &speculative)) {
       consumed_ = base + in.bytes_consumed();
       JsonError json_error;
       if (!runner.Run(text, run_options_, &json_error)) {
-        std::fflush(stdout);
+        if (speculative) {  // a guessed NDJSON line that is not one value: scan it exactly
+          in.Unread();
+          continue;
+        }
+        FlushOutput();
         std::fprintf(stderr, "wmc eval: %s\n", in.InvalidJsonMessage(offset, json_error).c_str());
         return false;
       }
       const view::ResolverResult& result = runner.result(0);
       for (const view::ViewOutput& v : result.outputs) {
-        out_.clear();
         if (opts_.raw_output && v.IsString()) out_.append(v.ToValue().AsString());  // -r: no quotes
         else v.WriteJson(&out_, write_options_);
         PrintLine();
@@ -264,7 +268,7 @@ class EvalRun {
       progress_.Update(++objects_, consumed_, result.fused ? "view" : "interp");
     }
     if (in.error().empty()) return true;
-    std::fflush(stdout);
+    FlushOutput();
     std::fprintf(stderr, "wmc eval: %s\n", in.error().c_str());
     return false;
   }
@@ -274,7 +278,6 @@ class EvalRun {
     EvalStatus status = filter.Run(
         input,
         [&](const Value& v) {
-          out_.clear();
           if (opts_.raw_output && v.IsString()) out_.append(v.AsString());
           else WriteJson(v, &out_, write_options_);
           PrintLine();
@@ -284,14 +287,26 @@ class EvalRun {
     if (status == EvalStatus::kError) ReportError(error, where);
   }
 
-  // Prints the output formatted in out_ as one line.
+  // Ends the output just formatted at the end of out_. Outputs collect in out_ and go out in
+  // large writes (one fwrite per ~1 MiB instead of per output); at once on a terminal.
   void PrintLine() {
     out_.push_back('\n');
+    if (out_.size() >= kOutputFlushBytes || interactive_) WriteOutput();
+  }
+
+  void WriteOutput() {
     std::fwrite(out_.data(), 1, out_.size(), stdout);
+    out_.clear();
+  }
+
+  // Everything printed so far reaches stdout (before a message on stderr, and at the end).
+  void FlushOutput() {
+    WriteOutput();
+    std::fflush(stdout);
   }
 
   void ReportError(const EvalError& error, const std::string& where) {
-    std::fflush(stdout);
+    FlushOutput();
     if (error.value.IsString()) {
       std::fprintf(stderr, "jq: error (at %s): %s\n", where.c_str(), error.Message().c_str());
     } else {
@@ -306,7 +321,9 @@ class EvalRun {
   Progress progress_;
   RunOptions run_options_;
   JsonWriteOptions write_options_;
-  std::string out_;
+  static constexpr size_t kOutputFlushBytes = size_t{1} << 20;
+  bool interactive_ = isatty(fileno(stdout)) != 0;
+  std::string out_;  // formatted outputs not written yet
   Array slurped_;
   std::string slurp_where_ = "<stdin>:0";
   size_t consumed_ = 0, objects_ = 0;

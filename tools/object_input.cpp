@@ -4,7 +4,9 @@
 // quoted scalars strings, aliases within the node budget) and then parsed by the same JSON parser.
 #include "tools/object_input.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -83,6 +85,9 @@ void Flatten(const Value& v, int depth, std::vector<Value>* out) {
 // Bytes read at a time; a value larger than this is read in growing steps (amortised linear).
 constexpr size_t kChunkBytes = size_t{1} << 20;
 constexpr size_t kIncomplete = std::string_view::npos;
+// GuessLineEnd's answers besides an end: read more input first; no guess (scan exactly).
+constexpr size_t kMore = std::string_view::npos - 1;
+constexpr size_t kNoGuess = std::string_view::npos - 2;
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -161,68 +166,132 @@ bool JsonValueStream::Open(const std::string& path, std::string* error) {
       *error = path + " is a directory";
       return false;
     }
-    if (S_ISREG(info.st_mode)) size_hint_ = static_cast<size_t>(info.st_size);
+    if (S_ISREG(info.st_mode)) {
+      size_hint_ = static_cast<size_t>(info.st_size);
+      ::posix_fadvise(fileno(file_), 0, 0, POSIX_FADV_SEQUENTIAL);  // larger read-ahead
+    }
   }
   return true;
 }
 
 bool JsonValueStream::Fill() {
   if (eof_) return false;
-  if (begin_ > 0) {
-    buffer_.erase(0, begin_);
-    begin_ = 0;
+  if (pos_.begin > 0) {  // drop what was consumed: the buffer holds the current value only
+    std::memmove(data_.get(), data_.get() + pos_.begin, size_ - pos_.begin);
+    size_ -= pos_.begin;
+    pos_.begin = 0;
   }
-  size_t want = std::max(kChunkBytes, buffer_.size());
-  size_t old_size = buffer_.size();
-  buffer_.resize(old_size + want);
-  size_t got = std::fread(buffer_.data() + old_size, 1, want, file_);
-  buffer_.resize(old_size + got);
-  if (got == 0) {
+  // Whole chunks, or as much again as the value read so far (amortised linear for big values).
+  size_t want = std::max(kChunkBytes, size_);
+  if (capacity_ < size_ + want) {
+    size_t capacity = std::max(size_ + want, capacity_ * 2);
+    std::unique_ptr<char[]> grown(new char[capacity]);
+    if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
+    data_ = std::move(grown);
+    capacity_ = capacity;
+  }
+  ssize_t got = 0;
+  do {
+    got = ::read(fileno(file_), data_.get() + size_, capacity_ - size_);
+  } while (got < 0 && errno == EINTR);
+  if (got <= 0) {
     eof_ = true;
-    if (std::ferror(file_)) error_ = "cannot read " + name_ + ": " + std::strerror(errno);
+    if (got < 0) error_ = "cannot read " + name_ + ": " + std::strerror(errno);
+    return false;
   }
-  return got > 0;
+  size_ += static_cast<size_t>(got);
+  return true;
 }
 
-bool JsonValueStream::NextText(std::string_view* value_text, size_t* offset) {
+void JsonValueStream::SkipSpace() {
+  while (pos_.begin < size_ && IsJsonSpace(data_[pos_.begin])) {
+    pos_.newlines += data_[pos_.begin] == '\n';
+    ++pos_.begin;
+    ++pos_.consumed;
+  }
+}
+
+size_t JsonValueStream::GuessLineEnd() const {
+  char open = data_[pos_.begin];
+  if (open != '{' && open != '[') return kNoGuess;
+  const char* start = data_.get() + pos_.begin;
+  const void* newline = std::memchr(start, '\n', size_ - pos_.begin);
+  if (newline == nullptr && !eof_) return kMore;
+  size_t line_end = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data_.get()) : size_;
+  size_t end = line_end;
+  while (end > pos_.begin + 1 && IsJsonSpace(data_[end - 1])) --end;
+  char close = open == '{' ? '}' : ']';
+  return end > pos_.begin + 1 && data_[end - 1] == close ? end : kNoGuess;
+}
+
+// Moves past the value data_[pos_.begin, end) holding `newlines_inside` newlines.
+void JsonValueStream::Take(size_t end, size_t newlines_inside) {
+  pos_.newlines += newlines_inside;
+  pos_.line = pos_.newlines + (end < size_ && data_[end] == '\n' ? 1 : 0);
+  pos_.consumed += end - pos_.begin;
+  pos_.begin = end;
+}
+
+bool JsonValueStream::NextText(std::string_view* value_text, size_t* offset, bool* speculative) {
   if (!error_.empty()) return false;
+  // Guessing stays on while it mostly works: after 16 rejected guesses making up over 1/8 of the
+  // values, the input is not NDJSON-like and every value is scanned once, exactly.
+  bool guess = speculative != nullptr && !exact_next_ && !(misses_ >= 16 && misses_ * 8 > guesses_);
+  exact_next_ = false;
+  if (speculative != nullptr) *speculative = false;
   while (true) {
-    while (begin_ < buffer_.size() && IsJsonSpace(buffer_[begin_])) {
-      newlines_ += buffer_[begin_] == '\n';
-      ++begin_;
-      ++consumed_;
-    }
-    if (begin_ == buffer_.size()) {
+    SkipSpace();
+    if (pos_.begin == size_) {
       if (Fill()) continue;
       return false;  // the end, or a read error in error_
     }
-    std::string_view text(buffer_);
-    size_t end = ScanValueEnd(text, begin_, eof_);
-    // The byte after the value decides jq's line; at the buffer's end it is not read yet.
-    if (end == kIncomplete || (end == text.size() && !eof_)) {
+    size_t end = guess ? GuessLineEnd() : kNoGuess;
+    if (end == kMore) {
       if (!Fill() && !error_.empty()) return false;
       continue;
     }
-    *value_text = text.substr(begin_, end - begin_);
-    *offset = consumed_;
-    newlines_ += static_cast<size_t>(std::count(text.begin() + begin_, text.begin() + end, '\n'));
-    line_ = newlines_ + (end < text.size() && text[end] == '\n' ? 1 : 0);
-    consumed_ += end - begin_;
-    begin_ = end;
+    bool guessed = end != kNoGuess;
+    if (!guessed) {
+      end = ScanValueEnd(std::string_view(data_.get(), size_), pos_.begin, eof_);
+      // The byte after the value decides jq's line; at the buffer's end it is not read yet.
+      if (end == kIncomplete || (end == size_ && !eof_)) {
+        if (!Fill() && !error_.empty()) return false;
+        continue;
+      }
+    }
+    before_last_ = pos_;
+    *value_text = std::string_view(data_.get() + pos_.begin, end - pos_.begin);
+    *offset = pos_.consumed;
+    Take(end, guessed ? 0 : static_cast<size_t>(std::count(value_text->begin(), value_text->end(), '\n')));
+    if (guessed) {
+      *speculative = true;
+      ++guesses_;
+    }
     return true;
   }
+}
+
+void JsonValueStream::Unread() {
+  pos_ = before_last_;
+  exact_next_ = true;
+  ++misses_;
 }
 
 bool JsonValueStream::Next(Value* value) {
   std::string_view text;
   size_t offset = 0;
-  if (!NextText(&text, &offset)) return false;
-  JsonError json_error;
-  if (!ParseJson(text, value, &json_error)) {
+  bool speculative = false;
+  while (NextText(&text, &offset, &speculative)) {
+    JsonError json_error;
+    if (ParseJson(text, value, &json_error)) return true;
+    if (speculative) {
+      Unread();
+      continue;
+    }
     error_ = InvalidJsonMessage(offset, json_error);
     return false;
   }
-  return true;
+  return false;
 }
 
 std::string JsonValueStream::InvalidJsonMessage(size_t offset, const JsonError& error) const {

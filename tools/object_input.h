@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,12 @@ bool YamlToValue(const std::string& text, const std::string& name, Value* out, s
 //
 //   JsonValueStream in;  if (!in.Open(path, &error)) ...
 //   for (Value v; in.Next(&v);) { ... in.line() ... }  if (!in.error().empty()) ...
+//
+// NDJSON fast path: a line that starts with `{` or `[` and ends with the matching bracket is
+// guessed to be one value without scanning its bytes (NextText's `speculative`). A guess is right
+// whenever the line parses as one JSON value (a valid value is balanced, so the exact scan would
+// end it there too); a caller whose parser rejects a guessed text calls Unread() and gets the
+// exactly scanned value next (`{"a":1} {"a":2}` on one line, a pretty-printed value).
 class JsonValueStream {
  public:
   JsonValueStream() = default;
@@ -56,31 +63,47 @@ class JsonValueStream {
   bool Next(Value* value);
   // The next value's JSON text, unparsed (for engines that parse it themselves: the view engine),
   // valid until the next call; *offset = its byte offset in the input (for error messages). The
-  // bookkeeping (line, bytes consumed) moves past it as Next does.
-  bool NextText(std::string_view* text, size_t* offset);
+  // bookkeeping (line, bytes consumed) moves past it as Next does. *speculative (when given) is
+  // true for a guessed NDJSON line (see above); without it every value is scanned exactly.
+  bool NextText(std::string_view* text, size_t* offset, bool* speculative = nullptr);
+  // Steps back over the value NextText returned last (a rejected guess): the next NextText scans
+  // it exactly. Valid only right after a NextText that returned true.
+  void Unread();
   // Next's error for a value at `offset` its parser rejected with `error`.
   std::string InvalidJsonMessage(size_t offset, const JsonError& error) const;
   const std::string& error() const { return error_; }
   // Newlines up to the end of the last value, plus the newline right after it (jq's count).
-  size_t line() const { return line_; }
+  size_t line() const { return pos_.line; }
   // Bytes of input consumed so far (through the last value).
-  size_t bytes_consumed() const { return consumed_; }
+  size_t bytes_consumed() const { return pos_.consumed; }
   // The input's size when it is a regular file, else 0 (unknown: a pipe or a terminal).
   size_t size_hint() const { return size_hint_; }
   const std::string& name() const { return name_; }
 
  private:
+  // Where the stream stands: restored by Unread.
+  struct Position {
+    size_t begin = 0;     // unconsumed input starts at data_[begin]
+    size_t consumed = 0;  // absolute offset of data_[begin]
+    size_t line = 0;
+    size_t newlines = 0;  // newlines before the absolute offset `consumed`
+  };
   bool Fill();  // reads one more chunk; false at end of input or on a read error
+  void SkipSpace();
+  // The end of the NDJSON line value at pos_.begin: kMore = read more first, kNoGuess = scan.
+  size_t GuessLineEnd() const;
+  void Take(size_t end, size_t newlines_inside);
 
   std::FILE* file_ = nullptr;
   bool owns_file_ = false;
   bool eof_ = false;
   std::string name_;
-  std::string buffer_;  // unconsumed input starts at begin_
-  size_t begin_ = 0;
-  size_t consumed_ = 0;   // absolute offset of buffer_[begin_]
-  size_t line_ = 0;
-  size_t newlines_ = 0;   // newlines before the absolute offset consumed_
+  std::unique_ptr<char[]> data_;  // the read buffer (not zero-filled on growth, unlike a string)
+  size_t capacity_ = 0;
+  size_t size_ = 0;               // bytes of data_ read
+  Position pos_, before_last_;
+  bool exact_next_ = false;        // Unread: scan the next value exactly
+  size_t guesses_ = 0, misses_ = 0;  // speculative values and rejected ones (turns guessing off)
   size_t size_hint_ = 0;
   std::string error_;
 };

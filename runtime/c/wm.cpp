@@ -39,6 +39,9 @@ struct wm_error {
 struct wm_bundle {
   std::shared_ptr<const wm::Bundle> bundle;
   wm_limits limits{};  // the bundle's defaults; zero fields mean the runtime's defaults
+  // The definitions lowered to the view engine on first use, for objects resolved from their text
+  // (wm_resolve); thread-safe as the handle is.
+  std::unique_ptr<wm::workload::FusedDefinitions> fused;
 };
 
 namespace {
@@ -187,6 +190,7 @@ wm_code Open(std::shared_ptr<wm::Bundle> (*load)(const void*, size_t, const std:
     if (!loaded) throw Failure{WM_ERR_BAD_BUNDLE, message};
     auto handle = std::make_unique<wm_bundle>();
     handle->bundle = std::move(loaded);
+    handle->fused = std::make_unique<wm::workload::FusedDefinitions>(*handle->bundle);
     if (options) handle->limits = LimitsOf(&options->limits);
     *bundle = handle.release();
   });
@@ -448,11 +452,20 @@ wm_code wm_resolve(const wm_bundle* bundle, const char* object_json, size_t obje
                    const wm_limits* limits, wm_buffer* out, wm_error** error) {
   return Guarded(error, [&] {
     RequireCall(bundle, out);
-    wm::Value object = ParseObject(object_json, object_size);
     const CallLimits call = LimitsFor(bundle, limits);
     wm::workload::ResolveOptions options;
     options.run = call.run;
     options.object = call.object;
+    // The text read in place where the view engine takes the definition; else parsed, which also
+    // words every error.
+    wm::workload::ResolvedWorkload resolved;
+    if (object_json != nullptr &&
+        wm::workload::ResolveOnView(*bundle->bundle, std::string_view(object_json, object_size), *bundle->fused,
+                                    &resolved, options)) {
+      Emit(wm::workload::WorkloadJson(resolved), out);
+      return;
+    }
+    wm::Value object = ParseObject(object_json, object_size);
     Emit(ResolvedJson(*bundle->bundle, object, options), out);
   });
 }

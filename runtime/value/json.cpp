@@ -516,12 +516,34 @@ bool ParseWithSimdjson(std::string_view text, int max_depth, Value* out) {
 
 // ---- writer
 
+// The length of the prefix of [p, end) that needs no escaping and no UTF-8 check: printable ASCII
+// other than '"' and '\\', 16 bytes at a time (most strings are names, images, labels).
+size_t PlainAsciiPrefix(const char* p, const char* end) {
+  const char* start = p;
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
+  while (end - p >= 16) {
+    __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // A signed compare (SSE2): bytes >= 0x80 are negative, so `chunk < 0x20` also catches them.
+    __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(chunk, del), _mm_cmplt_epi8(chunk, space)));
+    int mask = _mm_movemask_epi8(special);
+    if (mask != 0) return static_cast<size_t>(p - start) + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)));
+    p += 16;
+  }
+  return static_cast<size_t>(p - start);
+}
+
 void AppendEscapedString(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
   const char* run = s.data();
   const char* end = s.data() + s.size();
   for (const char* p = run; p < end; ++p) {
+    if (size_t plain = PlainAsciiPrefix(p, end); plain > 0) {
+      p += plain;
+      if (p == end) break;
+    }
     unsigned char c = static_cast<unsigned char>(*p);
     if (c >= 0x80) {
       // Strings built by builtins (implode, @base64d, ...) may hold invalid UTF-8, which jq
@@ -849,6 +871,49 @@ void OrderedFields(simdjson::dom::object object, bool sort_keys, std::vector<Fie
   }
 }
 
+void WriteElementAt(simdjson::dom::element element, size_t depth, const JsonWriteOptions& options,
+                    std::string* out);
+
+// Whether a small object's keys are all different, decided without allocating (most objects have
+// a few keys); false for larger objects too (then OrderedFields decides).
+bool HasNoDuplicateKeys(simdjson::dom::object object) {
+  constexpr size_t kSmall = 16;
+  std::string_view keys[kSmall];
+  size_t n = 0;
+  for (simdjson::dom::key_value_pair field : object) {
+    if (n == kSmall) return false;
+    for (size_t i = 0; i < n; ++i) {
+      if (keys[i] == field.key) return false;
+    }
+    keys[n++] = field.key;
+  }
+  return true;
+}
+
+// Writes an object's members: `fields` ranges over what `key_of` and `value_of` read a member's
+// key and DOM value from (the DOM object itself, or OrderedFields' list).
+template <class Fields, class KeyOf, class ValueOf>
+void WriteObjectFields(const Fields& fields, KeyOf key_of, ValueOf value_of, size_t depth,
+                       const JsonWriteOptions& options, std::string* out) {
+  const int indent = options.indent;
+  if (fields.begin() == fields.end()) {
+    out->append("{}");
+    return;
+  }
+  out->push_back('{');
+  bool first = true;
+  for (const auto& field : fields) {
+    if (!first) out->push_back(',');
+    first = false;
+    if (indent > 0) AppendNewlineIndent(indent, depth + 1, out);
+    AppendEscapedString(key_of(field), out);
+    out->append(indent > 0 ? ": " : ":");
+    WriteElementAt(value_of(field), depth + 1, options, out);
+  }
+  if (indent > 0) AppendNewlineIndent(indent, depth, out);
+  out->push_back('}');
+}
+
 // Recursion is bounded by the DOM's depth (kMaxDomDepth).
 void WriteElementAt(simdjson::dom::element element, size_t depth, const JsonWriteOptions& options,
                     std::string* out) {
@@ -884,22 +949,18 @@ void WriteElementAt(simdjson::dom::element element, size_t depth, const JsonWrit
       return;
     }
     case element_type::OBJECT: {
-      std::vector<Field> fields;
-      OrderedFields(element.get_object().value_unsafe(), options.sort_keys, &fields);
-      if (fields.empty()) {
-        out->append("{}");
+      simdjson::dom::object object = element.get_object().value_unsafe();
+      if (!options.sort_keys && HasNoDuplicateKeys(object)) {  // in place, no field list
+        WriteObjectFields(
+            object, [](const simdjson::dom::key_value_pair& f) { return f.key; },
+            [](const simdjson::dom::key_value_pair& f) { return f.value; }, depth, options, out);
         return;
       }
-      out->push_back('{');
-      for (size_t i = 0; i < fields.size(); ++i) {
-        if (i > 0) out->push_back(',');
-        if (indent > 0) AppendNewlineIndent(indent, depth + 1, out);
-        AppendEscapedString(fields[i].first, out);
-        out->append(indent > 0 ? ": " : ":");
-        WriteElementAt(fields[i].second, depth + 1, options, out);
-      }
-      if (indent > 0) AppendNewlineIndent(indent, depth, out);
-      out->push_back('}');
+      std::vector<Field> fields;
+      OrderedFields(object, options.sort_keys, &fields);
+      WriteObjectFields(
+          fields, [](const Field& f) { return f.first; }, [](const Field& f) { return f.second; }, depth, options,
+          out);
       return;
     }
   }

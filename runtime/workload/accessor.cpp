@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 
 #include "runtime/value/json.h"
 
@@ -135,28 +136,29 @@ Result<std::vector<std::optional<int32_t>>> ConvertReplicas(const std::vector<Va
   return out;
 }
 
-// Evaluates one optional path: no resolver = no results (upstream's extract with a nil path).
-Result<std::vector<Value>> EvaluateOn(const Bundle& bundle, const Value& object, const RunOptions& run,
-                                      ObjectBudget* budget, int32_t resolver) {
+// Evaluates one optional path with `run` (resolver id -> Outputs): no resolver = no results
+// (upstream's extract with a nil path).
+template <class RunFn>
+Result<std::vector<Value>> EvaluateWith(const RunFn& run, int32_t resolver) {
   Result<std::vector<Value>> out;
   if (resolver < 0) return out;
-  Outputs o = RunResolver(bundle, resolver, object, run, budget);
+  Outputs o = run(resolver);
   if (!o.ok()) out.error = ResolverError(o);
   else out.value = std::move(o.values);
   return out;
 }
 
-// EvaluateOn with the Accessor's object, limits and object budget.
+// EvaluateWith the Accessor's runs (its object, limits and object budget).
 Result<std::vector<Value>> Evaluate(const Accessor& a, int32_t resolver) {
-  return EvaluateOn(a.bundle(), a.object(), a.run_options(), a.object_budget(), resolver);
+  return EvaluateWith([&](int32_t id) { return a.Run(id); }, resolver);
 }
 
-// Upstream's ExtractInstanceIds on a key-sorted object (Accessor::ExtractInstanceIds).
-Result<std::vector<std::string>> ExtractInstanceIdsOn(const Bundle& bundle, const Value& object,
-                                                      const RunOptions& run, ObjectBudget* budget,
-                                                      const catalog::Component& c) {
+// Upstream's ExtractInstanceIds, running resolvers with `run` on a key-sorted object
+// (Accessor::ExtractInstanceIds).
+template <class RunFn>
+Result<std::vector<std::string>> ExtractInstanceIdsWith(const RunFn& run, const catalog::Component& c) {
   if (c.instance_id < 0) return {{}, Fail(ErrorCode::kNoDefinition, "no instance id path defined")};
-  Result<std::vector<Value>> values = EvaluateOn(bundle, object, run, budget, c.instance_id);
+  Result<std::vector<Value>> values = EvaluateWith(run, c.instance_id);
   if (!values.ok()) return {{}, values.error};
   Result<std::vector<std::string>> out;
   bool any_empty = false;
@@ -172,6 +174,15 @@ Result<std::vector<std::string>> ExtractInstanceIdsOn(const Bundle& bundle, cons
     return {{}, Fail(ErrorCode::kEvaluation, "instance id path contained empty string values [" + joined + "]")};
   }
   return out;
+}
+
+// InstanceIds' wrapping of ExtractInstanceIdsWith: no instanceIdPath is the anonymous instance.
+template <class RunFn>
+Result<std::vector<std::string>> InstanceIdsWith(const RunFn& run, const catalog::Component& c) {
+  Result<std::vector<std::string>> ids = ExtractInstanceIdsWith(run, c);
+  if (ids.error.code == ErrorCode::kNoDefinition) return {{""}, {}};
+  if (!ids.ok()) return {{}, WrapError("failed to extract instance ids for component " + c.name, std::move(ids.error))};
+  return ids;
 }
 
 // Evaluates a struct-valued path (PodTemplateSpec, PodSpec, ObjectMeta): null is the zero struct.
@@ -267,17 +278,64 @@ Error DefinitionNotFound(const catalog::Component& c, std::string_view what) {
   return Fail(ErrorCode::kNoDefinition, "component " + c.name + " does not have " + std::string(what) + " definition");
 }
 
+// The JSON-text constructor's state: the text (kept for the Value parsed on first need) and the
+// view engine's answers by position in the FusedDefinition.
+struct Accessor::TextState {
+  std::string json;
+  const FusedDefinition* fused = nullptr;
+  FusedDefinition::Answers answers;
+  std::once_flag parsed;
+  Value object;
+
+  const Value& Object() {
+    std::call_once(parsed, [this] {
+      JsonError error;
+      // The text is valid JSON (the constructor's contract); null if not.
+      if (ParseJson(json, &object, &error)) object = SortKeysDeep(object);
+    });
+    return object;
+  }
+  // The view engine's outputs of `resolver`, or null when it did not answer it.
+  const std::vector<Value>* Answer(int32_t resolver) const {
+    int position = fused->Position(resolver);
+    if (position < 0 || !answers[static_cast<size_t>(position)]) return nullptr;
+    return &*answers[static_cast<size_t>(position)];
+  }
+};
+
 Accessor::Accessor(const Bundle& bundle, const catalog::Definition& definition, const Value& object,
                    const AccessorOptions& options)
     : bundle_(&bundle), definition_(&definition), object_(SortKeysDeep(object)), options_(options),
       object_budget_(std::make_shared<ObjectBudget>(options.object)) {}
 
+Accessor::Accessor(const Bundle& bundle, const catalog::Definition& definition, std::string_view json,
+                   const FusedDefinition& fused, const AccessorOptions& options)
+    : bundle_(&bundle), definition_(&definition), text_(std::make_shared<TextState>()), options_(options),
+      object_budget_(std::make_shared<ObjectBudget>(options.object)) {
+  text_->json.assign(json);
+  text_->fused = &fused;
+  fused.Evaluate(text_->json, options_.run, &text_->answers);
+}
+
+const Value& Accessor::object() const { return text_ ? text_->Object() : object_; }
+
 Outputs Accessor::Run(int32_t resolver) const {
-  return RunResolver(*bundle_, resolver, object_, options_.run, object_budget_.get());
+  if (text_) {
+    // A spent object budget is the regular path's error to give (RunResolver words it).
+    const std::vector<Value>* answer = text_->Answer(resolver);
+    bool budget_left = object_budget_->fuel_left.load() > 0 &&
+                       (options_.object.timeout_ms == 0 || std::chrono::steady_clock::now() < object_budget_->deadline);
+    if (answer != nullptr && budget_left) {
+      Outputs out;
+      out.values = *answer;
+      return out;
+    }
+  }
+  return RunResolver(*bundle_, resolver, object(), options_.run, object_budget_.get());
 }
 
 Result<std::vector<std::string>> Accessor::ExtractInstanceIds(const catalog::Component& c) const {
-  return ExtractInstanceIdsOn(*bundle_, object_, options_.run, object_budget_.get(), c);
+  return ExtractInstanceIdsWith([&](int32_t id) { return Run(id); }, c);
 }
 
 Result<std::vector<Value>> Accessor::ExtractPodTemplateSpecs(const catalog::Component& c) const {
@@ -344,16 +402,13 @@ Result<std::vector<Scale>> Accessor::ExtractScales(const catalog::Component& c) 
 }
 
 Result<std::vector<std::string>> Accessor::InstanceIds(const catalog::Component& c) const {
-  return InstanceIdsOfSorted(*bundle_, object_, c, options_.run, object_budget_.get());
+  return InstanceIdsWith([&](int32_t id) { return Run(id); }, c);
 }
 
 Result<std::vector<std::string>> InstanceIdsOfSorted(const Bundle& bundle, const Value& sorted_object,
                                                      const catalog::Component& c, const RunOptions& run,
                                                      ObjectBudget* budget) {
-  Result<std::vector<std::string>> ids = ExtractInstanceIdsOn(bundle, sorted_object, run, budget, c);
-  if (ids.error.code == ErrorCode::kNoDefinition) return {{""}, {}};
-  if (!ids.ok()) return {{}, WrapError("failed to extract instance ids for component " + c.name, std::move(ids.error))};
-  return ids;
+  return InstanceIdsWith([&](int32_t id) { return RunResolver(bundle, id, sorted_object, run, budget); }, c);
 }
 
 Result<std::vector<Scale>> Accessor::Scales(const catalog::Component& c) const {

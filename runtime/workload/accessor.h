@@ -17,6 +17,7 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/catalog/definition.h"
 #include "runtime/value/value.h"
+#include "runtime/workload/fused.h"
 #include "runtime/workload/run.h"
 
 namespace wm::workload {
@@ -97,10 +98,22 @@ class Accessor {
  public:
   Accessor(const Bundle& bundle, const catalog::Definition& definition, const Value& object,
            const AccessorOptions& options = {});
+  // The same object given as its JSON text (which must be valid JSON; the caller has read the
+  // object's apiVersion and kind from it). The resolvers `fused` (of this definition) fuses are
+  // evaluated at once on the view engine over the text, in the same key order; the others, and
+  // any the view engine leaves to the regular engine (an error, a limit), run on the object's
+  // Value as above, parsed from the text on first need. Results are the same as from the Value;
+  // fused runs are not charged to the object budget (see ObjectBudgetAllowsView), and once the
+  // budget is spent every run takes the regular path, which gives its error.
+  Accessor(const Bundle& bundle, const catalog::Definition& definition, std::string_view json,
+           const FusedDefinition& fused, const AccessorOptions& options = {});
 
   const Bundle& bundle() const { return *bundle_; }
   const catalog::Definition& definition() const { return *definition_; }
-  const Value& object() const { return object_; }  // the key-sorted object resolvers run on
+  // The key-sorted object resolvers run on (from JSON text: parsed on the first call).
+  const Value& object() const;
+  // Whether resolver runs are answered from the view engine (the JSON-text constructor).
+  bool on_view() const { return text_ != nullptr; }
   const RunOptions& run_options() const { return options_.run; }
   // The budget every run on this object is charged to (shared by copies of this Accessor).
   ObjectBudget* object_budget() const { return object_budget_.get(); }
@@ -138,7 +151,9 @@ class Accessor {
  private:
   const Bundle* bundle_;
   const catalog::Definition* definition_;
-  Value object_;
+  struct TextState;  // the JSON text, the view engine's answers, the Value parsed on demand
+  Value object_;     // the Value constructor's key-sorted object
+  std::shared_ptr<TextState> text_;  // the JSON-text constructor's state (shared by copies)
   AccessorOptions options_;
   // The budget every resolver run on this object shares (run.h); shared by copies.
   std::shared_ptr<ObjectBudget> object_budget_;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "runtime/value/json.h"
+#include "runtime/value/json_dom.h"
 #include "runtime/workload/pods.h"
 #include "runtime/workload/run.h"
 
@@ -193,33 +194,15 @@ double PodGpus(const Value& pod_spec, std::vector<std::string>* problems) {
   return GpuCounter("", problems).Pod(pod_spec);
 }
 
-bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, std::string* error,
-             const ResolveOptions& options) {
-  if (!object.IsObject()) {
-    *error = "not a Kubernetes object: expected a JSON/YAML object, got " +
-             std::string(KindName(object.kind()));
-    return false;
-  }
-  auto text = [&](const Value* v) { return v && v->IsString() ? std::string(v->AsString()) : ""; };
-  out->api_version = text(object.Find("apiVersion"));
-  out->kind = text(object.Find("kind"));
-  if (out->api_version.empty() || out->kind.empty()) {
-    *error = "not a Kubernetes object: apiVersion and kind are required";
-    return false;
-  }
-  if (const Value* meta = object.Find("metadata"); meta && meta->IsObject()) {
-    out->name = text(meta->Find("name"));
-    out->namespace_ = text(meta->Find("namespace"));
-  }
-  out->definition = bundle.FindDefinition(out->api_version, out->kind);
-  if (!out->definition) {
-    *error = "no definition in the bundle for " + out->api_version + " " + out->kind;
-    return false;
-  }
-  AccessorOptions accessor_options;
-  accessor_options.run = options.run;
-  accessor_options.object = options.object;
-  Accessor accessor(bundle, *out->definition, object, accessor_options);
+namespace {
+
+// What Resolve reads from the object before resolving it.
+struct Identity {
+  std::string api_version, kind, name, namespace_;
+};
+
+// The rest of Resolve once the definition is known: every component, then the root's status.
+void ResolveWith(const Accessor& accessor, ResolvedWorkload* out) {
   for (const catalog::Component& c : out->definition->components) {
     out->components.push_back(ResolveComponent(accessor, c));
     out->gpus += out->components.back().gpus;
@@ -231,6 +214,94 @@ bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, s
     if (status.error.code != ErrorCode::kNoDefinition) out->problems.push_back(status.error.message);
     out->status.matched_statuses = {"Undefined"};
   }
+}
+
+void TakeIdentity(Identity identity, ResolvedWorkload* out) {
+  out->api_version = std::move(identity.api_version);
+  out->kind = std::move(identity.kind);
+  out->name = std::move(identity.name);
+  out->namespace_ = std::move(identity.namespace_);
+}
+
+// The string at a key of a DOM object as Resolve reads it from the Value: the last of duplicate
+// keys (ParseJson keeps the last value), "" when absent or not a string.
+std::string StringField(simdjson::dom::object object, std::string_view key) {
+  std::string out;
+  for (simdjson::dom::key_value_pair field : object) {
+    if (field.key != key) continue;
+    std::string_view text;
+    out = field.value.get_string().get(text) == simdjson::SUCCESS ? std::string(text) : std::string();
+  }
+  return out;
+}
+
+// The identity from JSON text on simdjson's DOM; false = undecided (the Value path decides).
+bool ReadIdentity(std::string_view json, Identity* out) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  simdjson::dom::object object;
+  if (!json_dom::ParseDom(json, &parser, &root) || root.get_object().get(object) != simdjson::SUCCESS) return false;
+  out->api_version = StringField(object, "apiVersion");
+  out->kind = StringField(object, "kind");
+  for (simdjson::dom::key_value_pair field : object) {
+    if (field.key != "metadata") continue;
+    simdjson::dom::object meta;
+    bool is_object = field.value.get_object().get(meta) == simdjson::SUCCESS;
+    out->name = is_object ? StringField(meta, "name") : "";
+    out->namespace_ = is_object ? StringField(meta, "namespace") : "";
+  }
+  return !out->api_version.empty() && !out->kind.empty();
+}
+
+}  // namespace
+
+bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, std::string* error,
+             const ResolveOptions& options) {
+  if (!object.IsObject()) {
+    *error = "not a Kubernetes object: expected a JSON/YAML object, got " +
+             std::string(KindName(object.kind()));
+    return false;
+  }
+  auto text = [&](const Value* v) { return v && v->IsString() ? std::string(v->AsString()) : ""; };
+  Identity identity{text(object.Find("apiVersion")), text(object.Find("kind")), "", ""};
+  if (identity.api_version.empty() || identity.kind.empty()) {
+    *error = "not a Kubernetes object: apiVersion and kind are required";
+    return false;
+  }
+  if (const Value* meta = object.Find("metadata"); meta && meta->IsObject()) {
+    identity.name = text(meta->Find("name"));
+    identity.namespace_ = text(meta->Find("namespace"));
+  }
+  TakeIdentity(std::move(identity), out);
+  out->definition = bundle.FindDefinition(out->api_version, out->kind);
+  if (!out->definition) {
+    *error = "no definition in the bundle for " + out->api_version + " " + out->kind;
+    return false;
+  }
+  AccessorOptions accessor_options;
+  accessor_options.run = options.run;
+  accessor_options.object = options.object;
+  ResolveWith(Accessor(bundle, *out->definition, object, accessor_options), out);
+  return true;
+}
+
+bool ResolveOnView(const Bundle& bundle, std::string_view json, const FusedDefinitions& fused,
+                   ResolvedWorkload* out, const ResolveOptions& options) {
+  if (!ObjectBudgetAllowsView(options.object)) return false;
+  Identity identity;
+  if (!ReadIdentity(json, &identity)) return false;
+  const catalog::Definition* definition = bundle.FindDefinition(identity.api_version, identity.kind);
+  if (definition == nullptr) return false;
+  const FusedDefinition& fused_definition = fused.For(*definition);
+  // With a resolver left to the regular engine the object's Value is needed anyway, and the view
+  // engine's pass would come on top of its parse: not worth it.
+  if (!fused_definition.complete()) return false;
+  TakeIdentity(std::move(identity), out);
+  out->definition = definition;
+  AccessorOptions accessor_options;
+  accessor_options.run = options.run;
+  accessor_options.object = options.object;
+  ResolveWith(Accessor(bundle, *definition, json, fused_definition, accessor_options), out);
   return true;
 }
 

@@ -13,6 +13,7 @@
 #include "runtime/catalog/definition.h"
 #include "runtime/value/value.h"
 #include "runtime/workload/accessor.h"
+#include "runtime/workload/fused.h"
 #include "runtime/workload/status.h"
 
 namespace wm::workload {
@@ -57,6 +58,17 @@ struct ResolveOptions {
 // the object is not a Kubernetes object or no definition covers its kind.
 bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, std::string* error,
              const ResolveOptions& options = {});
+
+// Resolve for an object given as JSON text, on the view engine (fused.h) where that pays: when the
+// text is a Kubernetes object whose definition's object-side resolvers the view engine all fuses
+// (FusedDefinition::complete), the resolvers read the parsed text in place and the object is
+// never converted into Values (unless a resolver fails or reaches a limit). True with *out equal
+// to Resolve's on the parsed object; false = not taken (not an object, no apiVersion/kind, no
+// definition, a resolver the view engine does not fuse, text simdjson cannot represent exactly, an
+// object budget below the defaults: ObjectBudgetAllowsView):
+// the caller parses the text and calls Resolve, which also words every error.
+bool ResolveOnView(const Bundle& bundle, std::string_view json, const FusedDefinitions& fused,
+                   ResolvedWorkload* out, const ResolveOptions& options = {});
 
 // nvidia.com/gpu of one pod: requests, else limits, summed over containers; an init container
 // counts when it asks for more than the containers together (Kubernetes' effective request). A

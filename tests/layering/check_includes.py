@@ -50,7 +50,8 @@ LAYERS = [
     Layer("runtime/eval/view", ["runtime/eval"], ["simdjson"]),
     Layer("runtime/catalog", ["runtime/eval"]),
     Layer("runtime/bundle", ["runtime/catalog"]),  # native code through dlopen, not LLVM
-    Layer("runtime/workload", ["runtime/bundle"]),
+    # workload reads objects given as JSON text on the view engine (runtime/workload/fused.h)
+    Layer("runtime/workload", ["runtime/bundle", "runtime/eval/view"]),
     Layer("runtime/c", ["runtime/workload"]),  # the C API, top of the runtime
     # compiler stages in pipeline order; each may use the whole runtime but its C API.
     Layer("compiler/source", ["runtime/workload", "base/yaml"], ["nlohmann_json"]),

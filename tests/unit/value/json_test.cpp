@@ -9,6 +9,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/value/json.h"
 
@@ -130,6 +132,26 @@ TEST(WriteJson, StringEscapesAsJq) {
   // Invalid UTF-8 in a string built at run time is written as U+FFFD, never as raw bytes.
   EXPECT_EQ(ToJson(Value::String("a\xff\xc3")), "\"a\xEF\xBF\xBD\xEF\xBF\xBD\"");
   EXPECT_EQ(ToJson(Value::String("\xed\xa0\x80z\xc3\xa9")), "\"\xEF\xBF\xBDz\xC3\xA9\"");
+}
+
+// The writer skips runs of plain ASCII 16 bytes at a time: every special byte (quote, backslash,
+// control, DEL, UTF-8 lead, invalid byte) at every offset of a long string, and at the ends of
+// 16-byte blocks, is escaped or checked exactly as in a short string.
+TEST(WriteJson, SpecialBytesAtEveryOffsetOfLongStrings) {
+  const std::vector<std::pair<std::string, std::string>> specials = {
+      {"\"", "\\\""}, {"\\", "\\\\"}, {"\n", "\\n"}, {std::string(1, '\0'), "\\u0000"},
+      {"\x1f", "\\u001f"}, {"\x7f", "\\u007f"}, {"\xc3\xa9", "\xc3\xa9"},
+      {"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"}, {"\xff", "\xEF\xBF\xBD"}, {"\xc3", "\xEF\xBF\xBD"}};
+  for (const auto& [raw, written] : specials) {
+    for (size_t at = 0; at <= 40; ++at) {
+      for (size_t tail : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{17}}) {
+        std::string before(at, 'a'), after(tail, ' ');
+        EXPECT_EQ(ToJson(Value::String(before + raw + after)), "\"" + before + written + after + "\"")
+            << "offset " << at << " tail " << tail;
+      }
+    }
+  }
+  EXPECT_EQ(ToJson(Value::String(std::string(100, 'x'))), "\"" + std::string(100, 'x') + "\"");
 }
 
 TEST(WriteJson, CompactAndIndented) {
