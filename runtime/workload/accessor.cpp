@@ -270,7 +270,11 @@ Error DefinitionNotFound(const catalog::Component& c, std::string_view what) {
 Accessor::Accessor(const Bundle& bundle, const catalog::Definition& definition, const Value& object,
                    const AccessorOptions& options)
     : bundle_(&bundle), definition_(&definition), object_(SortKeysDeep(object)), options_(options),
-      object_budget_(std::make_shared<ObjectBudget>(options.object)) {}
+      object_budget_(std::make_shared<ObjectBudget>(options.object)) {
+  // With a JIT hook, this kind's resolvers are compiled now, as one batch, rather than with the
+  // kind of whichever shared resolver runs first.
+  bundle.PrepareDefinition(definition);
+}
 
 Outputs Accessor::Run(int32_t resolver) const {
   return RunResolver(*bundle_, resolver, object_, options_.run, object_budget_.get());
