@@ -49,7 +49,7 @@ std::string CheckDigest(const Value& digests, std::string_view key, std::string_
 }
 
 // The engine of a resolver whose IR does not decode or verify: every run fails with why, so the
-// caller sees it where the resolver is used (decode_all_ir refuses such a bundle at open).
+// caller sees it where the resolver is used (verify_all refuses such a bundle at open).
 class InvalidIrFilter : public Filter {
  public:
   explicit InvalidIrFilter(std::string message) : Filter("interp"), message_(std::move(message)) {}
@@ -118,8 +118,25 @@ std::string ParseManifestDom(std::string_view text, Value* manifest, std::vector
   return "";
 }
 
+// The manifest's JSON into *manifest, its resolver table into *infos (from the DOM when it can).
+std::string ParseManifest(std::string_view text, Value* manifest, std::vector<ResolverInfo>* infos) {
+  bool infos_read = false;
+  if (std::string problem = ParseManifestDom(text, manifest, infos, &infos_read); !problem.empty()) {
+    return problem;
+  }
+  JsonError json_error;
+  if (manifest->IsNull() && (!ParseJson(text, manifest, &json_error) || !manifest->IsObject())) {
+    return "manifest is not valid JSON: " + json_error.message;
+  }
+  if (infos_read) return "";
+  const Value* resolvers = manifest->Find("resolvers");
+  if (!resolvers || !resolvers->IsArray()) return "manifest lacks resolvers or definitions";
+  return ReadResolverInfos(*resolvers, infos);
+}
+
 // The resolvers a definition runs on objects and pods, each once. Write path programs are left
-// out: the native backends do not compile path expressions, so they stay on the interpreter.
+// out: writes are rare next to reads, so they stay on the interpreter rather than lengthen every
+// kind's first-use compile.
 std::vector<int32_t> ResolversOf(const catalog::Definition& d) {
   std::vector<int32_t> ids;
   auto add = [&](int32_t id) {
@@ -219,28 +236,13 @@ bool Bundle::Parse(std::string bytes, const std::string& name, std::string* erro
   if (manifest_bytes.empty()) return fail("corrupted bundle: no manifest section");
 
   Value manifest;
-  bool infos_read = false;
-  if (std::string problem = ParseManifestDom(manifest_bytes, &manifest, &infos_, &infos_read); !problem.empty()) {
+  if (std::string problem = ParseManifest(manifest_bytes, &manifest, &infos_); !problem.empty()) {
     return fail("corrupted bundle: " + problem);
   }
-  JsonError json_error;
-  if (manifest.IsNull() && (!ParseJson(manifest_bytes, &manifest, &json_error) || !manifest.IsObject())) {
-    return fail("corrupted bundle: manifest is not valid JSON: " + json_error.message);
-  }
-  if (!infos_read) {
-    const Value* resolvers = manifest.Find("resolvers");
-    if (resolvers && resolvers->IsArray()) {
-      if (std::string problem = ReadResolverInfos(*resolvers, &infos_); !problem.empty()) {
-        return fail("corrupted bundle: " + problem);
-      }
-      infos_read = true;
-    }
-  }
-  if (!infos_read) return fail("corrupted bundle: manifest lacks resolvers or definitions");
   if (std::string problem = ReadManifest(manifest, ir_bytes, native_bytes); !problem.empty()) {
     return fail("corrupted bundle: " + problem);
   }
-  if (options.decode_all_ir) {
+  if (options.verify_all) {
     if (std::string problem = DecodeAll(); !problem.empty()) return fail("corrupted bundle: " + problem);
   }
   if (std::string problem = MapNative(native_bytes, options); !problem.empty()) {
@@ -305,6 +307,11 @@ std::string Bundle::IndexPrograms(std::string_view ir_bytes) {
 // else has been verified (mapping the shared object runs its constructors). Every entry point the
 // manifest names must be in it; the filters themselves are made on first use.
 std::string Bundle::MapNative(std::string_view native_bytes, const BundleLoadOptions& options) {
+  bool will_map = !native_bytes.empty() && options.use_native && target_ == HostTarget();
+  if ((will_map || options.verify_all) && !native_bytes.empty() &&
+      !base::SameSha256Hex(native_sha256_, base::Sha256Hex(native_bytes))) {
+    return "the native section does not match the SHA-256 the manifest records";
+  }
   if (native_bytes.empty()) {
     native_status_ = "no native code in bundle";
   } else if (!options.use_native) {
@@ -313,9 +320,6 @@ std::string Bundle::MapNative(std::string_view native_bytes, const BundleLoadOpt
   } else if (target_ != HostTarget()) {
     native_status_ = "native code built for " + target_ + ", this machine is " + HostTarget();
   } else {
-    if (!base::SameSha256Hex(native_sha256_, base::Sha256Hex(native_bytes))) {
-      return "the native section does not match the SHA-256 the manifest records";
-    }
     std::string native_error;
     native_ = NativeModule::Create(native_bytes, &native_error);
     if (!native_) native_status_ = "native code not loaded: " + native_error;
@@ -383,8 +387,11 @@ const Filter& Bundle::resolver(int32_t id) const {
   if (id < 0 || static_cast<size_t>(id) >= infos_.size()) {
     throw std::out_of_range("no resolver " + std::to_string(id) + " in the bundle");
   }
-  if (compiler_ && group_of_[id] >= 0 && !slots_[id].compile_claimed.load(std::memory_order_acquire)) {
-    CompileKind(static_cast<size_t>(group_of_[id]));
+  if (compiler_ && group_of_[id] >= 0) {
+    // The kind compiling (or that compiled) this resolver, else the first kind using it: waits
+    // while that compile runs on another thread, returns at once when it is done.
+    int32_t by = slots_[id].compiled_by.load(std::memory_order_acquire);
+    CompileKind(static_cast<size_t>(by >= 0 ? by : group_of_[id]));
   }
   return *Ready(id).active.load(std::memory_order_acquire);
 }
@@ -404,8 +411,8 @@ void Bundle::PrepareDefinition(const catalog::Definition& definition) const {
 }
 
 // Compiles the resolvers of definition `group` that no other kind's compile has taken, in one
-// batch, then publishes each compiled filter. Callers of the same kind wait in call_once; a
-// resolver shared with a kind compiled concurrently runs on its base filter until that is done.
+// batch, then publishes each compiled filter. Callers that need one of them wait in call_once
+// (resolver() waits on the kind that took the resolver, PrepareDefinition on its own kind).
 void Bundle::CompileKind(size_t group) const {
   KindGroup& kind = groups_[group];
   std::call_once(kind.compile_once, [&] {
@@ -413,7 +420,11 @@ void Bundle::CompileKind(size_t group) const {
     std::vector<std::shared_ptr<const ir::Program>> programs;
     for (int32_t id : kind.resolvers) {
       Slot& slot = Ready(id);
-      if (slot.compile_claimed.exchange(true, std::memory_order_acq_rel)) continue;
+      int32_t unclaimed = -1;
+      if (!slot.compiled_by.compare_exchange_strong(unclaimed, static_cast<int32_t>(group),
+                                                    std::memory_order_acq_rel)) {
+        continue;  // another kind's compile has it
+      }
       if (!slot.program || slot.aot) continue;  // invalid IR, or AOT code already in use
       ids.push_back(id);
       programs.push_back(slot.program);

@@ -4,7 +4,7 @@
 // only then maps the AOT shared object, when it was built for this machine and the caller allows
 // it. A bundle is trusted code: mapping runs its constructors. Each resolver is then available as
 // a Filter: native code when loaded, else the interpreter over the bundle's IR (reference engine).
-// A resolver's IR is decoded and verified on its first use (BundleLoadOptions::decode_all_ir
+// A resolver's IR is decoded and verified on its first use (BundleLoadOptions::verify_all
 // does it at open); with a NativeCompiler hook, a kind's resolvers are compiled on first use.
 #pragma once
 
@@ -31,16 +31,17 @@ struct BundleLoadOptions {
   // When not empty: the SHA-256 (64 hex digits, either case) the whole file must have. Checked
   // before anything else is read from the bytes, so a swapped bundle is refused unparsed.
   std::string expect_sha256;
-  // Decode and verify the IR of every resolver at open, refusing the bundle when one is invalid
-  // (`wmc bundle info`, the fuzzer). By default each resolver's IR is decoded on its first use,
-  // and an invalid one makes that resolver fail with "corrupted bundle: resolver N: ..." (the IR
-  // section's checksum and SHA-256 are still verified at open, so only a bundle written wrong
-  // gets that far).
-  bool decode_all_ir = false;
+  // Verify everything at open, refusing the bundle when anything is wrong: decode and verify the
+  // IR of every resolver, and compare the native section with its recorded SHA-256 even when it
+  // is not mapped (`wmc bundle info`, the fuzzer). By default each resolver's IR is decoded on its
+  // first use, and an invalid one makes that resolver fail with "corrupted bundle: resolver N:
+  // ..." (the IR section's checksum and SHA-256 are still verified at open, so only a bundle
+  // written wrong gets that far); the native section's digest is checked before it is mapped.
+  bool verify_all = false;
   // When set, resolvers without mapped AOT code are compiled by this hook (a JIT), one kind at a
   // time: the first use of a definition (Bundle::PrepareDefinition, or any of its resolvers)
-  // compiles all its resolvers synchronously on that thread, while other threads that need the
-  // same kind wait for it; the compiled filters then replace the interpreter's.
+  // compiles all its resolvers synchronously on that thread, while other threads that need one
+  // of them wait for it; the compiled filters then replace the interpreter's.
   std::shared_ptr<const NativeCompiler> compiler;
 };
 
@@ -126,7 +127,7 @@ class Bundle {
     std::unique_ptr<Filter> base, compiled;
     bool aot = false;  // base is the bundle's AOT code
     std::atomic<const Filter*> active{nullptr};
-    std::atomic<bool> compile_claimed{false};  // some kind's compile took this resolver
+    std::atomic<int32_t> compiled_by{-1};  // the kind (group) whose compile took it, once taken
   };
   // The resolvers of one definition, compiled together on first use.
   struct KindGroup {

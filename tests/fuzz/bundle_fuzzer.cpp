@@ -85,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   wm::BundleLoadOptions options;
   options.use_native = false;
   // Both decoding paths: every resolver's IR at open, or each on first use by Exercise.
-  options.decode_all_ir = size % 2 == 0;
+  options.verify_all = size % 2 == 0;
   std::string error;
   auto bundle = wm::Bundle::FromBytes(std::move(bytes), "fuzz.wmb", &error, options);
   if (!bundle) {

@@ -1,5 +1,5 @@
 // Lazy loading (runtime/bundle/bundle.h): a resolver's IR is decoded on first use, so an invalid
-// one fails that resolver with a clear error (or the whole bundle at open with decode_all_ir);
+// one fails that resolver with a clear error (or the whole bundle at open with verify_all);
 // first uses from many threads decode once; a NativeCompiler hook compiles each kind once, however
 // many threads use it first, and its filters replace the interpreter's.
 #include <gtest/gtest.h>
@@ -91,17 +91,17 @@ TEST(BundleLazyLoad, InvalidIrFailsOnFirstUseOfThatResolverOnly) {
   ASSERT_GT(bundle->resolver_count(), 2u);
   EXPECT_EQ(bundle->resolver_program(1), nullptr);
   EXPECT_EQ(RunText(bundle->resolver(1), JobSet()),
-            "error: corrupted bundle: resolver 1: not an IR blob (bad magic)");
+            "error: corrupted bundle: resolver 1: not an IR blob (bad magic) (at byte 4)");
   EXPECT_NE(bundle->resolver_program(0), nullptr);
   EXPECT_EQ(RunText(bundle->resolver(0), JobSet()).rfind("error: ", 0), std::string::npos);
 }
 
 TEST(BundleLazyLoad, DecodeAllIrRefusesInvalidIrAtOpen) {
   BundleLoadOptions options;
-  options.decode_all_ir = true;
+  options.verify_all = true;
   std::string error;
   EXPECT_FALSE(Bundle::FromBytes(WithInvalidIr(1), "t.wmb", &error, options));
-  EXPECT_EQ(error, "t.wmb: corrupted bundle: resolver 1: not an IR blob (bad magic)");
+  EXPECT_EQ(error, "t.wmb: corrupted bundle: resolver 1: not an IR blob (bad magic) (at byte 4)");
   EXPECT_TRUE(Load(JobSetBundle(), options));
 }
 
@@ -180,7 +180,7 @@ TEST(BundleLazyLoad, HookCompilesAKindOnceOnItsFirstUseFromManyThreads) {
   EXPECT_EQ(hook->batches.load(), 0) << "opening compiles nothing";
   EXPECT_EQ(bundle->compiled_resolver_count(), 0u);
   const catalog::Definition& jobset = bundle->definitions().at(0);
-  int32_t first = jobset.root().instance_id;
+  int32_t first = jobset.components.at(1).instance_id;  // the replicated jobs' names
   ASSERT_GE(first, 0);
   std::vector<std::thread> threads;
   std::atomic<int> mismatches{0};
@@ -214,7 +214,7 @@ TEST(BundleLazyLoad, AFailedBatchLeavesTheKindOnTheInterpreter) {
   bundle->PrepareDefinition(bundle->definitions().at(0));
   EXPECT_EQ(hook->batches.load(), 1);
   EXPECT_EQ(bundle->compiled_resolver_count(), 0u);
-  EXPECT_STREQ(bundle->resolver(bundle->definitions()[0].root().instance_id).engine_name(), "interp");
+  EXPECT_STREQ(bundle->resolver(bundle->definitions()[0].components.at(1).instance_id).engine_name(), "interp");
 }
 
 }  // namespace

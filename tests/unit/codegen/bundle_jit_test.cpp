@@ -87,7 +87,7 @@ TEST(BundleJit, EveryCatalogExampleResolvesAsOnTheInterpreter) {
   EXPECT_GT(jit->compiled_resolver_count(), jit->resolver_count() / 2);
   const catalog::Definition* jobset = jit->FindDefinition("jobset.x-k8s.io/v1alpha2", "JobSet");
   ASSERT_NE(jobset, nullptr);
-  EXPECT_STREQ(jit->resolver(jobset->root().instance_id).engine_name(), "jit");
+  EXPECT_STREQ(jit->resolver(jobset->components.at(1).instance_id).engine_name(), "jit");
 }
 
 }  // namespace
