@@ -25,6 +25,7 @@ int RunBundleInfo(const BundleInfoOptions& o) {
   std::string error;
   BundleLoadOptions load;
   load.use_native = false;
+  load.verify_all = true;  // `bundle info` vouches for every resolver's IR, not only the ones run
   load.expect_sha256 = o.expect_sha256;
   auto bundle = Bundle::Open(o.path, &error, load);
   if (!bundle) {

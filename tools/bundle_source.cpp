@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "base/sha256.h"
+#include "compiler/codegen/codegen.h"
 #include "compiler/driver/definitions.h"
 #include "compiler/source/render.h"
 #include "tools/cli_output.h"
@@ -46,7 +47,7 @@ std::shared_ptr<Bundle> CompileCatalog(const BundleSourceOptions& options, std::
     return nullptr;
   }
   BundleLoadOptions load = options.load;
-  load.use_native = false;
+  load.use_native = false;  // there is none; a JIT hook (--engine=jit) is kept
   return Bundle::FromBytes(std::move(run->bundle->bytes), options.catalog_dir, error, load);
 }
 
@@ -81,6 +82,24 @@ void AddExpectSha256Option(CLI::App* cmd, std::string* expect_sha256) {
       ->check([](const std::string& text) -> std::string {
         return base::IsSha256Hex(text) ? "" : "expected a SHA-256: 64 hex digits";
       });
+}
+
+void AddEngineOption(CLI::App* cmd, std::string* engine) {
+  cmd->add_option("--engine", *engine,
+                  "auto (native code when the bundle has it for this machine), interp, or jit "
+                  "(compile each kind's resolvers in-process on first use)")
+      ->check(CLI::IsMember({"auto", "interp", "jit"}));
+}
+
+void ApplyEngine(const std::string& engine, BundleLoadOptions* load) {
+  if (engine == "interp" || engine == "jit") load->use_native = false;
+  if (engine == "jit") {
+    // -O1: a command pays the compile of a kind on every run, and -O1 compiles ~3x faster than
+    // the AOT default -O2 (bench/RESULTS.md section 2).
+    codegen::CodegenOptions jit;
+    jit.opt_level = 1;
+    load->compiler = codegen::MakeJitCompiler(jit);
+  }
 }
 
 bool LoadBundle(const BundleSourceOptions& options, LoadedBundle* out, std::string* error) {

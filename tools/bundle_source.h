@@ -40,6 +40,17 @@ void AddBundleOptions(CLI::App* cmd, BundleSourceOptions* options);
 // refused before it is parsed. For commands that take their bundle without AddBundleOptions.
 void AddExpectSha256Option(CLI::App* cmd, std::string* expect_sha256);
 
+// `--engine` of the commands that resolve workloads from a bundle (inspect, pods, gangs):
+//   auto    the bundle's AOT code when it has some for this machine, else the interpreter
+//   interp  the interpreter only; native code is never mapped
+//   jit     the interpreter until a kind is first used, then that kind's resolvers JIT-compiled
+//           (codegen::MakeJitCompiler) and run natively: for a bundle compiled without native
+//           code (`--no-native`, `--catalog`) or for another machine. AOT code is not mapped.
+// Declares the option on `cmd` (checked against those names).
+void AddEngineOption(CLI::App* cmd, std::string* engine);
+// Sets `load` for `engine` (one of the names above; "" = auto).
+void ApplyEngine(const std::string& engine, BundleLoadOptions* load);
+
 // Opens the bundle the options select. False with *error ("no built-in catalog: ...",
 // "catalog.wmb: truncated bundle", "--catalog DIR: 2 error(s) in the definitions") on failure;
 // with --catalog, the driver's findings are printed to stderr first.

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "tools/bundle_source.h"
 #include "tools/object_input.h"
 
 namespace wm::tools {
@@ -22,7 +23,7 @@ int LoadGangWorkload(const GangInputOptions& o, GangWorkload* out) {
   const char* cmd = o.command.c_str();
   std::string error;
   BundleLoadOptions load;
-  load.use_native = o.engine != "interp";
+  ApplyEngine(o.engine, &load);
   load.expect_sha256 = o.expect_sha256;
   out->bundle = Bundle::Open(o.bundle, &error, load);
   if (!out->bundle) {

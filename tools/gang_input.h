@@ -28,7 +28,7 @@ struct GangWorkload {
 struct GangInputOptions {
   std::string command;  // "pods" or "gangs", for messages
   std::string bundle;
-  std::string engine = "auto";  // auto | interp
+  std::string engine = "auto";  // auto | interp | jit (tools/bundle_source.h ApplyEngine)
   std::string workload = "-";
   std::string expect_sha256;    // --expect-sha256: the bundle's pinned digest, "" = none
 };

@@ -1,4 +1,4 @@
-// `wmc gangs WORKLOAD --bundle B [--pods PODS] [-o text|json] [--engine auto|interp]`: the gang
+// `wmc gangs WORKLOAD --bundle B [--pods PODS] [-o text|json] [--engine auto|interp|jit]`: the gang
 // scheduling of one workload as the KAI scheduler's Karta grouper builds it: the podGroup (name,
 // topology, subgroups and their minimum member counts), the legacy podGroups (members, their
 // filters and group keys, minimum member counts per member and instance), which one KAI follows,
@@ -133,7 +133,7 @@ void AddGangsCommand(CLI::App& app, int* exit_code) {
   AddExpectSha256Option(cmd, &o->input.expect_sha256);
   cmd->add_option("--pods,-p", o->pods, "Also group these pods (a Pod, a List, kubectl output, a YAML stream)");
   cmd->add_option("-o,--output", o->output, "Output format: text (default) or json");
-  cmd->add_option("--engine", o->input.engine, "auto (native code when the bundle has it) or interp");
+  AddEngineOption(cmd, &o->input.engine);
   cmd->add_option("workload", o->input.workload, "Workload object file (YAML or JSON), - for stdin");
   cmd->callback([o, exit_code] { *exit_code = RunGangs(*o); });
 }

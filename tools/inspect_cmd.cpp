@@ -1,4 +1,4 @@
-// `wmc inspect [--bundle B.wmb | --catalog DIR] [-o text|json] [--engine=auto|interp] [FILE|-]`:
+// `wmc inspect [--bundle B.wmb | --catalog DIR] [-o text|json] [--engine=auto|interp|jit] [FILE|-]`:
 // resolves one workload object through the built-in catalog (or the bundle the options select) and prints its tree (components, instances, replicas,
 // GPUs, status). Exit 0 on success, 1 when no definition covers the object's kind, 2 on unreadable
 // input or bundle.
@@ -101,7 +101,7 @@ int RunInspect(const InspectOptions& o) {
   }
   std::string error;
   BundleSourceOptions source = o.source;
-  source.load.use_native = o.engine != "interp";
+  ApplyEngine(o.engine, &source.load);
   LoadedBundle loaded;
   if (!LoadBundle(source, &loaded, &error)) {
     std::fprintf(stderr, "wmc inspect: %s\n", error.c_str());
@@ -139,9 +139,7 @@ void AddInspectCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("inspect", "Resolve a workload object through a catalog bundle");
   AddBundleOptions(cmd, &options->source);
   cmd->add_option("-o,--output", options->output, "Output format: text (default) or json");
-  cmd->add_option("--engine", options->engine,
-                  "auto (native code when the bundle has it for this machine) or interp")
-      ->check(CLI::IsMember({"auto", "interp"}));
+  AddEngineOption(cmd, &options->engine);
   AddEvalLimitOptions(cmd, &options->limits);
   cmd->add_option("--object-max-steps", options->object.fuel,
                   "Steps of all resolver evaluations on the object together (default 50000000)");

@@ -1,4 +1,4 @@
-// `wmc pods WORKLOAD --bundle B --pods PODS [-o text|json] [--engine auto|interp]`: maps each pod of
+// `wmc pods WORKLOAD --bundle B --pods PODS [-o text|json] [--engine auto|interp|jit]`: maps each pod of
 // PODS (a Pod, a List, `kubectl get pods -o json` output or a YAML stream) to the workload's
 // definition: component, instance, replica key, gang component, PodGroup name, group keys, or the
 // error upstream's library would give. Exit 0 (per-pod errors are part of the answer), 1 when no
@@ -124,7 +124,7 @@ void AddPodsCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--pods,-p", o->pods, "Pods: a Pod, a List, kubectl get pods -o json, or a YAML stream; - for stdin")
       ->required();
   cmd->add_option("-o,--output", o->output, "Output format: text (default) or json");
-  cmd->add_option("--engine", o->input.engine, "auto (native code when the bundle has it) or interp");
+  AddEngineOption(cmd, &o->input.engine);
   cmd->add_option("workload", o->input.workload, "Workload object file (YAML or JSON), - for stdin");
   cmd->callback([o, exit_code] { *exit_code = RunPods(*o); });
 }

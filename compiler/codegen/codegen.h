@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/bundle/native_compiler.h"
 #include "runtime/eval/eval.h"
 #include "runtime/ir/ir.h"
 
@@ -44,6 +45,10 @@ struct JitBatchResult {
 // bundle without native code for this machine costs to compile whole (bench/bench_bundle.cpp).
 JitBatchResult CompileJitBatch(const std::vector<std::shared_ptr<const ir::Program>>& programs,
                                const CodegenOptions& options = {});
+
+// The JIT hook a bundle takes (BundleLoadOptions::compiler): each kind's resolvers compiled on
+// the kind's first use with CompileJitBatch at options.opt_level (jit/jit_hook.cpp).
+std::shared_ptr<const NativeCompiler> MakeJitCompiler(const CodegenOptions& options = {});
 
 struct AotUnit {
   std::string symbol;  // exported entry point name, unique within the object

@@ -1,11 +1,14 @@
 // Loading a catalog bundle (.wmb): checks a pinned SHA-256 when the caller gives one, verifies the
 // header, checksums and section table, the manifest's section digests, the definitions (every
-// guarantee of the compiler: runtime/bundle/verify.h) and the IR of every resolver, and only then
-// maps the AOT shared object, when it was built for this machine and the caller allows it. A
-// bundle is trusted code: mapping runs its constructors. Each resolver is then available as a
-// Filter: native code when loaded, else the interpreter over the bundle's IR (reference engine).
+// guarantee of the compiler: runtime/bundle/verify.h) and the bounds of every resolver's IR, and
+// only then maps the AOT shared object, when it was built for this machine and the caller allows
+// it. A bundle is trusted code: mapping runs its constructors. Each resolver is then available as
+// a Filter: native code when loaded, else the interpreter over the bundle's IR (reference engine).
+// A resolver's IR is decoded and verified on its first use (BundleLoadOptions::verify_all
+// does it at open); with a NativeCompiler hook, a kind's resolvers are compiled on first use.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -13,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/bundle/native_compiler.h"
 #include "runtime/eval/eval.h"
 #include "runtime/catalog/definition.h"
 
@@ -27,6 +31,18 @@ struct BundleLoadOptions {
   // When not empty: the SHA-256 (64 hex digits, either case) the whole file must have. Checked
   // before anything else is read from the bytes, so a swapped bundle is refused unparsed.
   std::string expect_sha256;
+  // Verify everything at open, refusing the bundle when anything is wrong: decode and verify the
+  // IR of every resolver, and compare the native section with its recorded SHA-256 even when it
+  // is not mapped (`wmc bundle info`, the fuzzer). By default each resolver's IR is decoded on its
+  // first use, and an invalid one makes that resolver fail with "corrupted bundle: resolver N:
+  // ..." (the IR section's checksum and SHA-256 are still verified at open, so only a bundle
+  // written wrong gets that far); the native section's digest is checked before it is mapped.
+  bool verify_all = false;
+  // When set, resolvers without mapped AOT code are compiled by this hook (a JIT), one kind at a
+  // time: the first use of a definition (Bundle::PrepareDefinition, or any of its resolvers)
+  // compiles all its resolvers synchronously on that thread, while other threads that need one
+  // of them wait for it; the compiled filters then replace the interpreter's.
+  std::shared_ptr<const NativeCompiler> compiler;
 };
 
 // What `wmc bundle info` shows about a resolver.
@@ -54,10 +70,20 @@ class Bundle {
   const catalog::Definition* FindDefinition(std::string_view api_version,
                                             std::string_view kind) const;
 
-  size_t resolver_count() const { return filters_.size(); }
-  const Filter& resolver(int32_t id) const { return *filters_.at(id); }
+  size_t resolver_count() const { return infos_.size(); }
+  // The engine for resolver `id` (std::out_of_range when there is none): decodes its IR on first
+  // use and, with a compiler hook, compiles its kind first. Thread-safe.
+  const Filter& resolver(int32_t id) const;
   const ResolverInfo& resolver_info(int32_t id) const { return infos_.at(id); }
-  const ir::Program& resolver_program(int32_t id) const { return *programs_.at(id); }
+  // The decoded IR of resolver `id`; null when it does not decode or verify (resolver(id) then
+  // fails with the reason). Thread-safe.
+  std::shared_ptr<const ir::Program> resolver_program(int32_t id) const;
+  // With a compiler hook: compiles the resolvers of `definition` (one of definitions()) now, unless
+  // done already; what the workload layer calls before it resolves an object of that kind. A no-op
+  // without a hook.
+  void PrepareDefinition(const catalog::Definition& definition) const;
+  // Resolvers whose compiled (JIT) code is in use now.
+  size_t compiled_resolver_count() const;
 
   std::string compiler_version() const { return compiler_version_; }
   std::string target() const { return target_; }
@@ -85,13 +111,40 @@ class Bundle {
   // The steps of Parse; each returns "" or why the bundle is refused.
   std::string ReadManifest(const Value& manifest, std::string_view ir_bytes,
                            std::string_view native_bytes);
-  std::string ReadPrograms(const Value& resolvers, std::string_view ir_bytes);
-  std::string MakeFilters(std::string_view native_bytes, const BundleLoadOptions& options);
+  std::string IndexPrograms(std::string_view ir_bytes);
+  std::string MapNative(std::string_view native_bytes, const BundleLoadOptions& options);
+  std::string DecodeAll() const;
+  void GroupByDefinition();
+
+  // One resolver's lazily built state. `active` is what resolver() returns: the base filter (AOT
+  // code, the interpreter, or one that reports invalid IR), then the compiled one once its kind
+  // is compiled. Filters are never released before the bundle, so a run in flight stays valid.
+  struct Slot {
+    std::string_view ir;  // into bytes_
+    std::once_flag decode_once, filter_once;
+    std::shared_ptr<const ir::Program> program;  // null when the IR is invalid (ir_error says why)
+    std::string ir_error;
+    std::unique_ptr<Filter> base, compiled;
+    bool aot = false;  // base is the bundle's AOT code
+    std::atomic<const Filter*> active{nullptr};
+    std::atomic<int32_t> compiled_by{-1};  // the kind (group) whose compile took it, once taken
+  };
+  // The resolvers of one definition, compiled together on first use.
+  struct KindGroup {
+    std::vector<int32_t> resolvers;
+    std::once_flag compile_once;
+  };
+  Slot& Decoded(int32_t id) const;  // program (or ir_error) set
+  Slot& Ready(int32_t id) const;    // and base and active set
+  void CompileKind(size_t group) const;
 
   std::vector<catalog::Definition> definitions_;
   std::vector<ResolverInfo> infos_;
-  std::vector<std::shared_ptr<const ir::Program>> programs_;
-  std::vector<std::unique_ptr<Filter>> filters_;
+  std::unique_ptr<Slot[]> slots_;
+  std::unique_ptr<KindGroup[]> groups_;  // one per definition
+  std::vector<int32_t> group_of_;        // per resolver: the first definition using it, or -1
+  std::shared_ptr<const NativeCompiler> compiler_;
+  mutable std::atomic<size_t> compiled_count_{0};
   std::shared_ptr<NativeModule> native_;
   std::string native_status_;
   size_t native_count_ = 0;
@@ -99,7 +152,7 @@ class Bundle {
   std::string target_;
   uint32_t format_version_ = 0;
   size_t size_bytes_ = 0;
-  std::string bytes_;  // the file, kept for sha256() (sections are views into it while parsing)
+  std::string bytes_;  // the file: sha256(), and each resolver's IR (Slot::ir) until decoded
   mutable std::once_flag sha256_once_;
   mutable std::string sha256_;
   std::string ir_sha256_, native_sha256_;

@@ -175,3 +175,12 @@ std::unique_ptr<Filter> NativeModule::GetFilter(std::string_view symbol,
 }
 
 }  // namespace wm
+
+namespace wm {
+
+bool NativeModule::HasEntry(std::string_view symbol) const {
+  if (symbol == WM_NATIVE_ABI_VERSION_SYMBOL) return false;
+  return dlsym(impl_->handle.get(), std::string(symbol).c_str()) != nullptr;
+}
+
+}  // namespace wm

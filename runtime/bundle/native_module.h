@@ -22,6 +22,9 @@ class NativeModule {
   // error messages).
   std::unique_ptr<Filter> GetFilter(std::string_view symbol,
                                     std::shared_ptr<const ir::Program> program) const;
+  // Whether the module exports entry point `symbol` (checked at open, before any program is
+  // decoded for GetFilter).
+  bool HasEntry(std::string_view symbol) const;
 
  private:
   NativeModule() = default;

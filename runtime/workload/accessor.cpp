@@ -306,7 +306,11 @@ struct Accessor::TextState {
 Accessor::Accessor(const Bundle& bundle, const catalog::Definition& definition, const Value& object,
                    const AccessorOptions& options)
     : bundle_(&bundle), definition_(&definition), object_(SortKeysDeep(object)), options_(options),
-      object_budget_(std::make_shared<ObjectBudget>(options.object)) {}
+      object_budget_(std::make_shared<ObjectBudget>(options.object)) {
+  // With a JIT hook, this kind's resolvers are compiled now, as one batch, rather than with the
+  // kind of whichever shared resolver runs first.
+  bundle.PrepareDefinition(definition);
+}
 
 Accessor::Accessor(const Bundle& bundle, const catalog::Definition& definition, std::string_view json,
                    const FusedDefinition& fused, const AccessorOptions& options)

@@ -107,9 +107,8 @@ int JitOnThreads(const std::string& path, const wm::Value& object) {
   std::vector<std::unique_ptr<wm::Filter>> filters;
   std::vector<std::string> expected;
   for (int32_t id = 0; id < static_cast<int32_t>(bundle->resolver_count()); ++id) {
-    // Aliasing: the program lives in (and keeps alive) the bundle.
-    std::shared_ptr<const wm::ir::Program> program(bundle, &bundle->resolver_program(id));
-    if (!wm::driver::NativeUnsupportedReason(*program).empty()) continue;
+    std::shared_ptr<const wm::ir::Program> program = bundle->resolver_program(id);
+    if (!program || !wm::driver::NativeUnsupportedReason(*program).empty()) continue;
     auto built = wm::driver::BuildEngine(program, jit);
     if (!built.ok()) {
       std::fprintf(stderr, "jit: resolver %d: %s\n", id, built.failure().message.c_str());

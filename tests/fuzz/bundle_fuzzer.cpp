@@ -84,6 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       {{wm::bundle::SectionKind::kManifest, manifest}, {wm::bundle::SectionKind::kIr, ir}});
   wm::BundleLoadOptions options;
   options.use_native = false;
+  // Both decoding paths: every resolver's IR at open, or each on first use by Exercise.
+  options.verify_all = size % 2 == 0;
   std::string error;
   auto bundle = wm::Bundle::FromBytes(std::move(bytes), "fuzz.wmb", &error, options);
   if (!bundle) {

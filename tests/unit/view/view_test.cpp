@@ -297,7 +297,7 @@ TEST(ViewEngineTest, CatalogResolversAgreeWithTheInterpreter) {
   ASSERT_TRUE(bundle) << error;
   std::vector<std::shared_ptr<const ir::Program>> programs;
   for (size_t id = 0; id < bundle->resolver_count(); ++id) {
-    programs.push_back(std::make_shared<ir::Program>(bundle->resolver_program(static_cast<int32_t>(id))));
+    programs.push_back(bundle->resolver_program(static_cast<int32_t>(id)));
   }
   std::vector<std::string> documents;
   std::vector<std::string> files;
