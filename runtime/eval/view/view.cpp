@@ -30,30 +30,100 @@ static_assert(sizeof(element) == 16 && std::is_trivially_copyable_v<element>,
 // Depth for converting sub-documents: the DOM is at most json_dom::kMaxDomDepth deep.
 constexpr int kConvertDepth = 512;
 
-// A value inside the evaluator: a DOM element, or a Value (null for missing keys), owned or a
-// program constant referred to (no reference count traffic per use).
-struct VVal {
-  element dom;
-  Value value;
-  const Value* ref = nullptr;
-  bool is_dom = false;
-  const Value& val() const { return ref != nullptr ? *ref : value; }
-  static VVal Ref(const Value& constant) {
-    VVal v;
-    v.ref = &constant;
-    return v;
+// A value inside the evaluator, 24 bytes: a DOM element (no copy), a scalar the program computed
+// (null, booleans, numbers: no Value built for comparisons, conditions and arithmetic), a program
+// constant referred to (no reference count traffic per use) or a Value the program built.
+class VVal {
+ public:
+  enum class Tag : uint8_t { kNull, kFalse, kTrue, kNumber, kDom, kRef, kOwned };
+
+  VVal() noexcept : number_(0) {}
+  VVal(const VVal& other) noexcept : number_(0) { CopyFrom(other); }
+  VVal(VVal&& other) noexcept : number_(0) { MoveFrom(&other); }
+  VVal& operator=(const VVal& other) noexcept {
+    if (this != &other) {
+      Release();
+      CopyFrom(other);
+    }
+    return *this;
   }
+  VVal& operator=(VVal&& other) noexcept {
+    if (this != &other) {
+      Release();
+      MoveFrom(&other);
+    }
+    return *this;
+  }
+  ~VVal() { Release(); }
+
   static VVal Dom(element e) {
     VVal v;
-    v.dom = e;
-    v.is_dom = true;
+    v.tag_ = Tag::kDom;
+    std::memcpy(v.dom_, &e, sizeof(element));
+    return v;
+  }
+  static VVal Ref(const Value& constant) {
+    VVal v;
+    v.tag_ = Tag::kRef;
+    v.ref_ = &constant;
     return v;
   }
   static VVal Of(Value x) {
     VVal v;
-    v.value = std::move(x);
+    v.tag_ = Tag::kOwned;
+    new (&v.owned_) Value(std::move(x));
     return v;
   }
+  static VVal Bool(bool b) {
+    VVal v;
+    v.tag_ = b ? Tag::kTrue : Tag::kFalse;
+    return v;
+  }
+  static VVal Number(double d) {
+    VVal v;
+    v.tag_ = Tag::kNumber;
+    v.number_ = d;
+    return v;
+  }
+
+  bool is_dom() const { return tag_ == Tag::kDom; }
+  element dom() const {  // precondition: is_dom()
+    element e;
+    std::memcpy(static_cast<void*>(&e), dom_, sizeof(element));
+    return e;
+  }
+  const void* dom_bytes() const { return dom_; }
+  // The built or constant Value (precondition: kRef or kOwned).
+  const Value& value() const { return tag_ == Tag::kRef ? *ref_ : owned_; }
+  Kind kind() const;
+  double number() const;            // precondition: kind() == Number
+  std::string_view string() const;  // precondition: kind() == String
+  Value ToValue(bool sort_keys) const;
+
+ private:
+  void Release() {
+    if (tag_ == Tag::kOwned) owned_.~Value();
+    tag_ = Tag::kNull;
+  }
+  void CopyFrom(const VVal& o) {
+    tag_ = o.tag_;
+    if (tag_ == Tag::kOwned) new (&owned_) Value(o.owned_);
+    else std::memcpy(dom_, o.dom_, sizeof(dom_));
+  }
+  void MoveFrom(VVal* o) {
+    tag_ = o->tag_;
+    if (tag_ == Tag::kOwned) new (&owned_) Value(std::move(o->owned_));
+    else std::memcpy(dom_, o->dom_, sizeof(dom_));
+    o->Release();
+  }
+
+  Tag tag_ = Tag::kNull;
+  union {
+    alignas(8) unsigned char dom_[16];
+    double number_;
+    const Value* ref_;
+    Value owned_;
+  };
 };
 
 // The container of an element, by value: ranging over `get_object().value_unsafe()` directly
@@ -75,12 +145,6 @@ Kind KindOfElement(element e) {
   return Kind::Null;
 }
 
-Kind KindOf(const VVal& v) { return v.is_dom ? KindOfElement(v.dom) : v.val().kind(); }
-bool Truthy(const VVal& v) {
-  Kind k = KindOf(v);
-  return k != Kind::Null && k != Kind::False;
-}
-
 // The number of a Number element, as ConvertElement reads it.
 double NumberOf(element e) {
   switch (e.type()) {
@@ -97,30 +161,50 @@ Value ConvertView(element e, bool sort_keys) {
   return v;
 }
 
-Value ToValue(const VVal& v, bool sort_keys) { return v.is_dom ? ConvertView(v.dom, sort_keys) : v.val(); }
+Kind VVal::kind() const {
+  switch (tag_) {
+    case Tag::kNull: return Kind::Null;
+    case Tag::kFalse: return Kind::False;
+    case Tag::kTrue: return Kind::True;
+    case Tag::kNumber: return Kind::Number;
+    case Tag::kDom: return KindOfElement(dom());
+    default: return value().kind();
+  }
+}
 
-const Value& BoolValue(bool b) {
-  static const Value kTrue = Value::Bool(true), kFalse = Value::Bool(false);
-  return b ? kTrue : kFalse;
+double VVal::number() const {
+  if (tag_ == Tag::kNumber) return number_;
+  return tag_ == Tag::kDom ? NumberOf(dom()) : value().AsNumber();
+}
+
+std::string_view VVal::string() const {
+  return tag_ == Tag::kDom ? dom().get_string().value_unsafe() : value().AsString();
+}
+
+Value VVal::ToValue(bool sort_keys) const {
+  switch (tag_) {
+    case Tag::kNull: return Value();
+    case Tag::kFalse: return Value::Bool(false);
+    case Tag::kTrue: return Value::Bool(true);
+    case Tag::kNumber: return Value::Number(number_);
+    case Tag::kDom: return ConvertView(dom(), sort_keys);
+    default: return value();
+  }
+}
+
+bool Truthy(const VVal& v) {
+  Kind k = v.kind();
+  return k != Kind::Null && k != Kind::False;
 }
 
 // jq's order between two values; containers are compared as Values.
 int CompareViews(const VVal& a, const VVal& b) {
-  Kind ka = KindOf(a), kb = KindOf(b);
-  bool containers = ka == Kind::Array || ka == Kind::Object || kb == Kind::Array || kb == Kind::Object;
-  if (containers || ka != kb) {
-    if (ka != kb) return ka < kb ? -1 : 1;
-    return Compare(ToValue(a, false), ToValue(b, false));
-  }
-  if (ka == Kind::Number) {
-    double x = a.is_dom ? NumberOf(a.dom) : a.val().AsNumber();
-    double y = b.is_dom ? NumberOf(b.dom) : b.val().AsNumber();
-    return Compare(Value::Number(x), Value::Number(y));
-  }
+  Kind ka = a.kind(), kb = b.kind();
+  if (ka != kb) return ka < kb ? -1 : 1;
+  if (ka == Kind::Array || ka == Kind::Object) return Compare(a.ToValue(false), b.ToValue(false));
+  if (ka == Kind::Number) return Compare(Value::Number(a.number()), Value::Number(b.number()));
   if (ka == Kind::String) {
-    std::string_view x = a.is_dom ? a.dom.get_string().value_unsafe() : a.val().AsString();
-    std::string_view y = b.is_dom ? b.dom.get_string().value_unsafe() : b.val().AsString();
-    int r = x.compare(y);
+    int r = a.string().compare(b.string());
     return r < 0 ? -1 : (r > 0 ? 1 : 0);
   }
   return 0;  // null, false, true: equal within their kind
@@ -153,52 +237,182 @@ bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Fiel
   return true;
 }
 
+// object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
+// repeated key), or null when there is none. Lengths are compared before bytes.
+VVal FindField(element object, std::string_view key) {
+  VVal found;
+  for (simdjson::dom::key_value_pair field : ObjectOf(object)) {
+    if (field.key.size() == key.size() && std::memcmp(field.key.data(), key.data(), key.size()) == 0) {
+      found = VVal::Dom(field.value);
+    }
+  }
+  return found;
+}
+
+// a OP b for numbers and + - * (what ops::Binary computes for two numbers).
+double Arithmetic(ir::BinaryOp op, double a, double b) {
+  switch (op) {
+    case ir::BinaryOp::Add: return a + b;
+    case ir::BinaryOp::Sub: return a - b;
+    default: return a * b;
+  }
+}
+
 enum class Flow : uint8_t { kContinue, kStop, kError, kBail };
 
 using Cont = FnRef<Flow(const VVal&)>;
 
 }  // namespace
 
-// ---- the per-object cache of root paths
+// ---- the per-object cache of the trie's paths
 
-struct RootCache {
-  const PathTrie* trie = nullptr;
-  std::vector<VVal> values;
-  std::vector<uint8_t> state;  // 0 unknown, 1 known, 2 indexing it is an error
+// The value of every trie node the kind reads, per object: each level filled by one scan of its
+// object, each iteration's elements listed once, and the nodes below an iteration kept per
+// element. Entries are stamped with the object's generation, so moving to the next object costs
+// nothing and the buffers are reused across objects of any shape.
+struct PathCache {
+  enum State : uint8_t { kUnknown = 0, kKnown = 1, kError = 2, kBail = 3 };
+  struct Slot {
+    uint64_t stamp = 0;
+    State state = kUnknown;
+    VVal value;
+  };
+  struct Iteration {
+    uint64_t stamp = 0;
+    State state = kUnknown;
+    std::vector<element> elements;
+    uint32_t current = 0;  // the element the evaluator is at
+  };
+  struct PerElement {  // a node below an iteration
+    std::vector<State> states;
+    std::vector<VVal> values;
+  };
+
+  void Init(const PathTrie* path_trie, bool sort) {
+    trie = path_trie;
+    sort_keys = sort;
+    size_t n = trie->nodes.size();
+    slots.resize(n);
+    iterations.resize(n);
+    per_element.resize(n);
+    keyed_children.assign(n, {});
+    owned.assign(n, {});
+    for (uint32_t id = 1; id < n; ++id) {
+      const PathTrie::Node& node = trie->nodes[id];
+      if (!node.iteration) keyed_children[node.parent].push_back(id);
+      if (node.owner != 0 && node.owner != id) owned[node.owner].push_back(id);
+    }
+  }
 
   void Reset(element root) {
-    state.assign(trie->nodes.size(), 0);
-    values.resize(trie->nodes.size());
-    values[0] = VVal::Dom(root);
-    state[0] = 1;
+    ++generation;
+    slots[0].stamp = generation;
+    slots[0].state = kKnown;
+    slots[0].value = VVal::Dom(root);
   }
 
-  // The value at trie node `id`, or null when reaching it is an error (`.a.b` on {"a": 1}).
-  const VVal* Get(uint32_t id) {
-    if (state[id] == 0) Fill(trie->nodes[id].parent);
-    return state[id] == 1 ? &values[id] : nullptr;
+  const VVal& root() const { return slots[0].value; }
+
+  // The value at trie node `id` (below an iteration: at its current element) in *out, or why not.
+  State Get(uint32_t id, VVal* out) {
+    const PathTrie::Node& node = trie->nodes[id];
+    if (node.owner == 0) {
+      Slot& slot = slots[id];
+      if (slot.stamp != generation) FillAbsolute(node.parent);
+      if (slot.state == kKnown) *out = slot.value;
+      return slot.state;
+    }
+    Iteration& it = iterations[node.owner];
+    if (id == node.owner) {
+      *out = VVal::Dom(it.elements[it.current]);
+      return kKnown;
+    }
+    PerElement& pe = per_element[id];
+    if (pe.states[it.current] == kUnknown) FillBelowIteration(node.parent, it.current);
+    if (pe.states[it.current] == kKnown) *out = pe.values[it.current];
+    return pe.states[it.current];
   }
+
+  // The elements of iteration node `id` for this object (arrays: in order; objects: the values in
+  // the evaluator's key order), or why not.
+  State Elements(uint32_t id, const std::vector<element>** out) {
+    Iteration& it = iterations[id];
+    if (it.stamp != generation) ListElements(id);
+    *out = &it.elements;
+    return it.state;
+  }
+
+  const PathTrie* trie = nullptr;
+  bool sort_keys = false;
+  uint64_t generation = 0;
+  std::vector<Slot> slots;
+  std::vector<Iteration> iterations;
+  std::vector<PerElement> per_element;
+  std::vector<std::vector<uint32_t>> keyed_children;
+  std::vector<std::vector<uint32_t>> owned;  // per iteration node: the nodes below it
+  std::vector<Field> scratch_fields;
 
  private:
-  // Computes every child of `parent` the kind reads, in one scan of its object; a repeated key
-  // keeps its last value, as ParseJson.
-  void Fill(uint32_t parent) {
-    const VVal* pv = Get(parent);
-    const std::vector<uint32_t>& children = trie->nodes[parent].children;
-    Kind kind = pv == nullptr ? Kind::Number : KindOf(*pv);
-    for (uint32_t c : children) {
-      values[c] = VVal();
-      state[c] = kind == Kind::Object || kind == Kind::Null ? 1 : 2;
-    }
-    if (kind != Kind::Object) return;
-    if (!pv->is_dom) return;  // trie values are DOM elements or null
-    for (simdjson::dom::key_value_pair field : ObjectOf(pv->dom)) {
+  // Sets every keyed child of a parent whose lookup gave `state`/`value`, in one scan of its
+  // object: a repeated key keeps its last value, as ParseJson; indexing a non-object, non-null
+  // value is an error.
+  template <class SetChild>
+  void ScanChildren(uint32_t parent, State state, const VVal& value, SetChild set) {
+    const std::vector<uint32_t>& children = keyed_children[parent];
+    Kind kind = state == kKnown ? value.kind() : Kind::Number;
+    State child_state = state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kKnown : kError);
+    for (uint32_t c : children) set(c, child_state, VVal());
+    if (kind != Kind::Object || !value.is_dom()) return;  // trie values are DOM elements or null
+    for (simdjson::dom::key_value_pair field : ObjectOf(value.dom())) {
       for (uint32_t c : children) {
         const std::string& key = trie->nodes[c].key;
         if (key.size() == field.key.size() && std::memcmp(key.data(), field.key.data(), key.size()) == 0) {
-          values[c] = VVal::Dom(field.value);
+          set(c, kKnown, VVal::Dom(field.value));
         }
       }
+    }
+  }
+
+  void FillAbsolute(uint32_t parent) {
+    VVal value;
+    State state = Get(parent, &value);
+    ScanChildren(parent, state, value, [&](uint32_t c, State st, VVal v) {
+      slots[c].stamp = generation;
+      slots[c].state = st;
+      slots[c].value = std::move(v);
+    });
+  }
+
+  void FillBelowIteration(uint32_t parent, uint32_t index) {
+    VVal value;
+    State state = Get(parent, &value);
+    ScanChildren(parent, state, value, [&](uint32_t c, State st, VVal v) {
+      per_element[c].states[index] = st;
+      per_element[c].values[index] = std::move(v);
+    });
+  }
+
+  void ListElements(uint32_t id) {
+    Iteration& it = iterations[id];
+    it.stamp = generation;
+    it.elements.clear();
+    VVal value;
+    it.state = Get(trie->nodes[id].parent, &value);
+    if (it.state == kKnown) {
+      Kind kind = value.kind();
+      if (kind == Kind::Array && value.is_dom()) {
+        for (element child : ArrayOf(value.dom())) it.elements.push_back(child);
+      } else if (kind == Kind::Object && value.is_dom()) {
+        scratch_fields.clear();
+        if (!ObjectFields(ObjectOf(value.dom()), sort_keys, &scratch_fields)) it.state = kBail;
+        for (const Field& field : scratch_fields) it.elements.push_back(field.second);
+      } else {
+        it.state = kError;  // `null | .[]` and scalars: "Cannot iterate over ..."
+      }
+    }
+    for (uint32_t below : owned[id]) {
+      per_element[below].states.assign(it.elements.size(), kUnknown);
+      per_element[below].values.resize(it.elements.size());
     }
   }
 };
@@ -206,30 +420,39 @@ struct RootCache {
 namespace {
 
 struct EvalContext {
-  RootCache* root;
+  PathCache* paths;
   const EvalLimits* limits;
   bool sort_keys;
   const std::vector<Value>* globals;  // RunOptions::globals: the first slots, as the interpreter
 };
 
-// One run of one view program on one object.
+Flow FlowOf(PathCache::State state) {
+  return state == PathCache::kError ? Flow::kError : Flow::kBail;
+}
+
+// Runs view programs on one object after another; its buffers are reused across runs.
 class Evaluator {
  public:
-  Evaluator(const ViewProgram& program, const EvalContext& context)
-      : p_(program), cx_(context), budget_(*context.limits), slots_(program.num_slots) {
+  explicit Evaluator(const EvalContext& context) : cx_(context), budget_(*context.limits) {}
+
+  Flow Run(const ViewProgram& program, std::vector<ViewOutput>* outputs) {
+    p_ = &program;
+    budget_ = eval_internal::StepBudget(*cx_.limits);
     slice_ = budget_.FirstSlice();
-    if (context.globals != nullptr) {
-      for (size_t i = 0; i < context.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*context.globals)[i]);
+    memory_ = 0;
+    slots_.assign(program.num_slots, VVal());
+    if (cx_.globals != nullptr) {
+      for (size_t i = 0; i < cx_.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*cx_.globals)[i]);
     }
+    return Eval(program.root, cx_.paths->root(), [&](const VVal& v) { return Emit(v, outputs); });
   }
 
-  Flow Run(std::vector<ViewOutput>* outputs) {
-    return Eval(p_.root, cx_.root->values[0], [&](const VVal& v) {
-      // Reaching the output limit is the engine's error: let it report it.
-      if (outputs->size() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-      outputs->push_back(v.is_dom ? ViewOutput::OfElement(&v.dom, cx_.sort_keys) : ViewOutput(v.val()));
-      return Flow::kContinue;
-    });
+  // Appends one output; reaching the output limit is the engine's error: let it report it.
+  Flow Emit(const VVal& v, std::vector<ViewOutput>* outputs) const {
+    if (outputs->size() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
+    outputs->push_back(v.is_dom() ? ViewOutput::OfElement(v.dom_bytes(), cx_.sort_keys)
+                                  : ViewOutput(v.ToValue(cx_.sort_keys)));
+    return Flow::kContinue;
   }
 
  private:
@@ -246,21 +469,24 @@ class Evaluator {
     memory_ += bytes;
     return memory_ <= cx_.limits->max_memory_bytes;
   }
-  Value Materialize(const VVal& v) const { return ToValue(v, cx_.sort_keys); }
+  Value Materialize(const VVal& v) const { return v.ToValue(cx_.sort_keys); }
+  const Value& Const(uint32_t i) const { return p_->consts[i]; }
 
   Flow Eval(uint32_t id, const VVal& in, Cont k) {
     if (!Step()) return Flow::kBail;
-    const VNode& n = p_.nodes[id];
+    const VNode& n = p_->nodes[id];
     switch (n.op) {
       case VOp::kIdentity: return k(in);
       case VOp::kEmpty: return Flow::kContinue;
-      case VOp::kConst: return k(VVal::Ref(p_.consts[n.a]));
-      case VOp::kRootPath: {
-        const VVal* v = cx_.root->Get(n.a);
-        return v == nullptr ? Flow::kError : k(*v);
+      case VOp::kConst: return k(VVal::Ref(Const(n.a)));
+      case VOp::kPath: {
+        VVal v;
+        PathCache::State state = cx_.paths->Get(n.a, &v);
+        return state == PathCache::kKnown ? k(v) : FlowOf(state);
       }
-      case VOp::kField:
-        return Eval(n.kids[0], in, [&](const VVal& t) { return IndexBy(t, VVal::Ref(p_.consts[n.a]), k); });
+      case VOp::kIterEach: return EvalIterEach(n, k);
+      case VOp::kFieldPath:
+        return Eval(n.kids[0], in, [&](const VVal& t) { return FieldPath(t, n.keys, 0, k); });
       case VOp::kIndex:
         // jq order: the key generator is the outer loop, the target the inner one.
         return Eval(n.kids[1], in, [&](const VVal& key) {
@@ -287,35 +513,62 @@ class Evaluator {
       }
       case VOp::kVar: return n.a < slots_.size() ? k(slots_[n.a]) : Flow::kBail;
       case VOp::kBind: return EvalBind(n, in, k);
-      case VOp::kNot: return k(VVal::Ref(BoolValue(!Truthy(in))));
+      case VOp::kNot: return k(VVal::Bool(!Truthy(in)));
       case VOp::kLength: return EvalLength(in, k);
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
       case VOp::kFieldCompare:
-        return IndexBy(in, VVal::Ref(p_.consts[n.b]), [&](const VVal& a) {
-          bool r = ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(p_.consts[n.c])));
-          return k(VVal::Ref(BoolValue(r)));
+        return FieldPath(in, n.keys, 0, [&](const VVal& a) {
+          return k(VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(Const(n.c))))));
         });
     }
     return Flow::kBail;
   }
 
+  // Each element of an iteration node, with the node's current element set for the paths below.
+  Flow EvalIterEach(const VNode& n, Cont k) {
+    const std::vector<element>* elements;
+    PathCache::State state = cx_.paths->Elements(n.a, &elements);
+    if (state != PathCache::kKnown) return FlowOf(state);
+    PathCache::Iteration& it = cx_.paths->iterations[n.a];
+    uint32_t saved = it.current;
+    Flow f = Flow::kContinue;
+    for (uint32_t i = 0; i < elements->size(); ++i) {
+      if (!Step()) {
+        f = Flow::kBail;
+        break;
+      }
+      it.current = i;
+      f = k(VVal::Dom((*elements)[i]));
+      if (f != Flow::kContinue) break;
+    }
+    it.current = saved;
+    return f;
+  }
+
+  // t.keys[from].keys[from+1]...: DOM objects and null inline; anything else through IndexBy.
+  Flow FieldPath(const VVal& t, const std::vector<std::string>& keys, size_t from, Cont k) {
+    VVal current = t;
+    for (size_t i = from; i < keys.size(); ++i) {
+      if (current.is_dom() && current.dom().type() == element_type::OBJECT) {
+        current = FindField(current.dom(), keys[i]);
+        continue;
+      }
+      if (current.kind() == Kind::Null) continue;
+      Value key = Value::String(keys[i]);
+      return IndexBy(current, VVal::Ref(key), [&](const VVal& next) { return FieldPath(next, keys, i + 1, k); });
+    }
+    return k(current);
+  }
   // t[key]: objects by string key (a repeated key: its last value), arrays by integer, null ->
   // null; anything else through ops::Index on Values (its error makes the resolver fall back).
   Flow IndexBy(const VVal& t, const VVal& key, Cont k) {
-    Kind tk = KindOf(t), kk = KindOf(key);
+    Kind tk = t.kind(), kk = key.kind();
     if (tk == Kind::Null && (kk == Kind::String || kk == Kind::Number)) return k(VVal());
-    if (t.is_dom && tk == Kind::Object && kk == Kind::String) {
-      std::string_view name = key.is_dom ? key.dom.get_string().value_unsafe() : key.val().AsString();
-      VVal found;
-      for (simdjson::dom::key_value_pair field : ObjectOf(t.dom)) {
-        if (field.key == name) found = VVal::Dom(field.value);
-      }
-      return k(found);
-    }
-    if (t.is_dom && tk == Kind::Array && kk == Kind::Number) {
-      double d = key.is_dom ? NumberOf(key.dom) : key.val().AsNumber();
-      simdjson::dom::array array = ArrayOf(t.dom);
+    if (t.is_dom() && tk == Kind::Object && kk == Kind::String) return k(FindField(t.dom(), key.string()));
+    if (t.is_dom() && tk == Kind::Array && kk == Kind::Number) {
+      double d = key.number();
+      simdjson::dom::array array = ArrayOf(t.dom());
       if (d == std::floor(d) && std::fabs(d) < 1e15 && array.size() < 0xFFFFFF) {
         auto size = static_cast<int64_t>(array.size());
         auto i = static_cast<int64_t>(d);
@@ -330,18 +583,18 @@ class Evaluator {
   }
 
   Flow Iterate(const VVal& t, Cont k) {
-    Kind kind = KindOf(t);
-    if (t.is_dom && kind == Kind::Array) {
-      for (element child : ArrayOf(t.dom)) {
+    Kind kind = t.kind();
+    if (t.is_dom() && kind == Kind::Array) {
+      for (element child : ArrayOf(t.dom())) {
         if (!Step()) return Flow::kBail;
         Flow f = k(VVal::Dom(child));
         if (f != Flow::kContinue) return f;
       }
       return Flow::kContinue;
     }
-    if (t.is_dom && kind == Kind::Object) {
+    if (t.is_dom() && kind == Kind::Object) {
       std::vector<Field> fields;
-      if (!ObjectFields(ObjectOf(t.dom), cx_.sort_keys, &fields)) return Flow::kBail;
+      if (!ObjectFields(ObjectOf(t.dom()), cx_.sort_keys, &fields)) return Flow::kBail;
       for (const Field& field : fields) {
         if (!Step()) return Flow::kBail;
         Flow f = k(VVal::Dom(field.second));
@@ -361,6 +614,7 @@ class Evaluator {
 
   Flow EvalNeg(const VNode& n, const VVal& in, Cont k) {
     return Eval(n.kids[0], in, [&](const VVal& v) {
+      if (v.kind() == Kind::Number) return k(VVal::Number(-v.number()));
       Value out, error;
       if (!ops::Negate(Materialize(v), &out, &error)) return Flow::kError;
       return k(VVal::Of(std::move(out)));
@@ -371,7 +625,10 @@ class Evaluator {
     auto op = static_cast<ir::BinaryOp>(n.a);
     return Eval(n.kids[1], in, [&](const VVal& b) {
       return Eval(n.kids[0], in, [&](const VVal& a) {
-        if (op >= ir::BinaryOp::Eq) return k(VVal::Ref(BoolValue(ComparisonHolds(op, CompareViews(a, b)))));
+        if (op >= ir::BinaryOp::Eq) return k(VVal::Bool(ComparisonHolds(op, CompareViews(a, b))));
+        if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
+          return k(VVal::Number(Arithmetic(op, a.number(), b.number())));
+        }
         Value out, error;
         if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
         if (out.IsString() && !ChargeBytes(out.AsString().size())) return Flow::kBail;
@@ -387,8 +644,8 @@ class Evaluator {
     bool is_and = n.op == VOp::kAnd;
     return Eval(n.kids[0], in, [&](const VVal& a) {
       bool ta = Truthy(a);
-      if (is_and ? !ta : ta) return k(VVal::Ref(BoolValue(!is_and)));
-      return Eval(n.kids[1], in, [&](const VVal& b) { return k(VVal::Ref(BoolValue(Truthy(b)))); });
+      if (is_and ? !ta : ta) return k(VVal::Bool(!is_and));
+      return Eval(n.kids[1], in, [&](const VVal& b) { return k(VVal::Bool(Truthy(b))); });
     });
   }
 
@@ -433,7 +690,7 @@ class Evaluator {
     }
     return Eval(n.kids[entry * 2], in, [&](const VVal& key) {
       return Eval(n.kids[entry * 2 + 1], in, [&](const VVal& value) {
-        if (KindOf(key) != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
+        if (key.kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
         members->emplace_back(Materialize(key), Materialize(value));
         Flow f = EvalObject(n, entry + 1, in, members, k);
         members->pop_back();
@@ -454,25 +711,25 @@ class Evaluator {
   }
 
   Flow EvalLength(const VVal& in, Cont k) {
-    if (in.is_dom) {
-      switch (in.dom.type()) {
-        case element_type::NULL_VALUE: return k(VVal::Of(Value::Number(0)));
+    if (in.is_dom()) {
+      switch (in.dom().type()) {
+        case element_type::NULL_VALUE: return k(VVal::Number(0));
         case element_type::STRING: {
-          size_t count = eval_internal::CodepointCount(in.dom.get_string().value_unsafe());
-          return k(VVal::Of(Value::Number(static_cast<double>(count))));
+          size_t count = eval_internal::CodepointCount(in.dom().get_string().value_unsafe());
+          return k(VVal::Number(static_cast<double>(count)));
         }
         case element_type::ARRAY: {
           size_t count = 0;
-          for (element child : ArrayOf(in.dom)) {
+          for (element child : ArrayOf(in.dom())) {
             (void)child;
             ++count;
           }
-          return k(VVal::Of(Value::Number(static_cast<double>(count))));
+          return k(VVal::Number(static_cast<double>(count)));
         }
         case element_type::OBJECT: {
           std::vector<Field> fields;
-          if (!ObjectFields(ObjectOf(in.dom), false, &fields)) return Flow::kBail;
-          return k(VVal::Of(Value::Number(static_cast<double>(fields.size()))));
+          if (!ObjectFields(ObjectOf(in.dom()), false, &fields)) return Flow::kBail;
+          return k(VVal::Number(static_cast<double>(fields.size())));
         }
         default: break;
       }
@@ -495,11 +752,11 @@ class Evaluator {
       });
     });
     if (!(f == Flow::kStop && decided) && f != Flow::kContinue) return f;
-    return k(VVal::Ref(BoolValue(is_any ? decided : !decided)));
+    return k(VVal::Bool(is_any ? decided : !decided));
   }
 
-  const ViewProgram& p_;
   const EvalContext& cx_;
+  const ViewProgram* p_ = nullptr;
   eval_internal::StepBudget budget_;
   uint64_t slice_ = 0;
   uint64_t memory_ = 0;
@@ -571,14 +828,14 @@ size_t FusedKind::fused_count() const {
 
 struct FusedRunner::State {
   simdjson::dom::parser parser;
-  RootCache cache;
+  PathCache paths;
   Value document;            // the converted object, for fallbacks
   bool document_ready = false;
 };
 
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
-  state_->cache.trie = kind.trie_.get();
+  state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
 }
 
 FusedRunner::~FusedRunner() = default;
@@ -593,6 +850,19 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
     result->outputs.emplace_back(v);
     return true;
   }, &result->error, options);
+}
+
+// One resolver on the DOM: a program that is one trie path (most of a catalog's resolvers) is
+// answered from the cache without the evaluator.
+Flow RunView(const ViewProgram& program, const EvalContext& context, Evaluator* evaluator,
+             std::vector<ViewOutput>* outputs) {
+  const VNode& root = program.nodes[program.root];
+  if (root.op == VOp::kPath && context.paths->trie->nodes[root.a].owner == 0) {
+    VVal v;
+    PathCache::State state = context.paths->Get(root.a, &v);
+    return state == PathCache::kKnown ? evaluator->Emit(v, outputs) : FlowOf(state);
+  }
+  return evaluator->Run(program, outputs);
 }
 
 }  // namespace
@@ -614,15 +884,15 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     }
     return true;
   }
-  s.cache.Reset(root);
+  s.paths.Reset(root);
   s.document_ready = false;
-  EvalContext context{&s.cache, &options.limits, sort_keys, options.globals};
+  EvalContext context{&s.paths, &options.limits, sort_keys, options.globals};
+  Evaluator evaluator(context);
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];
     if (kind_.views_[i] != nullptr) {
       result.outputs.clear();
-      Evaluator evaluator(*kind_.views_[i], context);
-      if (evaluator.Run(&result.outputs) == Flow::kContinue) {
+      if (RunView(*kind_.views_[i], context, &evaluator, &result.outputs) == Flow::kContinue) {
         if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
         result.status = EvalStatus::kOk;
         result.fused = true;
