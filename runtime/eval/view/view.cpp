@@ -86,6 +86,14 @@ class VVal {
     return v;
   }
 
+  // In place, without a temporary (the cache's hot loop).
+  void SetNull() { Release(); }
+  void SetDom(element e) {
+    Release();
+    tag_ = Tag::kDom;
+    std::memcpy(dom_, &e, sizeof(element));
+  }
+
   bool is_dom() const { return tag_ == Tag::kDom; }
   element dom() const {  // precondition: is_dom()
     element e;
@@ -105,15 +113,25 @@ class VVal {
     if (tag_ == Tag::kOwned) owned_.~Value();
     tag_ = Tag::kNull;
   }
+  // Copies only the payload the tag uses, in its own width: a 16-byte copy of a payload written as
+  // 8 bytes would stall on store forwarding (the cache's hot path).
+  void CopyPayload(const VVal& o) {
+    switch (tag_) {
+      case Tag::kDom: std::memcpy(dom_, o.dom_, sizeof(dom_)); break;
+      case Tag::kNumber: number_ = o.number_; break;
+      case Tag::kRef: ref_ = o.ref_; break;
+      default: break;
+    }
+  }
   void CopyFrom(const VVal& o) {
     tag_ = o.tag_;
     if (tag_ == Tag::kOwned) new (&owned_) Value(o.owned_);
-    else std::memcpy(dom_, o.dom_, sizeof(dom_));
+    else CopyPayload(o);
   }
   void MoveFrom(VVal* o) {
     tag_ = o->tag_;
     if (tag_ == Tag::kOwned) new (&owned_) Value(std::move(o->owned_));
-    else std::memcpy(dom_, o->dom_, sizeof(dom_));
+    else CopyPayload(*o);
     o->Release();
   }
 
@@ -269,14 +287,12 @@ using Cont = FnRef<Flow(const VVal&)>;
 // The value of every trie node the kind reads, per object: each level filled by one scan of its
 // object, each iteration's elements listed once, and the nodes below an iteration kept per
 // element. Entries are stamped with the object's generation, so moving to the next object costs
-// nothing and the buffers are reused across objects of any shape.
+// nothing and the buffers are reused across objects of any shape. The trie is copied into flat
+// arrays (parents, owners, each node's keyed children with their key lengths) so that a lookup
+// touches a few contiguous cache lines, not the trie's strings and vectors.
 struct PathCache {
-  enum State : uint8_t { kUnknown = 0, kKnown = 1, kError = 2, kBail = 3 };
-  struct Slot {
-    uint64_t stamp = 0;
-    State state = kUnknown;
-    VVal value;
-  };
+  // kMissing: known to be null (the key is absent or its parent is null), value not stored.
+  enum State : uint8_t { kUnknown = 0, kKnown = 1, kError = 2, kBail = 3, kMissing = 4 };
   struct Iteration {
     uint64_t stamp = 0;
     State state = kUnknown;
@@ -287,50 +303,76 @@ struct PathCache {
     std::vector<State> states;
     std::vector<VVal> values;
   };
+  struct ChildKey {
+    uint32_t id;
+    uint32_t size;
+    const char* data;  // the trie's key bytes (the trie outlives the cache)
+  };
 
-  void Init(const PathTrie* path_trie, bool sort) {
-    trie = path_trie;
+  void Init(const PathTrie* trie, bool sort) {
     sort_keys = sort;
     size_t n = trie->nodes.size();
-    slots.resize(n);
+    parent.resize(n);
+    owner.resize(n);
+    stamps.assign(n, 0);
+    states.assign(n, kUnknown);
+    values.resize(n);
     iterations.resize(n);
     per_element.resize(n);
-    keyed_children.assign(n, {});
     owned.assign(n, {});
-    for (uint32_t id = 1; id < n; ++id) {
+    children_begin.assign(n + 1, 0);
+    for (uint32_t id = 0; id < n; ++id) {
       const PathTrie::Node& node = trie->nodes[id];
-      if (!node.iteration) keyed_children[node.parent].push_back(id);
+      parent[id] = node.parent;
+      owner[id] = node.owner;
       if (node.owner != 0 && node.owner != id) owned[node.owner].push_back(id);
+      children_begin[id] = static_cast<uint32_t>(children.size());
+      for (uint32_t c : node.children) {
+        const PathTrie::Node& child = trie->nodes[c];
+        if (!child.iteration) children.push_back({c, static_cast<uint32_t>(child.key.size()), child.key.data()});
+      }
     }
+    children_begin[n] = static_cast<uint32_t>(children.size());
   }
 
   void Reset(element root) {
     ++generation;
-    slots[0].stamp = generation;
-    slots[0].state = kKnown;
-    slots[0].value = VVal::Dom(root);
+    stamps[0] = generation;
+    states[0] = kKnown;
+    values[0] = VVal::Dom(root);
   }
 
-  const VVal& root() const { return slots[0].value; }
+  const VVal& root() const { return values[0]; }
+  bool absolute(uint32_t id) const { return owner[id] == 0; }
 
   // The value at trie node `id` (below an iteration: at its current element) in *out, or why not.
+  // The hit on an absolute node already read for this object is inline; the rest is out of line.
   State Get(uint32_t id, VVal* out) {
-    const PathTrie::Node& node = trie->nodes[id];
-    if (node.owner == 0) {
-      Slot& slot = slots[id];
-      if (slot.stamp != generation) FillAbsolute(node.parent);
-      if (slot.state == kKnown) *out = slot.value;
-      return slot.state;
+    if (owner[id] == 0 && stamps[id] == generation) return Read(states[id], values[id], out);
+    return GetSlow(id, out);
+  }
+
+  [[gnu::noinline]] State GetSlow(uint32_t id, VVal* out) {
+    uint32_t o = owner[id];
+    if (o == 0) {
+      FillAbsolute(parent[id]);
+      return Read(states[id], values[id], out);
     }
-    Iteration& it = iterations[node.owner];
-    if (id == node.owner) {
+    Iteration& it = iterations[o];
+    if (id == o) {
       *out = VVal::Dom(it.elements[it.current]);
       return kKnown;
     }
     PerElement& pe = per_element[id];
-    if (pe.states[it.current] == kUnknown) FillBelowIteration(node.parent, it.current);
-    if (pe.states[it.current] == kKnown) *out = pe.values[it.current];
-    return pe.states[it.current];
+    if (pe.states[it.current] == kUnknown) FillBelowIteration(parent[id], it.current);
+    return Read(pe.states[it.current], pe.values[it.current], out);
+  }
+
+  static State Read(State state, const VVal& value, VVal* out) {
+    if (state == kKnown) *out = value;
+    if (state != kMissing) return state;
+    out->SetNull();
+    return kKnown;
   }
 
   // The elements of iteration node `id` for this object (arrays: in order; objects: the values in
@@ -342,54 +384,65 @@ struct PathCache {
     return it.state;
   }
 
-  const PathTrie* trie = nullptr;
   bool sort_keys = false;
   uint64_t generation = 0;
-  std::vector<Slot> slots;
+  std::vector<uint32_t> parent, owner;
+  std::vector<uint64_t> stamps;  // absolute nodes: the generation their state and value are of
+  std::vector<State> states;
+  std::vector<VVal> values;
   std::vector<Iteration> iterations;
   std::vector<PerElement> per_element;
-  std::vector<std::vector<uint32_t>> keyed_children;
+  std::vector<uint32_t> children_begin;  // node id -> its keyed children in `children`
+  std::vector<ChildKey> children;
   std::vector<std::vector<uint32_t>> owned;  // per iteration node: the nodes below it
   std::vector<Field> scratch_fields;
 
  private:
   // Sets every keyed child of a parent whose lookup gave `state`/`value`, in one scan of its
-  // object: a repeated key keeps its last value, as ParseJson; indexing a non-object, non-null
-  // value is an error.
-  template <class SetChild>
-  void ScanChildren(uint32_t parent, State state, const VVal& value, SetChild set) {
-    const std::vector<uint32_t>& children = keyed_children[parent];
+  // object: mark(child, state) for all (missing, or an error when indexing a non-object,
+  // non-null value), then found(child, element) for each present key (a repeated key keeps its
+  // last value, as ParseJson).
+  template <class Mark, class Found>
+  void ScanChildren(uint32_t node, State state, const VVal& value, Mark mark, Found found) {
+    const ChildKey* first = children.data() + children_begin[node];
+    const ChildKey* last = children.data() + children_begin[node + 1];
     Kind kind = state == kKnown ? value.kind() : Kind::Number;
-    State child_state = state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kKnown : kError);
-    for (uint32_t c : children) set(c, child_state, VVal());
+    State child_state = state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kMissing : kError);
+    for (const ChildKey* c = first; c != last; ++c) mark(c->id, child_state);
     if (kind != Kind::Object || !value.is_dom()) return;  // trie values are DOM elements or null
     for (simdjson::dom::key_value_pair field : ObjectOf(value.dom())) {
-      for (uint32_t c : children) {
-        const std::string& key = trie->nodes[c].key;
-        if (key.size() == field.key.size() && std::memcmp(key.data(), field.key.data(), key.size()) == 0) {
-          set(c, kKnown, VVal::Dom(field.value));
-        }
+      size_t size = field.key.size();
+      const char* data = field.key.data();
+      for (const ChildKey* c = first; c != last; ++c) {
+        if (c->size == size && std::memcmp(c->data, data, size) == 0) found(c->id, field.value);
       }
     }
   }
 
-  void FillAbsolute(uint32_t parent) {
+  void FillAbsolute(uint32_t node) {
     VVal value;
-    State state = Get(parent, &value);
-    ScanChildren(parent, state, value, [&](uint32_t c, State st, VVal v) {
-      slots[c].stamp = generation;
-      slots[c].state = st;
-      slots[c].value = std::move(v);
-    });
+    State state = Get(node, &value);
+    ScanChildren(
+        node, state, value,
+        [&](uint32_t c, State st) {
+          stamps[c] = generation;
+          states[c] = st;
+        },
+        [&](uint32_t c, element e) {
+          states[c] = kKnown;
+          values[c].SetDom(e);
+        });
   }
 
-  void FillBelowIteration(uint32_t parent, uint32_t index) {
+  void FillBelowIteration(uint32_t node, uint32_t index) {
     VVal value;
-    State state = Get(parent, &value);
-    ScanChildren(parent, state, value, [&](uint32_t c, State st, VVal v) {
-      per_element[c].states[index] = st;
-      per_element[c].values[index] = std::move(v);
-    });
+    State state = Get(node, &value);
+    ScanChildren(
+        node, state, value, [&](uint32_t c, State st) { per_element[c].states[index] = st; },
+        [&](uint32_t c, element e) {
+          per_element[c].states[index] = kKnown;
+          per_element[c].values[index].SetDom(e);
+        });
   }
 
   void ListElements(uint32_t id) {
@@ -397,7 +450,7 @@ struct PathCache {
     it.stamp = generation;
     it.elements.clear();
     VVal value;
-    it.state = Get(trie->nodes[id].parent, &value);
+    it.state = Get(parent[id], &value);
     if (it.state == kKnown) {
       Kind kind = value.kind();
       if (kind == Kind::Array && value.is_dom()) {
@@ -826,9 +879,19 @@ size_t FusedKind::fused_count() const {
 
 // ---- FusedRunner
 
+// How the runner answers one resolver, decoded once so that the per-object loop reads one flat
+// array instead of chasing each program's nodes.
+struct ResolverPlan {
+  enum class How : uint8_t { kFallback, kPath, kProgram };
+  How how = How::kFallback;
+  uint32_t node = 0;                      // kPath: the (absolute) trie node
+  const ViewProgram* program = nullptr;   // kProgram
+};
+
 struct FusedRunner::State {
   simdjson::dom::parser parser;
   PathCache paths;
+  std::vector<ResolverPlan> plan;
   Value document;            // the converted object, for fallbacks
   bool document_ready = false;
 };
@@ -836,6 +899,17 @@ struct FusedRunner::State {
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
   state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
+  for (const auto& view : kind.views_) {
+    ResolverPlan step;
+    if (view != nullptr) {
+      const VNode& root = view->nodes[view->root];
+      bool path = root.op == VOp::kPath && state_->paths.absolute(root.a);
+      step.how = path ? ResolverPlan::How::kPath : ResolverPlan::How::kProgram;
+      step.node = root.a;
+      step.program = view.get();
+    }
+    state_->plan.push_back(step);
+  }
 }
 
 FusedRunner::~FusedRunner() = default;
@@ -850,19 +924,6 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
     result->outputs.emplace_back(v);
     return true;
   }, &result->error, options);
-}
-
-// One resolver on the DOM: a program that is one trie path (most of a catalog's resolvers) is
-// answered from the cache without the evaluator.
-Flow RunView(const ViewProgram& program, const EvalContext& context, Evaluator* evaluator,
-             std::vector<ViewOutput>* outputs) {
-  const VNode& root = program.nodes[program.root];
-  if (root.op == VOp::kPath && context.paths->trie->nodes[root.a].owner == 0) {
-    VVal v;
-    PathCache::State state = context.paths->Get(root.a, &v);
-    return state == PathCache::kKnown ? evaluator->Emit(v, outputs) : FlowOf(state);
-  }
-  return evaluator->Run(program, outputs);
 }
 
 }  // namespace
@@ -890,9 +951,19 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   Evaluator evaluator(context);
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];
-    if (kind_.views_[i] != nullptr) {
+    const ResolverPlan& step = s.plan[i];
+    if (step.how != ResolverPlan::How::kFallback) {
       result.outputs.clear();
-      if (RunView(*kind_.views_[i], context, &evaluator, &result.outputs) == Flow::kContinue) {
+      // A program that is one trie path (most of a catalog's resolvers) needs no evaluator.
+      Flow flow;
+      if (step.how == ResolverPlan::How::kPath) {
+        VVal v;
+        PathCache::State state = s.paths.Get(step.node, &v);
+        flow = state == PathCache::kKnown ? evaluator.Emit(v, &result.outputs) : FlowOf(state);
+      } else {
+        flow = evaluator.Run(*step.program, &result.outputs);
+      }
+      if (flow == Flow::kContinue) {
         if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
         result.status = EvalStatus::kOk;
         result.fused = true;
