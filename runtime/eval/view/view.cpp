@@ -1,9 +1,12 @@
 // The view evaluator (view.h): runs view programs (view_program.h) on simdjson DOM elements. A
-// value is either a DOM element (no copy) or a Value built where jq builds one (arithmetic,
-// constructions). Root paths come from a per-object cache over the kind's path trie, each trie
-// level filled by one scan of its object. The evaluator never words an error: where jq would
-// raise one outside a `try`, or a limit is reached, the resolver is rerun on the regular engine
-// over the converted document, so messages and limits are exactly the engine's.
+// value is a DOM element (no copy), a computed scalar (number, boolean, null: no Value), a program
+// constant, or a Value built where jq builds one (constructions). Trie paths come from a
+// per-runner cache (PathCache) reused across objects: each trie level filled by one scan of its
+// object, each shared iteration listed once, with the paths below it kept per element. Resolvers
+// that are one root path are answered from the cache without the evaluator. The evaluator never
+// words an error: where jq would raise one outside a `try`, or a limit is reached, the resolver
+// is rerun on the regular engine over the converted document, so messages and limits are exactly
+// the engine's.
 #include "runtime/eval/view/view.h"
 
 #include <algorithm>
