@@ -298,6 +298,33 @@ uint32_t PathTrie::IterationChild(uint32_t parent) {
   return id;
 }
 
+void MarkSingle(ViewProgram* program) {
+  for (VNode& n : program->nodes) {
+    auto kids_single = [&] {
+      for (uint32_t kid : n.kids) {
+        if (!program->nodes[kid].single) return false;
+      }
+      return true;
+    };
+    switch (n.op) {
+      case VOp::kIdentity:
+      case VOp::kConst:
+      case VOp::kPath:
+      case VOp::kVar: n.single = true; break;
+      case VOp::kFieldPath:
+      case VOp::kAlternative:
+      case VOp::kAnd:
+      case VOp::kOr:
+      case VOp::kNot:
+      case VOp::kNeg: n.single = kids_single(); break;
+      case VOp::kBinary: n.single = n.a >= static_cast<uint32_t>(ir::BinaryOp::Eq) ||
+                                    n.a <= static_cast<uint32_t>(ir::BinaryOp::Mul) ? kids_single() : false;
+        break;
+      default: n.single = false; break;
+    }
+  }
+}
+
 std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* trie, std::string* reason) {
   if (program.functions.empty() || program.functions[0].body == ir::kNoNode) {
     *reason = "empty program";
@@ -310,6 +337,7 @@ std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* t
   Lowerer lowerer(program, &scratch, view.get(), reason);
   if (!lowerer.Lower(program.functions[0].body, 0, &view->root)) return nullptr;
   *trie = std::move(scratch);
+  MarkSingle(view.get());
   return view;
 }
 

@@ -529,8 +529,13 @@ class Evaluator {
   const Value& Const(uint32_t i) const { return p_->consts[i]; }
 
   Flow Eval(uint32_t id, const VVal& in, Cont k) {
-    if (!Step()) return Flow::kBail;
     const VNode& n = p_->nodes[id];
+    if (n.single) {
+      VVal v;
+      Flow f = Single(id, in, &v);
+      return f == Flow::kContinue ? k(v) : f;
+    }
+    if (!Step()) return Flow::kBail;
     switch (n.op) {
       case VOp::kIdentity: return k(in);
       case VOp::kEmpty: return Flow::kContinue;
@@ -579,6 +584,66 @@ class Evaluator {
         });
     }
     return Flow::kBail;
+  }
+
+  // The one output of a node marked single (VNode::single), computed directly: the same steps,
+  // order of evaluation and outcomes as through Eval and continuations.
+  Flow Single(uint32_t id, const VVal& in, VVal* out) {
+    if (!Step()) return Flow::kBail;
+    const VNode& n = p_->nodes[id];
+    switch (n.op) {
+      case VOp::kIdentity: *out = in; return Flow::kContinue;
+      case VOp::kConst: *out = VVal::Ref(Const(n.a)); return Flow::kContinue;
+      case VOp::kVar:
+        if (n.a >= slots_.size()) return Flow::kBail;
+        *out = slots_[n.a];
+        return Flow::kContinue;
+      case VOp::kPath: {
+        PathCache::State state = cx_.paths->Get(n.a, out);
+        return state == PathCache::kKnown ? Flow::kContinue : FlowOf(state);
+      }
+      case VOp::kNot: *out = VVal::Bool(!Truthy(in)); return Flow::kContinue;
+      case VOp::kAlternative: {
+        Flow f = Single(n.kids[0], in, out);
+        if (f != Flow::kContinue || Truthy(*out)) return f;
+        return Single(n.kids[1], in, out);
+      }
+      case VOp::kAnd:
+      case VOp::kOr: {
+        bool is_and = n.op == VOp::kAnd;
+        Flow f = Single(n.kids[0], in, out);
+        if (f != Flow::kContinue) return f;
+        bool ta = Truthy(*out);
+        if (is_and ? !ta : ta) {
+          *out = VVal::Bool(!is_and);
+          return Flow::kContinue;
+        }
+        f = Single(n.kids[1], in, out);
+        if (f == Flow::kContinue) *out = VVal::Bool(Truthy(*out));
+        return f;
+      }
+      default: break;
+    }
+    return SingleOperator(n, in, out);
+  }
+
+  // Single nodes whose result is computed from their operands: `-x`, `a OP b`, `x.k1.k2`.
+  Flow SingleOperator(const VNode& n, const VVal& in, VVal* out) {
+    VVal a, b;
+    Flow f = Flow::kContinue;
+    if (n.op == VOp::kBinary) f = Single(n.kids[1], in, &b);  // jq order: the right side first
+    if (f == Flow::kContinue) f = Single(n.kids[0], in, &a);
+    if (f != Flow::kContinue) return f;
+    auto take = [&](const VVal& v) {
+      *out = v;
+      return Flow::kContinue;
+    };
+    switch (n.op) {
+      case VOp::kNeg: return EvalNeg(a, take);
+      case VOp::kBinary: return BinaryOf(static_cast<ir::BinaryOp>(n.a), a, b, take);
+      case VOp::kFieldPath: return FieldPath(a, n.keys, 0, take);
+      default: return Flow::kBail;
+    }
   }
 
   // Each element of an iteration node, with the node's current element set for the paths below.
@@ -669,31 +734,35 @@ class Evaluator {
   }
 
   Flow EvalNeg(const VNode& n, const VVal& in, Cont k) {
-    return Eval(n.kids[0], in, [&](const VVal& v) {
-      if (v.kind() == Kind::Number) return k(VVal::Number(-v.number()));
-      Value out, error;
-      if (!ops::Negate(Materialize(v), &out, &error)) return Flow::kError;
-      return k(VVal::Of(std::move(out)));
-    });
+    return Eval(n.kids[0], in, [&](const VVal& v) { return EvalNeg(v, k); });
+  }
+
+  Flow EvalNeg(const VVal& v, Cont k) {
+    if (v.kind() == Kind::Number) return k(VVal::Number(-v.number()));
+    Value out, error;
+    if (!ops::Negate(Materialize(v), &out, &error)) return Flow::kError;
+    return k(VVal::Of(std::move(out)));
   }
 
   Flow EvalBinary(const VNode& n, const VVal& in, Cont k) {
     auto op = static_cast<ir::BinaryOp>(n.a);
     return Eval(n.kids[1], in, [&](const VVal& b) {
-      return Eval(n.kids[0], in, [&](const VVal& a) {
-        if (op >= ir::BinaryOp::Eq) return k(VVal::Bool(ComparisonHolds(op, CompareViews(a, b))));
-        if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
-          return k(VVal::Number(Arithmetic(op, a.number(), b.number())));
-        }
-        Value out, error;
-        if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
-        if (out.IsString() && !ChargeBytes(out.AsString().size())) return Flow::kBail;
-        if ((out.IsArray() || out.IsObject()) && !ChargeBytes(16 * eval_internal::WorkUnits(out))) {
-          return Flow::kBail;
-        }
-        return k(VVal::Of(std::move(out)));
-      });
+      return Eval(n.kids[0], in, [&](const VVal& a) { return BinaryOf(op, a, b, k); });
     });
+  }
+
+  Flow BinaryOf(ir::BinaryOp op, const VVal& a, const VVal& b, Cont k) {
+    if (op >= ir::BinaryOp::Eq) return k(VVal::Bool(ComparisonHolds(op, CompareViews(a, b))));
+    if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
+      return k(VVal::Number(Arithmetic(op, a.number(), b.number())));
+    }
+    Value out, error;
+    if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
+    if (out.IsString() && !ChargeBytes(out.AsString().size())) return Flow::kBail;
+    if ((out.IsArray() || out.IsObject()) && !ChargeBytes(16 * eval_internal::WorkUnits(out))) {
+      return Flow::kBail;
+    }
+    return k(VVal::Of(std::move(out)));
   }
 
   Flow EvalAndOr(const VNode& n, const VVal& in, Cont k) {

@@ -46,6 +46,9 @@ struct VNode {
   std::vector<uint32_t> kids;
   uint32_t c = 0;                 // kFieldCompare only
   std::vector<std::string> keys;  // kFieldPath, kFieldCompare
+  // Exactly one output or an error, with no generator inside (`.a // 0`, `.a == .b`, `$x`): the
+  // evaluator computes it directly instead of through continuations. Set by MarkSingle.
+  bool single = false;
 };
 
 struct ViewProgram {
@@ -72,6 +75,9 @@ struct PathTrie {
   // The iteration node below `parent`, added when new. Precondition: nodes[parent].owner == 0.
   uint32_t IterationChild(uint32_t parent);
 };
+
+// Sets VNode::single on every node of `program` (kids precede their parents in `nodes`).
+void MarkSingle(ViewProgram* program);
 
 // Lowers `program` (its entry function) to a view program, adding its paths to `trie`; null with
 // *reason set when it uses a form the view engine does not support.

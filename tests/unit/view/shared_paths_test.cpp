@@ -164,12 +164,16 @@ TEST(ViewSharedPathsTest, KeysAreMatchedByLengthAndBytes) {
 }
 
 TEST(ViewSharedPathsTest, ComputedValuesKeepJqSemantics) {
-  // Scalars the evaluator computes without Values (numbers, booleans) and their uses.
+  // Scalars the evaluator computes without Values (numbers, booleans) and their uses, and the
+  // single-output nodes it evaluates directly (`//`, and/or, comparisons, arithmetic).
   const std::vector<std::string> exprs = {
       ".a + .b", ".a - .b", ".a * .b", "-.a", ".a * 1e308 * 10", ".n + 1", "null + .a", ".s + .s",
       ".a < .b", ".a == 2", "(.a > 1) and (.b > 1)", "[.a == 2, .b != 2] | .[0]", ".a as $x | $x * $x",
       "{x: (.a + .b)} | .x", "[.l[] | . * 2]", ".l | length", "(.s | length) + 1", ".l | any(. > 2)",
       ".l | all(. > 0)", "if .a == 2 then .b else .a end", ".m | .[] | . + 1",
+      // directly evaluated single-output nodes, with errors inside them
+      "(.s.x // 1)?", "(.a.b // .c) and (.x == 1)", "(-(.s))?", "(.l.x)? // 3", ".nope // .a // 7",
+      "(.a == .b) or (.s.q == 1)", "try (.a.b == 1)", "(.a // .s) - 1", ".m.q // .m.p",
   };
   const std::vector<std::string> docs = {
       R"({"a":2,"b":3.5,"s":"xy","l":[1,2,3],"m":{"q":1,"p":2}})",
