@@ -1,6 +1,8 @@
 // IR -> view program (view_program.h). Walks the entry function once, keeping only the forms the
-// view evaluator supports; records for each node whether its input is the object's root, so that
-// constant-key chains read from the root become shared trie paths.
+// view evaluator supports; tracks for each node the trie node its input is known to be (the root,
+// or the element of an iteration `.a.b[] | ...`), so that constant-key chains read from there
+// become shared trie paths, and other constant-key chains become one kFieldPath node.
+#include <algorithm>
 #include <string>
 
 #include "runtime/eval/view/view_program.h"
@@ -60,8 +62,9 @@ class Lowerer {
   Lowerer(const ir::Program& p, PathTrie* trie, ViewProgram* out, std::string* reason)
       : p_(p), trie_(trie), out_(out), reason_(reason) {}
 
-  // Lowers node `id` whose input is the object's root when `at_root`; false when unsupported.
-  bool Lower(NodeId id, bool at_root, uint32_t* result) {
+  // Lowers node `id` whose input is the value of trie node `ctx` (kNoContext: not known); false
+  // when unsupported.
+  bool Lower(NodeId id, int64_t ctx, uint32_t* result) {
     if (id >= p_.nodes.size()) return Refuse("invalid node");
     const ir::Node& n = p_.nodes[id];
     VNode v;
@@ -72,13 +75,13 @@ class Lowerer {
         v.op = VOp::kConst;
         v.a = AddConst(p_.consts.at(n.a));
         break;
-      case Op::Index: return LowerIndex(id, n, at_root, result);
-      case Op::Iterate: v.op = VOp::kIterate; break;
-      case Op::Pipe: return LowerPipe(n, at_root, result);
+      case Op::Index: return LowerIndex(id, n, ctx, result);
+      case Op::Iterate: return LowerIterate(n, ctx, result);
+      case Op::Pipe: return LowerPipe(n, ctx, result);
       case Op::Comma: v.op = VOp::kComma; break;
       case Op::Neg: v.op = VOp::kNeg; break;
       case Op::Binary:
-        if (LowerFieldCompare(n, at_root, result)) return true;
+        if (LowerFieldCompare(n, ctx, result)) return true;
         v.op = VOp::kBinary;
         v.a = n.a;
         break;
@@ -88,7 +91,7 @@ class Lowerer {
       case Op::If: v.op = VOp::kIf; break;
       case Op::Try:
         if (n.kids.size() > 1 && n.kids[1] != ir::kNoNode) return Refuse("try with a catch handler");
-        return Emit(VNode{VOp::kTry, 0, {}}, {n.kids[0]}, at_root, result);
+        return Emit(VNode{VOp::kTry, 0, {}}, {n.kids[0]}, ctx, result);
       case Op::Collect: v.op = VOp::kCollect; break;
       case Op::Object: v.op = VOp::kObject; break;
       case Op::Var:
@@ -114,8 +117,10 @@ class Lowerer {
       case Op::Call: return LowerCall(n, result);
       default: return Refuse(std::string("op ") + ir::OpName(n.op));
     }
-    return Emit(std::move(v), n.kids, at_root, result);
+    return Emit(std::move(v), n.kids, ctx, result);
   }
+
+  static constexpr int64_t kNoContext = -1;
 
  private:
   bool Refuse(std::string why) {
@@ -129,10 +134,10 @@ class Lowerer {
   }
 
   // Adds `v` with `kids` lowered (each seeing the same input as the node).
-  bool Emit(VNode v, const std::vector<NodeId>& kids, bool at_root, uint32_t* result) {
+  bool Emit(VNode v, const std::vector<NodeId>& kids, int64_t ctx, uint32_t* result) {
     for (NodeId kid : kids) {
       uint32_t lowered;
-      if (!Lower(kid, at_root, &lowered)) return false;
+      if (!Lower(kid, ctx, &lowered)) return false;
       v.kids.push_back(lowered);
     }
     out_->nodes.push_back(std::move(v));
@@ -140,28 +145,58 @@ class Lowerer {
     return true;
   }
 
-  bool LowerPipe(const ir::Node& n, bool at_root, uint32_t* result) {
+  uint32_t Push(VNode v) {
+    out_->nodes.push_back(std::move(v));
+    return static_cast<uint32_t>(out_->nodes.size() - 1);
+  }
+
+  // `f | g`: g's input is known when f is an iteration of the trie (`.a.b[] | g`). While g is
+  // lowered that iteration is active: g may not share it again (the evaluator keeps one current
+  // element per iteration node).
+  bool LowerPipe(const ir::Node& n, int64_t ctx, uint32_t* result) {
     uint32_t first, second;
-    if (!Lower(n.kids[0], at_root, &first) || !Lower(n.kids[1], false, &second)) return false;
-    out_->nodes.push_back(VNode{VOp::kPipe, 0, {first, second}});
-    *result = static_cast<uint32_t>(out_->nodes.size() - 1);
+    if (!Lower(n.kids[0], ctx, &first)) return false;
+    int64_t second_ctx = kNoContext;
+    if (out_->nodes[first].op == VOp::kIterEach) second_ctx = out_->nodes[first].a;
+    if (second_ctx != kNoContext) active_.push_back(static_cast<uint32_t>(second_ctx));
+    bool ok = Lower(n.kids[1], second_ctx, &second);
+    if (second_ctx != kNoContext) active_.pop_back();
+    if (!ok) return false;
+    *result = Push(VNode{VOp::kPipe, 0, {first, second}});
     return true;
+  }
+
+  // The iteration node of `.[]` over the value at trie node `path`, or kNoContext when it cannot
+  // be shared (below another iteration, or that iteration is active around this node).
+  int64_t IterationOf(int64_t path) {
+    if (path < 0 || trie_->nodes[path].owner != 0 || trie_->nodes[path].iteration) return kNoContext;
+    uint32_t iteration = trie_->IterationChild(static_cast<uint32_t>(path));
+    if (std::find(active_.begin(), active_.end(), iteration) != active_.end()) return kNoContext;
+    return iteration;
+  }
+
+  bool LowerIterate(const ir::Node& n, int64_t ctx, uint32_t* result) {
+    int64_t iteration = IterationOf(PathOf(n.kids[0], ctx));
+    if (iteration != kNoContext) {
+      *result = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
+      return true;
+    }
+    return Emit(VNode{VOp::kIterate, 0, {}}, n.kids, ctx, result);
   }
 
   // `.key OP constant` on a value that is not the root (inside `any`, after `.[]`): one node
   // instead of five, the most common condition of the catalog's status resolvers.
-  bool LowerFieldCompare(const ir::Node& n, bool at_root, uint32_t* result) {
-    if (at_root || static_cast<ir::BinaryOp>(n.a) < ir::BinaryOp::Eq) return false;
+  bool LowerFieldCompare(const ir::Node& n, int64_t ctx, uint32_t* result) {
+    if (ctx != kNoContext || static_cast<ir::BinaryOp>(n.a) < ir::BinaryOp::Eq) return false;
     const ir::Node& lhs = p_.nodes.at(n.kids[0]);
     const ir::Node& rhs = p_.nodes.at(n.kids[1]);
     if (lhs.op != Op::Index || rhs.op != Op::Const || p_.nodes.at(lhs.kids[0]).op != Op::Identity) return false;
     const Value* key = ConstStringKey(lhs);
     if (key == nullptr) return false;
     VNode v{VOp::kFieldCompare, n.a, {}};
-    v.b = AddConst(*key);
+    v.keys.emplace_back(key->AsString());
     v.c = AddConst(p_.consts.at(rhs.a));
-    out_->nodes.push_back(std::move(v));
-    *result = static_cast<uint32_t>(out_->nodes.size() - 1);
+    *result = Push(std::move(v));
     return true;
   }
 
@@ -171,32 +206,51 @@ class Lowerer {
     return &p_.consts[key.a];
   }
 
-  // The trie node of a chain of constant string keys down from Identity, or -1.
-  int64_t RootPathOf(NodeId id) {
+  // The trie node of a chain of constant string keys down from Identity whose input is trie node
+  // `ctx`, or -1.
+  int64_t PathOf(NodeId id, int64_t ctx) {
+    if (ctx < 0) return -1;
     const ir::Node& n = p_.nodes.at(id);
-    if (n.op == Op::Identity) return 0;
+    if (n.op == Op::Identity) return ctx;
     if (n.op != Op::Index) return -1;
     const Value* key = ConstStringKey(n);
     if (key == nullptr) return -1;
-    int64_t parent = RootPathOf(n.kids[0]);
+    int64_t parent = PathOf(n.kids[0], ctx);
     if (parent < 0) return -1;
     return trie_->Child(static_cast<uint32_t>(parent), std::string(key->AsString()));
   }
 
-  bool LowerIndex(NodeId id, const ir::Node& n, bool at_root, uint32_t* result) {
-    const Value* key = ConstStringKey(n);
-    if (key != nullptr && at_root) {
-      int64_t path = RootPathOf(id);
-      if (path > 0) {
-        out_->nodes.push_back(VNode{VOp::kRootPath, static_cast<uint32_t>(path), {}});
-        *result = static_cast<uint32_t>(out_->nodes.size() - 1);
+  // `.k1.k2...kn` with constant keys on a base: a trie path when the base is the known input
+  // (`.a.b`) or an iteration of the trie (`.a.b[].c.d`), else one kFieldPath node.
+  bool LowerIndex(NodeId id, const ir::Node& n, int64_t ctx, uint32_t* result) {
+    if (ConstStringKey(n) == nullptr) return Emit(VNode{VOp::kIndex, 0, {}}, n.kids, ctx, result);
+    int64_t path = PathOf(id, ctx);
+    if (path > 0) {
+      *result = Push(VNode{VOp::kPath, static_cast<uint32_t>(path), {}});
+      return true;
+    }
+    std::vector<std::string> keys;
+    NodeId base = id;
+    for (const Value* key; p_.nodes.at(base).op == Op::Index && (key = ConstStringKey(p_.nodes[base])) != nullptr;
+         base = p_.nodes[base].kids[0]) {
+      keys.emplace_back(key->AsString());
+    }
+    std::reverse(keys.begin(), keys.end());
+    const ir::Node& base_node = p_.nodes.at(base);
+    if (base_node.op == Op::Iterate) {
+      int64_t iteration = IterationOf(PathOf(base_node.kids[0], ctx));
+      if (iteration != kNoContext) {
+        int64_t below = iteration;
+        for (const std::string& key : keys) below = trie_->Child(static_cast<uint32_t>(below), key);
+        uint32_t each = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
+        uint32_t read = Push(VNode{VOp::kPath, static_cast<uint32_t>(below), {}});
+        *result = Push(VNode{VOp::kPipe, 0, {each, read}});
         return true;
       }
     }
-    if (key != nullptr) {
-      return Emit(VNode{VOp::kField, AddConst(*key), {}}, {n.kids[0]}, at_root, result);
-    }
-    return Emit(VNode{VOp::kIndex, 0, {}}, n.kids, at_root, result);
+    VNode v{VOp::kFieldPath, 0, {}};
+    v.keys = std::move(keys);
+    return Emit(std::move(v), {base}, ctx, result);
   }
 
   bool LowerCall(const ir::Node& n, uint32_t* result) {
@@ -209,9 +263,8 @@ class Lowerer {
     else if (callee.name == "all/1" && shape == AllShape()) op = VOp::kAll;
     else return Refuse("call of " + callee.name);
     uint32_t condition;
-    if (!Lower(n.kids[0], false, &condition)) return false;
-    out_->nodes.push_back(VNode{op, 0, {condition}});
-    *result = static_cast<uint32_t>(out_->nodes.size() - 1);
+    if (!Lower(n.kids[0], kNoContext, &condition)) return false;
+    *result = Push(VNode{op, 0, {condition}});
     return true;
   }
 
@@ -219,18 +272,57 @@ class Lowerer {
   PathTrie* trie_;
   ViewProgram* out_;
   std::string* reason_;
+  std::vector<uint32_t> active_;  // iteration nodes whose element is the input of an enclosing pipe
 };
 
 }  // namespace
 
 uint32_t PathTrie::Child(uint32_t parent, const std::string& key) {
   for (uint32_t child : nodes[parent].children) {
-    if (nodes[child].key == key) return child;
+    if (!nodes[child].iteration && nodes[child].key == key) return child;
   }
-  nodes.push_back(Node{parent, key, {}});
+  uint32_t owner = nodes[parent].iteration ? parent : nodes[parent].owner;
+  nodes.push_back(Node{parent, key, false, owner, {}});
   auto id = static_cast<uint32_t>(nodes.size() - 1);
   nodes[parent].children.push_back(id);
   return id;
+}
+
+uint32_t PathTrie::IterationChild(uint32_t parent) {
+  for (uint32_t child : nodes[parent].children) {
+    if (nodes[child].iteration) return child;
+  }
+  auto id = static_cast<uint32_t>(nodes.size());
+  nodes.push_back(Node{parent, "", true, id, {}});
+  nodes[parent].children.push_back(id);
+  return id;
+}
+
+void MarkSingle(ViewProgram* program) {
+  for (VNode& n : program->nodes) {
+    auto kids_single = [&] {
+      for (uint32_t kid : n.kids) {
+        if (!program->nodes[kid].single) return false;
+      }
+      return true;
+    };
+    switch (n.op) {
+      case VOp::kIdentity:
+      case VOp::kConst:
+      case VOp::kPath:
+      case VOp::kVar: n.single = true; break;
+      case VOp::kFieldPath:
+      case VOp::kAlternative:
+      case VOp::kAnd:
+      case VOp::kOr:
+      case VOp::kNot:
+      case VOp::kNeg: n.single = kids_single(); break;
+      case VOp::kBinary: n.single = n.a >= static_cast<uint32_t>(ir::BinaryOp::Eq) ||
+                                    n.a <= static_cast<uint32_t>(ir::BinaryOp::Mul) ? kids_single() : false;
+        break;
+      default: n.single = false; break;
+    }
+  }
 }
 
 std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* trie, std::string* reason) {
@@ -243,8 +335,9 @@ std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* t
   auto view = std::make_unique<ViewProgram>();
   view->num_slots = program.functions[0].num_slots;
   Lowerer lowerer(program, &scratch, view.get(), reason);
-  if (!lowerer.Lower(program.functions[0].body, true, &view->root)) return nullptr;
+  if (!lowerer.Lower(program.functions[0].body, 0, &view->root)) return nullptr;
   *trie = std::move(scratch);
+  MarkSingle(view.get());
   return view;
 }
 

@@ -1,9 +1,12 @@
 // The view evaluator (view.h): runs view programs (view_program.h) on simdjson DOM elements. A
-// value is either a DOM element (no copy) or a Value built where jq builds one (arithmetic,
-// constructions). Root paths come from a per-object cache over the kind's path trie, each trie
-// level filled by one scan of its object. The evaluator never words an error: where jq would
-// raise one outside a `try`, or a limit is reached, the resolver is rerun on the regular engine
-// over the converted document, so messages and limits are exactly the engine's.
+// value is a DOM element (no copy), a computed scalar (number, boolean, null: no Value), a program
+// constant, or a Value built where jq builds one (constructions). Trie paths come from a
+// per-runner cache (PathCache) reused across objects: each trie level filled by one scan of its
+// object, each shared iteration listed once, with the paths below it kept per element. Resolvers
+// that are one root path are answered from the cache without the evaluator. The evaluator never
+// words an error: where jq would raise one outside a `try`, or a limit is reached, the resolver
+// is rerun on the regular engine over the converted document, so messages and limits are exactly
+// the engine's.
 #include "runtime/eval/view/view.h"
 
 #include <algorithm>
@@ -30,30 +33,118 @@ static_assert(sizeof(element) == 16 && std::is_trivially_copyable_v<element>,
 // Depth for converting sub-documents: the DOM is at most json_dom::kMaxDomDepth deep.
 constexpr int kConvertDepth = 512;
 
-// A value inside the evaluator: a DOM element, or a Value (null for missing keys), owned or a
-// program constant referred to (no reference count traffic per use).
-struct VVal {
-  element dom;
-  Value value;
-  const Value* ref = nullptr;
-  bool is_dom = false;
-  const Value& val() const { return ref != nullptr ? *ref : value; }
-  static VVal Ref(const Value& constant) {
-    VVal v;
-    v.ref = &constant;
-    return v;
+// A value inside the evaluator, 24 bytes: a DOM element (no copy), a scalar the program computed
+// (null, booleans, numbers: no Value built for comparisons, conditions and arithmetic), a program
+// constant referred to (no reference count traffic per use) or a Value the program built.
+class VVal {
+ public:
+  enum class Tag : uint8_t { kNull, kFalse, kTrue, kNumber, kDom, kRef, kOwned };
+
+  VVal() noexcept : number_(0) {}
+  VVal(const VVal& other) noexcept : number_(0) { CopyFrom(other); }
+  VVal(VVal&& other) noexcept : number_(0) { MoveFrom(&other); }
+  VVal& operator=(const VVal& other) noexcept {
+    if (this != &other) {
+      Release();
+      CopyFrom(other);
+    }
+    return *this;
   }
+  VVal& operator=(VVal&& other) noexcept {
+    if (this != &other) {
+      Release();
+      MoveFrom(&other);
+    }
+    return *this;
+  }
+  ~VVal() { Release(); }
+
   static VVal Dom(element e) {
     VVal v;
-    v.dom = e;
-    v.is_dom = true;
+    v.tag_ = Tag::kDom;
+    std::memcpy(v.dom_, &e, sizeof(element));
+    return v;
+  }
+  static VVal Ref(const Value& constant) {
+    VVal v;
+    v.tag_ = Tag::kRef;
+    v.ref_ = &constant;
     return v;
   }
   static VVal Of(Value x) {
     VVal v;
-    v.value = std::move(x);
+    v.tag_ = Tag::kOwned;
+    new (&v.owned_) Value(std::move(x));
     return v;
   }
+  static VVal Bool(bool b) {
+    VVal v;
+    v.tag_ = b ? Tag::kTrue : Tag::kFalse;
+    return v;
+  }
+  static VVal Number(double d) {
+    VVal v;
+    v.tag_ = Tag::kNumber;
+    v.number_ = d;
+    return v;
+  }
+
+  // In place, without a temporary (the cache's hot loop).
+  void SetNull() { Release(); }
+  void SetDom(element e) {
+    Release();
+    tag_ = Tag::kDom;
+    std::memcpy(dom_, &e, sizeof(element));
+  }
+
+  bool is_dom() const { return tag_ == Tag::kDom; }
+  element dom() const {  // precondition: is_dom()
+    element e;
+    std::memcpy(static_cast<void*>(&e), dom_, sizeof(element));
+    return e;
+  }
+  const void* dom_bytes() const { return dom_; }
+  // The built or constant Value (precondition: kRef or kOwned).
+  const Value& value() const { return tag_ == Tag::kRef ? *ref_ : owned_; }
+  Kind kind() const;
+  double number() const;            // precondition: kind() == Number
+  std::string_view string() const;  // precondition: kind() == String
+  Value ToValue(bool sort_keys) const;
+
+ private:
+  void Release() {
+    if (tag_ == Tag::kOwned) owned_.~Value();
+    tag_ = Tag::kNull;
+  }
+  // Copies only the payload the tag uses, in its own width: a 16-byte copy of a payload written as
+  // 8 bytes would stall on store forwarding (the cache's hot path).
+  void CopyPayload(const VVal& o) {
+    switch (tag_) {
+      case Tag::kDom: std::memcpy(dom_, o.dom_, sizeof(dom_)); break;
+      case Tag::kNumber: number_ = o.number_; break;
+      case Tag::kRef: ref_ = o.ref_; break;
+      default: break;
+    }
+  }
+  void CopyFrom(const VVal& o) {
+    tag_ = o.tag_;
+    if (tag_ == Tag::kOwned) new (&owned_) Value(o.owned_);
+    else CopyPayload(o);
+  }
+  void MoveFrom(VVal* o) {
+    tag_ = o->tag_;
+    if (tag_ == Tag::kOwned) new (&owned_) Value(std::move(o->owned_));
+    else CopyPayload(*o);
+    o->Release();
+  }
+
+  Tag tag_ = Tag::kNull;
+  union {
+    alignas(8) unsigned char dom_[16];
+    double number_;
+    const Value* ref_;
+    Value owned_;
+  };
 };
 
 // The container of an element, by value: ranging over `get_object().value_unsafe()` directly
@@ -75,12 +166,6 @@ Kind KindOfElement(element e) {
   return Kind::Null;
 }
 
-Kind KindOf(const VVal& v) { return v.is_dom ? KindOfElement(v.dom) : v.val().kind(); }
-bool Truthy(const VVal& v) {
-  Kind k = KindOf(v);
-  return k != Kind::Null && k != Kind::False;
-}
-
 // The number of a Number element, as ConvertElement reads it.
 double NumberOf(element e) {
   switch (e.type()) {
@@ -97,30 +182,50 @@ Value ConvertView(element e, bool sort_keys) {
   return v;
 }
 
-Value ToValue(const VVal& v, bool sort_keys) { return v.is_dom ? ConvertView(v.dom, sort_keys) : v.val(); }
+Kind VVal::kind() const {
+  switch (tag_) {
+    case Tag::kNull: return Kind::Null;
+    case Tag::kFalse: return Kind::False;
+    case Tag::kTrue: return Kind::True;
+    case Tag::kNumber: return Kind::Number;
+    case Tag::kDom: return KindOfElement(dom());
+    default: return value().kind();
+  }
+}
 
-const Value& BoolValue(bool b) {
-  static const Value kTrue = Value::Bool(true), kFalse = Value::Bool(false);
-  return b ? kTrue : kFalse;
+double VVal::number() const {
+  if (tag_ == Tag::kNumber) return number_;
+  return tag_ == Tag::kDom ? NumberOf(dom()) : value().AsNumber();
+}
+
+std::string_view VVal::string() const {
+  return tag_ == Tag::kDom ? dom().get_string().value_unsafe() : value().AsString();
+}
+
+Value VVal::ToValue(bool sort_keys) const {
+  switch (tag_) {
+    case Tag::kNull: return Value();
+    case Tag::kFalse: return Value::Bool(false);
+    case Tag::kTrue: return Value::Bool(true);
+    case Tag::kNumber: return Value::Number(number_);
+    case Tag::kDom: return ConvertView(dom(), sort_keys);
+    default: return value();
+  }
+}
+
+bool Truthy(const VVal& v) {
+  Kind k = v.kind();
+  return k != Kind::Null && k != Kind::False;
 }
 
 // jq's order between two values; containers are compared as Values.
 int CompareViews(const VVal& a, const VVal& b) {
-  Kind ka = KindOf(a), kb = KindOf(b);
-  bool containers = ka == Kind::Array || ka == Kind::Object || kb == Kind::Array || kb == Kind::Object;
-  if (containers || ka != kb) {
-    if (ka != kb) return ka < kb ? -1 : 1;
-    return Compare(ToValue(a, false), ToValue(b, false));
-  }
-  if (ka == Kind::Number) {
-    double x = a.is_dom ? NumberOf(a.dom) : a.val().AsNumber();
-    double y = b.is_dom ? NumberOf(b.dom) : b.val().AsNumber();
-    return Compare(Value::Number(x), Value::Number(y));
-  }
+  Kind ka = a.kind(), kb = b.kind();
+  if (ka != kb) return ka < kb ? -1 : 1;
+  if (ka == Kind::Array || ka == Kind::Object) return Compare(a.ToValue(false), b.ToValue(false));
+  if (ka == Kind::Number) return Compare(Value::Number(a.number()), Value::Number(b.number()));
   if (ka == Kind::String) {
-    std::string_view x = a.is_dom ? a.dom.get_string().value_unsafe() : a.val().AsString();
-    std::string_view y = b.is_dom ? b.dom.get_string().value_unsafe() : b.val().AsString();
-    int r = x.compare(y);
+    int r = a.string().compare(b.string());
     return r < 0 ? -1 : (r > 0 ? 1 : 0);
   }
   return 0;  // null, false, true: equal within their kind
@@ -153,52 +258,217 @@ bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Fiel
   return true;
 }
 
+// object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
+// repeated key), or null when there is none. Lengths are compared before bytes.
+VVal FindField(element object, std::string_view key) {
+  VVal found;
+  for (simdjson::dom::key_value_pair field : ObjectOf(object)) {
+    if (field.key.size() == key.size() && std::memcmp(field.key.data(), key.data(), key.size()) == 0) {
+      found = VVal::Dom(field.value);
+    }
+  }
+  return found;
+}
+
+// a OP b for numbers and + - * (what ops::Binary computes for two numbers).
+double Arithmetic(ir::BinaryOp op, double a, double b) {
+  switch (op) {
+    case ir::BinaryOp::Add: return a + b;
+    case ir::BinaryOp::Sub: return a - b;
+    default: return a * b;
+  }
+}
+
 enum class Flow : uint8_t { kContinue, kStop, kError, kBail };
 
 using Cont = FnRef<Flow(const VVal&)>;
 
 }  // namespace
 
-// ---- the per-object cache of root paths
+// ---- the per-object cache of the trie's paths
 
-struct RootCache {
-  const PathTrie* trie = nullptr;
-  std::vector<VVal> values;
-  std::vector<uint8_t> state;  // 0 unknown, 1 known, 2 indexing it is an error
+// The value of every trie node the kind reads, per object: each level filled by one scan of its
+// object, each iteration's elements listed once, and the nodes below an iteration kept per
+// element. Entries are stamped with the object's generation, so moving to the next object costs
+// nothing and the buffers are reused across objects of any shape. The trie is copied into flat
+// arrays (parents, owners, each node's keyed children with their key lengths) so that a lookup
+// touches a few contiguous cache lines, not the trie's strings and vectors.
+struct PathCache {
+  // kMissing: known to be null (the key is absent or its parent is null), value not stored.
+  enum State : uint8_t { kUnknown = 0, kKnown = 1, kError = 2, kBail = 3, kMissing = 4 };
+  struct Iteration {
+    uint64_t stamp = 0;
+    State state = kUnknown;
+    std::vector<element> elements;
+    uint32_t current = 0;  // the element the evaluator is at
+  };
+  struct PerElement {  // a node below an iteration
+    std::vector<State> states;
+    std::vector<VVal> values;
+  };
+  struct ChildKey {
+    uint32_t id;
+    uint32_t size;
+    const char* data;  // the trie's key bytes (the trie outlives the cache)
+  };
+
+  void Init(const PathTrie* trie, bool sort) {
+    sort_keys = sort;
+    size_t n = trie->nodes.size();
+    parent.resize(n);
+    owner.resize(n);
+    stamps.assign(n, 0);
+    states.assign(n, kUnknown);
+    values.resize(n);
+    iterations.resize(n);
+    per_element.resize(n);
+    owned.assign(n, {});
+    children_begin.assign(n + 1, 0);
+    for (uint32_t id = 0; id < n; ++id) {
+      const PathTrie::Node& node = trie->nodes[id];
+      parent[id] = node.parent;
+      owner[id] = node.owner;
+      if (node.owner != 0 && node.owner != id) owned[node.owner].push_back(id);
+      children_begin[id] = static_cast<uint32_t>(children.size());
+      for (uint32_t c : node.children) {
+        const PathTrie::Node& child = trie->nodes[c];
+        if (!child.iteration) children.push_back({c, static_cast<uint32_t>(child.key.size()), child.key.data()});
+      }
+    }
+    children_begin[n] = static_cast<uint32_t>(children.size());
+  }
 
   void Reset(element root) {
-    state.assign(trie->nodes.size(), 0);
-    values.resize(trie->nodes.size());
+    ++generation;
+    stamps[0] = generation;
+    states[0] = kKnown;
     values[0] = VVal::Dom(root);
-    state[0] = 1;
   }
 
-  // The value at trie node `id`, or null when reaching it is an error (`.a.b` on {"a": 1}).
-  const VVal* Get(uint32_t id) {
-    if (state[id] == 0) Fill(trie->nodes[id].parent);
-    return state[id] == 1 ? &values[id] : nullptr;
+  const VVal& root() const { return values[0]; }
+  bool absolute(uint32_t id) const { return owner[id] == 0; }
+
+  // The value at trie node `id` (below an iteration: at its current element) in *out, or why not.
+  // The hit on an absolute node already read for this object is inline; the rest is out of line.
+  State Get(uint32_t id, VVal* out) {
+    if (owner[id] == 0 && stamps[id] == generation) return Read(states[id], values[id], out);
+    return GetSlow(id, out);
   }
+
+  [[gnu::noinline]] State GetSlow(uint32_t id, VVal* out) {
+    uint32_t o = owner[id];
+    if (o == 0) {
+      FillAbsolute(parent[id]);
+      return Read(states[id], values[id], out);
+    }
+    Iteration& it = iterations[o];
+    if (id == o) {
+      *out = VVal::Dom(it.elements[it.current]);
+      return kKnown;
+    }
+    PerElement& pe = per_element[id];
+    if (pe.states[it.current] == kUnknown) FillBelowIteration(parent[id], it.current);
+    return Read(pe.states[it.current], pe.values[it.current], out);
+  }
+
+  static State Read(State state, const VVal& value, VVal* out) {
+    if (state == kKnown) *out = value;
+    if (state != kMissing) return state;
+    out->SetNull();
+    return kKnown;
+  }
+
+  // The elements of iteration node `id` for this object (arrays: in order; objects: the values in
+  // the evaluator's key order), or why not.
+  State Elements(uint32_t id, const std::vector<element>** out) {
+    Iteration& it = iterations[id];
+    if (it.stamp != generation) ListElements(id);
+    *out = &it.elements;
+    return it.state;
+  }
+
+  bool sort_keys = false;
+  uint64_t generation = 0;
+  std::vector<uint32_t> parent, owner;
+  std::vector<uint64_t> stamps;  // absolute nodes: the generation their state and value are of
+  std::vector<State> states;
+  std::vector<VVal> values;
+  std::vector<Iteration> iterations;
+  std::vector<PerElement> per_element;
+  std::vector<uint32_t> children_begin;  // node id -> its keyed children in `children`
+  std::vector<ChildKey> children;
+  std::vector<std::vector<uint32_t>> owned;  // per iteration node: the nodes below it
+  std::vector<Field> scratch_fields;
 
  private:
-  // Computes every child of `parent` the kind reads, in one scan of its object; a repeated key
-  // keeps its last value, as ParseJson.
-  void Fill(uint32_t parent) {
-    const VVal* pv = Get(parent);
-    const std::vector<uint32_t>& children = trie->nodes[parent].children;
-    Kind kind = pv == nullptr ? Kind::Number : KindOf(*pv);
-    for (uint32_t c : children) {
-      values[c] = VVal();
-      state[c] = kind == Kind::Object || kind == Kind::Null ? 1 : 2;
-    }
-    if (kind != Kind::Object) return;
-    if (!pv->is_dom) return;  // trie values are DOM elements or null
-    for (simdjson::dom::key_value_pair field : ObjectOf(pv->dom)) {
-      for (uint32_t c : children) {
-        const std::string& key = trie->nodes[c].key;
-        if (key.size() == field.key.size() && std::memcmp(key.data(), field.key.data(), key.size()) == 0) {
-          values[c] = VVal::Dom(field.value);
-        }
+  // Sets every keyed child of a parent whose lookup gave `state`/`value`, in one scan of its
+  // object: mark(child, state) for all (missing, or an error when indexing a non-object,
+  // non-null value), then found(child, element) for each present key (a repeated key keeps its
+  // last value, as ParseJson).
+  template <class Mark, class Found>
+  void ScanChildren(uint32_t node, State state, const VVal& value, Mark mark, Found found) {
+    const ChildKey* first = children.data() + children_begin[node];
+    const ChildKey* last = children.data() + children_begin[node + 1];
+    Kind kind = state == kKnown ? value.kind() : Kind::Number;
+    State child_state = state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kMissing : kError);
+    for (const ChildKey* c = first; c != last; ++c) mark(c->id, child_state);
+    if (kind != Kind::Object || !value.is_dom()) return;  // trie values are DOM elements or null
+    for (simdjson::dom::key_value_pair field : ObjectOf(value.dom())) {
+      size_t size = field.key.size();
+      const char* data = field.key.data();
+      for (const ChildKey* c = first; c != last; ++c) {
+        if (c->size == size && std::memcmp(c->data, data, size) == 0) found(c->id, field.value);
       }
+    }
+  }
+
+  void FillAbsolute(uint32_t node) {
+    VVal value;
+    State state = Get(node, &value);
+    ScanChildren(
+        node, state, value,
+        [&](uint32_t c, State st) {
+          stamps[c] = generation;
+          states[c] = st;
+        },
+        [&](uint32_t c, element e) {
+          states[c] = kKnown;
+          values[c].SetDom(e);
+        });
+  }
+
+  void FillBelowIteration(uint32_t node, uint32_t index) {
+    VVal value;
+    State state = Get(node, &value);
+    ScanChildren(
+        node, state, value, [&](uint32_t c, State st) { per_element[c].states[index] = st; },
+        [&](uint32_t c, element e) {
+          per_element[c].states[index] = kKnown;
+          per_element[c].values[index].SetDom(e);
+        });
+  }
+
+  void ListElements(uint32_t id) {
+    Iteration& it = iterations[id];
+    it.stamp = generation;
+    it.elements.clear();
+    VVal value;
+    it.state = Get(parent[id], &value);
+    if (it.state == kKnown) {
+      Kind kind = value.kind();
+      if (kind == Kind::Array && value.is_dom()) {
+        for (element child : ArrayOf(value.dom())) it.elements.push_back(child);
+      } else if (kind == Kind::Object && value.is_dom()) {
+        scratch_fields.clear();
+        if (!ObjectFields(ObjectOf(value.dom()), sort_keys, &scratch_fields)) it.state = kBail;
+        for (const Field& field : scratch_fields) it.elements.push_back(field.second);
+      } else {
+        it.state = kError;  // `null | .[]` and scalars: "Cannot iterate over ..."
+      }
+    }
+    for (uint32_t below : owned[id]) {
+      per_element[below].states.assign(it.elements.size(), kUnknown);
+      per_element[below].values.resize(it.elements.size());
     }
   }
 };
@@ -206,30 +476,39 @@ struct RootCache {
 namespace {
 
 struct EvalContext {
-  RootCache* root;
+  PathCache* paths;
   const EvalLimits* limits;
   bool sort_keys;
   const std::vector<Value>* globals;  // RunOptions::globals: the first slots, as the interpreter
 };
 
-// One run of one view program on one object.
+Flow FlowOf(PathCache::State state) {
+  return state == PathCache::kError ? Flow::kError : Flow::kBail;
+}
+
+// Runs view programs on one object after another; its buffers are reused across runs.
 class Evaluator {
  public:
-  Evaluator(const ViewProgram& program, const EvalContext& context)
-      : p_(program), cx_(context), budget_(*context.limits), slots_(program.num_slots) {
+  explicit Evaluator(const EvalContext& context) : cx_(context), budget_(*context.limits) {}
+
+  Flow Run(const ViewProgram& program, std::vector<ViewOutput>* outputs) {
+    p_ = &program;
+    budget_ = eval_internal::StepBudget(*cx_.limits);
     slice_ = budget_.FirstSlice();
-    if (context.globals != nullptr) {
-      for (size_t i = 0; i < context.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*context.globals)[i]);
+    memory_ = 0;
+    slots_.assign(program.num_slots, VVal());
+    if (cx_.globals != nullptr) {
+      for (size_t i = 0; i < cx_.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*cx_.globals)[i]);
     }
+    return Eval(program.root, cx_.paths->root(), [&](const VVal& v) { return Emit(v, outputs); });
   }
 
-  Flow Run(std::vector<ViewOutput>* outputs) {
-    return Eval(p_.root, cx_.root->values[0], [&](const VVal& v) {
-      // Reaching the output limit is the engine's error: let it report it.
-      if (outputs->size() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-      outputs->push_back(v.is_dom ? ViewOutput::OfElement(&v.dom, cx_.sort_keys) : ViewOutput(v.val()));
-      return Flow::kContinue;
-    });
+  // Appends one output; reaching the output limit is the engine's error: let it report it.
+  Flow Emit(const VVal& v, std::vector<ViewOutput>* outputs) const {
+    if (outputs->size() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
+    outputs->push_back(v.is_dom() ? ViewOutput::OfElement(v.dom_bytes(), cx_.sort_keys)
+                                  : ViewOutput(v.ToValue(cx_.sort_keys)));
+    return Flow::kContinue;
   }
 
  private:
@@ -246,21 +525,29 @@ class Evaluator {
     memory_ += bytes;
     return memory_ <= cx_.limits->max_memory_bytes;
   }
-  Value Materialize(const VVal& v) const { return ToValue(v, cx_.sort_keys); }
+  Value Materialize(const VVal& v) const { return v.ToValue(cx_.sort_keys); }
+  const Value& Const(uint32_t i) const { return p_->consts[i]; }
 
   Flow Eval(uint32_t id, const VVal& in, Cont k) {
+    const VNode& n = p_->nodes[id];
+    if (n.single) {
+      VVal v;
+      Flow f = Single(id, in, &v);
+      return f == Flow::kContinue ? k(v) : f;
+    }
     if (!Step()) return Flow::kBail;
-    const VNode& n = p_.nodes[id];
     switch (n.op) {
       case VOp::kIdentity: return k(in);
       case VOp::kEmpty: return Flow::kContinue;
-      case VOp::kConst: return k(VVal::Ref(p_.consts[n.a]));
-      case VOp::kRootPath: {
-        const VVal* v = cx_.root->Get(n.a);
-        return v == nullptr ? Flow::kError : k(*v);
+      case VOp::kConst: return k(VVal::Ref(Const(n.a)));
+      case VOp::kPath: {
+        VVal v;
+        PathCache::State state = cx_.paths->Get(n.a, &v);
+        return state == PathCache::kKnown ? k(v) : FlowOf(state);
       }
-      case VOp::kField:
-        return Eval(n.kids[0], in, [&](const VVal& t) { return IndexBy(t, VVal::Ref(p_.consts[n.a]), k); });
+      case VOp::kIterEach: return EvalIterEach(n, k);
+      case VOp::kFieldPath:
+        return Eval(n.kids[0], in, [&](const VVal& t) { return FieldPath(t, n.keys, 0, k); });
       case VOp::kIndex:
         // jq order: the key generator is the outer loop, the target the inner one.
         return Eval(n.kids[1], in, [&](const VVal& key) {
@@ -287,35 +574,122 @@ class Evaluator {
       }
       case VOp::kVar: return n.a < slots_.size() ? k(slots_[n.a]) : Flow::kBail;
       case VOp::kBind: return EvalBind(n, in, k);
-      case VOp::kNot: return k(VVal::Ref(BoolValue(!Truthy(in))));
+      case VOp::kNot: return k(VVal::Bool(!Truthy(in)));
       case VOp::kLength: return EvalLength(in, k);
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
       case VOp::kFieldCompare:
-        return IndexBy(in, VVal::Ref(p_.consts[n.b]), [&](const VVal& a) {
-          bool r = ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(p_.consts[n.c])));
-          return k(VVal::Ref(BoolValue(r)));
+        return FieldPath(in, n.keys, 0, [&](const VVal& a) {
+          return k(VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(Const(n.c))))));
         });
     }
     return Flow::kBail;
   }
 
+  // The one output of a node marked single (VNode::single), computed directly: the same steps,
+  // order of evaluation and outcomes as through Eval and continuations.
+  Flow Single(uint32_t id, const VVal& in, VVal* out) {
+    if (!Step()) return Flow::kBail;
+    const VNode& n = p_->nodes[id];
+    switch (n.op) {
+      case VOp::kIdentity: *out = in; return Flow::kContinue;
+      case VOp::kConst: *out = VVal::Ref(Const(n.a)); return Flow::kContinue;
+      case VOp::kVar:
+        if (n.a >= slots_.size()) return Flow::kBail;
+        *out = slots_[n.a];
+        return Flow::kContinue;
+      case VOp::kPath: {
+        PathCache::State state = cx_.paths->Get(n.a, out);
+        return state == PathCache::kKnown ? Flow::kContinue : FlowOf(state);
+      }
+      case VOp::kNot: *out = VVal::Bool(!Truthy(in)); return Flow::kContinue;
+      case VOp::kAlternative: {
+        Flow f = Single(n.kids[0], in, out);
+        if (f != Flow::kContinue || Truthy(*out)) return f;
+        return Single(n.kids[1], in, out);
+      }
+      case VOp::kAnd:
+      case VOp::kOr: {
+        bool is_and = n.op == VOp::kAnd;
+        Flow f = Single(n.kids[0], in, out);
+        if (f != Flow::kContinue) return f;
+        bool ta = Truthy(*out);
+        if (is_and ? !ta : ta) {
+          *out = VVal::Bool(!is_and);
+          return Flow::kContinue;
+        }
+        f = Single(n.kids[1], in, out);
+        if (f == Flow::kContinue) *out = VVal::Bool(Truthy(*out));
+        return f;
+      }
+      default: break;
+    }
+    return SingleOperator(n, in, out);
+  }
+
+  // Single nodes whose result is computed from their operands: `-x`, `a OP b`, `x.k1.k2`.
+  Flow SingleOperator(const VNode& n, const VVal& in, VVal* out) {
+    VVal a, b;
+    Flow f = Flow::kContinue;
+    if (n.op == VOp::kBinary) f = Single(n.kids[1], in, &b);  // jq order: the right side first
+    if (f == Flow::kContinue) f = Single(n.kids[0], in, &a);
+    if (f != Flow::kContinue) return f;
+    auto take = [&](const VVal& v) {
+      *out = v;
+      return Flow::kContinue;
+    };
+    switch (n.op) {
+      case VOp::kNeg: return EvalNeg(a, take);
+      case VOp::kBinary: return BinaryOf(static_cast<ir::BinaryOp>(n.a), a, b, take);
+      case VOp::kFieldPath: return FieldPath(a, n.keys, 0, take);
+      default: return Flow::kBail;
+    }
+  }
+
+  // Each element of an iteration node, with the node's current element set for the paths below.
+  Flow EvalIterEach(const VNode& n, Cont k) {
+    const std::vector<element>* elements;
+    PathCache::State state = cx_.paths->Elements(n.a, &elements);
+    if (state != PathCache::kKnown) return FlowOf(state);
+    PathCache::Iteration& it = cx_.paths->iterations[n.a];
+    uint32_t saved = it.current;
+    Flow f = Flow::kContinue;
+    for (uint32_t i = 0; i < elements->size(); ++i) {
+      if (!Step()) {
+        f = Flow::kBail;
+        break;
+      }
+      it.current = i;
+      f = k(VVal::Dom((*elements)[i]));
+      if (f != Flow::kContinue) break;
+    }
+    it.current = saved;
+    return f;
+  }
+
+  // t.keys[from].keys[from+1]...: DOM objects and null inline; anything else through IndexBy.
+  Flow FieldPath(const VVal& t, const std::vector<std::string>& keys, size_t from, Cont k) {
+    VVal current = t;
+    for (size_t i = from; i < keys.size(); ++i) {
+      if (current.is_dom() && current.dom().type() == element_type::OBJECT) {
+        current = FindField(current.dom(), keys[i]);
+        continue;
+      }
+      if (current.kind() == Kind::Null) continue;
+      Value key = Value::String(keys[i]);
+      return IndexBy(current, VVal::Ref(key), [&](const VVal& next) { return FieldPath(next, keys, i + 1, k); });
+    }
+    return k(current);
+  }
   // t[key]: objects by string key (a repeated key: its last value), arrays by integer, null ->
   // null; anything else through ops::Index on Values (its error makes the resolver fall back).
   Flow IndexBy(const VVal& t, const VVal& key, Cont k) {
-    Kind tk = KindOf(t), kk = KindOf(key);
+    Kind tk = t.kind(), kk = key.kind();
     if (tk == Kind::Null && (kk == Kind::String || kk == Kind::Number)) return k(VVal());
-    if (t.is_dom && tk == Kind::Object && kk == Kind::String) {
-      std::string_view name = key.is_dom ? key.dom.get_string().value_unsafe() : key.val().AsString();
-      VVal found;
-      for (simdjson::dom::key_value_pair field : ObjectOf(t.dom)) {
-        if (field.key == name) found = VVal::Dom(field.value);
-      }
-      return k(found);
-    }
-    if (t.is_dom && tk == Kind::Array && kk == Kind::Number) {
-      double d = key.is_dom ? NumberOf(key.dom) : key.val().AsNumber();
-      simdjson::dom::array array = ArrayOf(t.dom);
+    if (t.is_dom() && tk == Kind::Object && kk == Kind::String) return k(FindField(t.dom(), key.string()));
+    if (t.is_dom() && tk == Kind::Array && kk == Kind::Number) {
+      double d = key.number();
+      simdjson::dom::array array = ArrayOf(t.dom());
       if (d == std::floor(d) && std::fabs(d) < 1e15 && array.size() < 0xFFFFFF) {
         auto size = static_cast<int64_t>(array.size());
         auto i = static_cast<int64_t>(d);
@@ -330,18 +704,18 @@ class Evaluator {
   }
 
   Flow Iterate(const VVal& t, Cont k) {
-    Kind kind = KindOf(t);
-    if (t.is_dom && kind == Kind::Array) {
-      for (element child : ArrayOf(t.dom)) {
+    Kind kind = t.kind();
+    if (t.is_dom() && kind == Kind::Array) {
+      for (element child : ArrayOf(t.dom())) {
         if (!Step()) return Flow::kBail;
         Flow f = k(VVal::Dom(child));
         if (f != Flow::kContinue) return f;
       }
       return Flow::kContinue;
     }
-    if (t.is_dom && kind == Kind::Object) {
+    if (t.is_dom() && kind == Kind::Object) {
       std::vector<Field> fields;
-      if (!ObjectFields(ObjectOf(t.dom), cx_.sort_keys, &fields)) return Flow::kBail;
+      if (!ObjectFields(ObjectOf(t.dom()), cx_.sort_keys, &fields)) return Flow::kBail;
       for (const Field& field : fields) {
         if (!Step()) return Flow::kBail;
         Flow f = k(VVal::Dom(field.second));
@@ -360,35 +734,43 @@ class Evaluator {
   }
 
   Flow EvalNeg(const VNode& n, const VVal& in, Cont k) {
-    return Eval(n.kids[0], in, [&](const VVal& v) {
-      Value out, error;
-      if (!ops::Negate(Materialize(v), &out, &error)) return Flow::kError;
-      return k(VVal::Of(std::move(out)));
-    });
+    return Eval(n.kids[0], in, [&](const VVal& v) { return EvalNeg(v, k); });
+  }
+
+  Flow EvalNeg(const VVal& v, Cont k) {
+    if (v.kind() == Kind::Number) return k(VVal::Number(-v.number()));
+    Value out, error;
+    if (!ops::Negate(Materialize(v), &out, &error)) return Flow::kError;
+    return k(VVal::Of(std::move(out)));
   }
 
   Flow EvalBinary(const VNode& n, const VVal& in, Cont k) {
     auto op = static_cast<ir::BinaryOp>(n.a);
     return Eval(n.kids[1], in, [&](const VVal& b) {
-      return Eval(n.kids[0], in, [&](const VVal& a) {
-        if (op >= ir::BinaryOp::Eq) return k(VVal::Ref(BoolValue(ComparisonHolds(op, CompareViews(a, b)))));
-        Value out, error;
-        if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
-        if (out.IsString() && !ChargeBytes(out.AsString().size())) return Flow::kBail;
-        if ((out.IsArray() || out.IsObject()) && !ChargeBytes(16 * eval_internal::WorkUnits(out))) {
-          return Flow::kBail;
-        }
-        return k(VVal::Of(std::move(out)));
-      });
+      return Eval(n.kids[0], in, [&](const VVal& a) { return BinaryOf(op, a, b, k); });
     });
+  }
+
+  Flow BinaryOf(ir::BinaryOp op, const VVal& a, const VVal& b, Cont k) {
+    if (op >= ir::BinaryOp::Eq) return k(VVal::Bool(ComparisonHolds(op, CompareViews(a, b))));
+    if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
+      return k(VVal::Number(Arithmetic(op, a.number(), b.number())));
+    }
+    Value out, error;
+    if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
+    if (out.IsString() && !ChargeBytes(out.AsString().size())) return Flow::kBail;
+    if ((out.IsArray() || out.IsObject()) && !ChargeBytes(16 * eval_internal::WorkUnits(out))) {
+      return Flow::kBail;
+    }
+    return k(VVal::Of(std::move(out)));
   }
 
   Flow EvalAndOr(const VNode& n, const VVal& in, Cont k) {
     bool is_and = n.op == VOp::kAnd;
     return Eval(n.kids[0], in, [&](const VVal& a) {
       bool ta = Truthy(a);
-      if (is_and ? !ta : ta) return k(VVal::Ref(BoolValue(!is_and)));
-      return Eval(n.kids[1], in, [&](const VVal& b) { return k(VVal::Ref(BoolValue(Truthy(b)))); });
+      if (is_and ? !ta : ta) return k(VVal::Bool(!is_and));
+      return Eval(n.kids[1], in, [&](const VVal& b) { return k(VVal::Bool(Truthy(b))); });
     });
   }
 
@@ -433,7 +815,7 @@ class Evaluator {
     }
     return Eval(n.kids[entry * 2], in, [&](const VVal& key) {
       return Eval(n.kids[entry * 2 + 1], in, [&](const VVal& value) {
-        if (KindOf(key) != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
+        if (key.kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
         members->emplace_back(Materialize(key), Materialize(value));
         Flow f = EvalObject(n, entry + 1, in, members, k);
         members->pop_back();
@@ -454,25 +836,25 @@ class Evaluator {
   }
 
   Flow EvalLength(const VVal& in, Cont k) {
-    if (in.is_dom) {
-      switch (in.dom.type()) {
-        case element_type::NULL_VALUE: return k(VVal::Of(Value::Number(0)));
+    if (in.is_dom()) {
+      switch (in.dom().type()) {
+        case element_type::NULL_VALUE: return k(VVal::Number(0));
         case element_type::STRING: {
-          size_t count = eval_internal::CodepointCount(in.dom.get_string().value_unsafe());
-          return k(VVal::Of(Value::Number(static_cast<double>(count))));
+          size_t count = eval_internal::CodepointCount(in.dom().get_string().value_unsafe());
+          return k(VVal::Number(static_cast<double>(count)));
         }
         case element_type::ARRAY: {
           size_t count = 0;
-          for (element child : ArrayOf(in.dom)) {
+          for (element child : ArrayOf(in.dom())) {
             (void)child;
             ++count;
           }
-          return k(VVal::Of(Value::Number(static_cast<double>(count))));
+          return k(VVal::Number(static_cast<double>(count)));
         }
         case element_type::OBJECT: {
           std::vector<Field> fields;
-          if (!ObjectFields(ObjectOf(in.dom), false, &fields)) return Flow::kBail;
-          return k(VVal::Of(Value::Number(static_cast<double>(fields.size()))));
+          if (!ObjectFields(ObjectOf(in.dom()), false, &fields)) return Flow::kBail;
+          return k(VVal::Number(static_cast<double>(fields.size())));
         }
         default: break;
       }
@@ -495,11 +877,11 @@ class Evaluator {
       });
     });
     if (!(f == Flow::kStop && decided) && f != Flow::kContinue) return f;
-    return k(VVal::Ref(BoolValue(is_any ? decided : !decided)));
+    return k(VVal::Bool(is_any ? decided : !decided));
   }
 
-  const ViewProgram& p_;
   const EvalContext& cx_;
+  const ViewProgram* p_ = nullptr;
   eval_internal::StepBudget budget_;
   uint64_t slice_ = 0;
   uint64_t memory_ = 0;
@@ -569,16 +951,37 @@ size_t FusedKind::fused_count() const {
 
 // ---- FusedRunner
 
+// How the runner answers one resolver, decoded once so that the per-object loop reads one flat
+// array instead of chasing each program's nodes.
+struct ResolverPlan {
+  enum class How : uint8_t { kFallback, kPath, kProgram };
+  How how = How::kFallback;
+  uint32_t node = 0;                      // kPath: the (absolute) trie node
+  const ViewProgram* program = nullptr;   // kProgram
+};
+
 struct FusedRunner::State {
   simdjson::dom::parser parser;
-  RootCache cache;
+  PathCache paths;
+  std::vector<ResolverPlan> plan;
   Value document;            // the converted object, for fallbacks
   bool document_ready = false;
 };
 
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
-  state_->cache.trie = kind.trie_.get();
+  state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
+  for (const auto& view : kind.views_) {
+    ResolverPlan step;
+    if (view != nullptr) {
+      const VNode& root = view->nodes[view->root];
+      bool path = root.op == VOp::kPath && state_->paths.absolute(root.a);
+      step.how = path ? ResolverPlan::How::kPath : ResolverPlan::How::kProgram;
+      step.node = root.a;
+      step.program = view.get();
+    }
+    state_->plan.push_back(step);
+  }
 }
 
 FusedRunner::~FusedRunner() = default;
@@ -614,15 +1017,25 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     }
     return true;
   }
-  s.cache.Reset(root);
+  s.paths.Reset(root);
   s.document_ready = false;
-  EvalContext context{&s.cache, &options.limits, sort_keys, options.globals};
+  EvalContext context{&s.paths, &options.limits, sort_keys, options.globals};
+  Evaluator evaluator(context);
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];
-    if (kind_.views_[i] != nullptr) {
+    const ResolverPlan& step = s.plan[i];
+    if (step.how != ResolverPlan::How::kFallback) {
       result.outputs.clear();
-      Evaluator evaluator(*kind_.views_[i], context);
-      if (evaluator.Run(&result.outputs) == Flow::kContinue) {
+      // A program that is one trie path (most of a catalog's resolvers) needs no evaluator.
+      Flow flow;
+      if (step.how == ResolverPlan::How::kPath) {
+        VVal v;
+        PathCache::State state = s.paths.Get(step.node, &v);
+        flow = state == PathCache::kKnown ? evaluator.Emit(v, &result.outputs) : FlowOf(state);
+      } else {
+        flow = evaluator.Run(*step.program, &result.outputs);
+      }
+      if (flow == Flow::kContinue) {
         if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
         result.status = EvalStatus::kOk;
         result.fused = true;

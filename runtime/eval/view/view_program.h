@@ -1,12 +1,14 @@
 // The view engine's program form (internal to runtime/eval/view): a resolver's IR lowered to the
-// forms the view evaluator supports, with `any(f)` / `all(f)` recognised as single nodes and every
-// chain of constant keys read from the object's root (`.spec.template`) replaced by a node of the
-// kind's shared path trie. LowerToView refuses anything else with the reason.
+// forms the view evaluator supports, with `any(f)` / `all(f)` recognised as single nodes, chains
+// of constant keys as one node, and every constant path the kind reads from the object's root, or
+// from each element of an array the root reaches (`.spec.cliques[] | .spec.x`), replaced by a
+// node of the kind's shared path trie. LowerToView refuses anything else with the reason.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/ir/ir.h"
@@ -16,8 +18,10 @@ namespace wm::view {
 
 enum class VOp : uint8_t {
   kIdentity, kEmpty, kConst,   // a: const index
-  kRootPath,                   // a: trie node (a constant-key path from the object's root)
-  kField,                      // kids[0] target; a: const index of the string key
+  kPath,                       // a: trie node (a constant-key path from the root, or from the
+                               // element of an iteration node the input is known to be)
+  kIterEach,                   // a: iteration trie node: each element of its parent (`.a.b[]`)
+  kFieldPath,                  // kids[0] target; keys: the constant keys, in order (`.a.b.c`)
   kIndex,                      // kids: target, key (any generators)
   kIterate, kPipe, kComma, kNeg,
   kBinary,                     // a: ir::BinaryOp
@@ -28,15 +32,23 @@ enum class VOp : uint8_t {
   kBind,                       // a: slot; kids: source, body
   kNot, kLength,
   kAny, kAll,                  // kids[0]: the condition, on each element of .[]
-  kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), b = const
-                               // index of the key, c = const index of the constant
+  kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), keys[0] the
+                               // key, c = const index of the constant
 };
 
 struct VNode {
+  VNode() = default;
+  VNode(VOp node_op, uint32_t operand, std::vector<uint32_t> children)
+      : op(node_op), a(operand), kids(std::move(children)) {}
+
   VOp op = VOp::kIdentity;
   uint32_t a = 0;
   std::vector<uint32_t> kids;
-  uint32_t b = 0, c = 0;        // kFieldCompare only
+  uint32_t c = 0;                 // kFieldCompare only
+  std::vector<std::string> keys;  // kFieldPath, kFieldCompare
+  // Exactly one output or an error, with no generator inside (`.a // 0`, `.a == .b`, `$x`): the
+  // evaluator computes it directly instead of through continuations. Set by MarkSingle.
+  bool single = false;
 };
 
 struct ViewProgram {
@@ -46,20 +58,29 @@ struct ViewProgram {
   uint32_t num_slots = 0;
 };
 
-// Constant-key paths from the root shared by a kind's resolvers. Node 0 is the root itself.
+// Constant-key paths shared by a kind's resolvers. Node 0 is the root object. An iteration node
+// stands for each element of its parent (`.[]`); the nodes below it (its `owner`) are read from
+// the element the evaluator is at. Iterations do not nest (an iteration's owner is the root).
 struct PathTrie {
   struct Node {
     uint32_t parent = 0;
-    std::string key;
+    std::string key;       // empty for an iteration node
+    bool iteration = false;
+    uint32_t owner = 0;    // the nearest iteration node above (this one for an iteration), or 0
     std::vector<uint32_t> children;
   };
   std::vector<Node> nodes{Node{}};
   // The child of `parent` named `key`, added when new.
   uint32_t Child(uint32_t parent, const std::string& key);
+  // The iteration node below `parent`, added when new. Precondition: nodes[parent].owner == 0.
+  uint32_t IterationChild(uint32_t parent);
 };
 
-// Lowers `program` (its entry function) to a view program, adding its root paths to `trie`; null
-// with *reason set when it uses a form the view engine does not support.
+// Sets VNode::single on every node of `program` (kids precede their parents in `nodes`).
+void MarkSingle(ViewProgram* program);
+
+// Lowers `program` (its entry function) to a view program, adding its paths to `trie`; null with
+// *reason set when it uses a form the view engine does not support.
 std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* trie, std::string* reason);
 
 }  // namespace wm::view

@@ -1,0 +1,187 @@
+// The view engine's shared-path mechanisms (runtime/eval/view): trie paths below `.[]` shared by
+// several resolvers (one iteration, one scan per element), constant-key chains matched by length
+// then bytes, the per-runner buffers reused across objects of different shapes, and the
+// fallbacks those paths must still take. Every result is compared with the interpreter.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/driver/expression.h"
+#include "runtime/eval/view/view.h"
+#include "runtime/eval/view/view_program.h"
+#include "runtime/value/json.h"
+
+namespace wm::testing {
+namespace {
+
+std::shared_ptr<const ir::Program> Program(const std::string& expr) {
+  auto lowered = driver::LowerExpression(expr);
+  EXPECT_TRUE(lowered.ok()) << expr;
+  return lowered.ok() ? lowered->program : nullptr;
+}
+
+std::string Describe(const view::ResolverResult& r) {
+  std::string text;
+  for (const view::ViewOutput& out : r.outputs) {
+    out.WriteJson(&text);
+    text += "\n";
+  }
+  if (r.status == EvalStatus::kError) text += "error: " + r.error.Message() + "\n";
+  return text;
+}
+
+std::string Interpret(const std::shared_ptr<const ir::Program>& program, const std::string& json, bool sorted) {
+  Value input;
+  EXPECT_TRUE(ParseJson(json, &input, nullptr)) << json;
+  if (sorted) input = SortKeysDeep(input);
+  std::string text;
+  EvalError error;
+  EvalStatus status = MakeInterpreter(program)->Run(input, [&](const Value& v) {
+    WriteJson(v, &text);
+    text += "\n";
+    return true;
+  }, &error);
+  if (status == EvalStatus::kError) text += "error: " + error.Message() + "\n";
+  return text;
+}
+
+// All `exprs` fused into one kind, one runner over all `docs` in turn (the buffers are reused from
+// one object to the next), in both key orders: every result equals the interpreter's. Returns
+// how many resolver runs the view engine answered itself.
+uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<std::string>& docs) {
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Program(e));
+  uint64_t answered = 0;
+  for (bool sorted : {false, true}) {
+    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    view::FusedRunner runner(kind);
+    for (const std::string& doc : docs) {
+      JsonError error;
+      EXPECT_TRUE(runner.Run(doc, {}, &error)) << doc;
+      for (size_t i = 0; i < exprs.size(); ++i) {
+        EXPECT_EQ(Describe(runner.result(i)), Interpret(programs[i], doc, sorted))
+            << exprs[i] << " on " << doc << " (sorted " << sorted << ")";
+      }
+    }
+    answered = runner.stats().fused_runs;
+  }
+  return answered;
+}
+
+const std::vector<std::string> kCliqueResolvers = {
+    ".spec.cliques[].name",
+    ".spec.cliques[] | .spec.podSpec.schedulerName",
+    ".spec.cliques[].spec.podSpec.containers",
+    "(.spec.replicas // 1) as $sets | .spec.cliques[] | $sets * (.spec.replicas // 1)",
+    ".spec.cliques[] | {n: .name, r: (.spec.replicas // 0)}",
+    ".spec.cliques[] | (.spec.cliques // 0)",
+    ".spec.cliques[] | [.spec.cliques[]?.name]",
+    ".spec.cliques[] | (.spec.cliques[] | .name) + .name",
+    "[.spec.cliques[] | .spec.replicas] | length",
+    "(.spec.cliques[] | .spec.podSpec.x)?",
+};
+
+TEST(ViewSharedPathsTest, ResolversBelowOneIterationShareItsTrieNodes) {
+  view::PathTrie trie;
+  std::string reason;
+  auto a = view::LowerToView(*Program(".spec.cliques[].spec.podSpec.schedulerName"), &trie, &reason);
+  auto b = view::LowerToView(*Program(".spec.cliques[] | .spec.podSpec.containers"), &trie, &reason);
+  auto c = view::LowerToView(*Program(".spec.cliques[] | .name"), &trie, &reason);
+  ASSERT_TRUE(a && b && c) << reason;
+  size_t iterations = 0;
+  uint32_t pod_spec = 0;
+  for (uint32_t id = 0; id < trie.nodes.size(); ++id) {
+    if (trie.nodes[id].iteration) ++iterations;
+    if (trie.nodes[id].key == "podSpec") pod_spec = id;
+  }
+  EXPECT_EQ(iterations, 1u);  // one iteration node for the three resolvers
+  ASSERT_NE(pod_spec, 0u);
+  // podSpec has both resolvers' keys as children: one scan of it per element serves both.
+  EXPECT_EQ(trie.nodes[pod_spec].children.size(), 2u);
+  EXPECT_NE(trie.nodes[pod_spec].owner, 0u);
+}
+
+TEST(ViewSharedPathsTest, NestedUseOfTheSameIterationIsNotShared) {
+  // `.c[] | (.c[] | .name) + .name`: the inner iteration may not reuse the outer one's element.
+  view::PathTrie trie;
+  std::string reason;
+  auto program = view::LowerToView(*Program(".c[] | (.c[] | .name) + .name"), &trie, &reason);
+  ASSERT_TRUE(program) << reason;
+  size_t each = 0, iterate = 0;
+  for (const view::VNode& node : program->nodes) {
+    each += node.op == view::VOp::kIterEach;
+    iterate += node.op == view::VOp::kIterate;
+  }
+  EXPECT_EQ(each, 1u);
+  EXPECT_EQ(iterate, 1u);
+}
+
+TEST(ViewSharedPathsTest, SharedIterationsAgreeAcrossObjectsOfEveryShape) {
+  const std::vector<std::string> docs = {
+      R"({"spec":{"replicas":2,"cliques":[{"name":"a","spec":{"replicas":3,"podSpec":{"schedulerName":"s","containers":[1]}}},
+          {"name":"b","spec":{"podSpec":{}}},{"name":"c"}]}})",
+      R"({"spec":{"cliques":[{"name":"only","spec":{"replicas":1,"podSpec":{"x":5}}}]}})",
+      R"({"spec":{"cliques":[]}})",
+      R"({"spec":{}})",
+      R"({"spec":{"cliques":[{"spec":null},{"spec":{"podSpec":null}},{},{"name":"z","spec":{"replicas":7}},
+          {"name":"y"},{"name":"x","spec":{"podSpec":{"schedulerName":"t"}}}]}})",
+      R"({"spec":{"cliques":{"k2":{"name":"second"},"k1":{"name":"first","spec":{"replicas":4}}}}})",
+      R"({"spec":{"replicas":5,"cliques":[{"name":"a","spec":{"replicas":2}},{"name":"b","spec":{"replicas":3}}]}})",
+  };
+  uint64_t answered = ExpectAgree(kCliqueResolvers, docs);
+  EXPECT_GT(answered, 0u);
+}
+
+TEST(ViewSharedPathsTest, ErrorsBelowAnIterationFallBackWithTheEnginesMessage) {
+  // Iterating null or a number, indexing a string element, and a repeated key in an element:
+  // the view engine must hand these to the engine (or swallow them only inside `?`).
+  const std::vector<std::string> docs = {
+      R"({"spec":{"cliques":null}})",
+      R"({"spec":{"cliques":7}})",
+      R"({"spec":{"cliques":["str",{"name":"n"}]}})",
+      R"({"spec":{"cliques":[{"name":"a","spec":{"podSpec":{"x":1}}},{"spec":{"podSpec":3}}]}})",
+      R"({"spec":{"cliques":[{"name":"first","name":"last"}]}})",
+      R"({"spec":{"cliques":{"a":{"name":1},"a":{"name":2}}}})",
+      R"({"spec":"text"})",
+  };
+  uint64_t answered = ExpectAgree(kCliqueResolvers, docs);
+  EXPECT_LT(answered, kCliqueResolvers.size() * docs.size());  // some runs went to the engine
+}
+
+TEST(ViewSharedPathsTest, KeysAreMatchedByLengthAndBytes) {
+  const std::vector<std::string> exprs = {
+      ".a", ".ab", ".abc", ".b.a", ".b.ab", ".[\"\"]", ".\"é\"", ".\"\\u0000x\"", ".x[] | .ab, .a",
+      ".b | .a, .ab, .abd", ".x[].abc",
+  };
+  const std::vector<std::string> docs = {
+      R"({"ab":1,"a":2,"abd":3,"abc":4,"":5,"é":6,"\u0000x":7,"b":{"ab":8,"a":9,"abd":10},"x":[{"a":1,"ab":2,"abc":3},{"abd":4}]})",
+      R"({"abc":1,"b":{"abc":2},"x":[{"ac":1}]})",
+      R"({"a":1,"a":2,"b":{"a":3,"a":4},"x":[{"ab":5,"ab":6}]})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
+TEST(ViewSharedPathsTest, ComputedValuesKeepJqSemantics) {
+  // Scalars the evaluator computes without Values (numbers, booleans) and their uses, and the
+  // single-output nodes it evaluates directly (`//`, and/or, comparisons, arithmetic).
+  const std::vector<std::string> exprs = {
+      ".a + .b", ".a - .b", ".a * .b", "-.a", ".a * 1e308 * 10", ".n + 1", "null + .a", ".s + .s",
+      ".a < .b", ".a == 2", "(.a > 1) and (.b > 1)", "[.a == 2, .b != 2] | .[0]", ".a as $x | $x * $x",
+      "{x: (.a + .b)} | .x", "[.l[] | . * 2]", ".l | length", "(.s | length) + 1", ".l | any(. > 2)",
+      ".l | all(. > 0)", "if .a == 2 then .b else .a end", ".m | .[] | . + 1",
+      // directly evaluated single-output nodes, with errors inside them
+      "(.s.x // 1)?", "(.a.b // .c) and (.x == 1)", "(-(.s))?", "(.l.x)? // 3", ".nope // .a // 7",
+      "(.a == .b) or (.s.q == 1)", "try (.a.b == 1)", "(.a // .s) - 1", ".m.q // .m.p",
+  };
+  const std::vector<std::string> docs = {
+      R"({"a":2,"b":3.5,"s":"xy","l":[1,2,3],"m":{"q":1,"p":2}})",
+      R"({"a":-0.5,"b":1e300,"s":"\u00e9","l":[],"m":{}})",
+      R"({"a":9007199254740993,"b":18446744073709551615,"s":"","l":[0],"m":{"z":-1}})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
+}  // namespace
+}  // namespace wm::testing
