@@ -34,19 +34,24 @@ FusedDefinition::FusedDefinition(const Bundle& bundle, const catalog::Definition
   object_resolver_count_ = all.size();
   view::FusedKindOptions options;
   options.sort_keys = true;  // the Accessor's order (SortKeysDeep)
+  // A resolver whose IR does not decode (a damaged bundle; the bundle opens lazily) is left to the
+  // regular engines, whose run of it words the error; it keeps the definition incomplete.
+  std::vector<int32_t> decodable;
+  for (int32_t id : all) {
+    if (bundle.resolver_program(id) != nullptr) decodable.push_back(id);
+  }
   auto programs_of = [&](const std::vector<int32_t>& ids) {
     std::vector<std::shared_ptr<const ir::Program>> programs;
-    // The bundle owns the programs; an aliasing pointer shares nothing and frees nothing.
-    for (int32_t id : ids) programs.emplace_back(std::shared_ptr<const ir::Program>(), &bundle.resolver_program(id));
+    for (int32_t id : ids) programs.push_back(bundle.resolver_program(id));
     return programs;
   };
   // Lowered once to learn which resolvers fuse, then the fused ones alone: the runner never runs
   // the others (the Accessor runs them on the object's Value, charged to its budget).
-  view::FusedKind probe(programs_of(all), options);
-  for (size_t i = 0; i < all.size(); ++i) {
+  view::FusedKind probe(programs_of(decodable), options);
+  for (size_t i = 0; i < decodable.size(); ++i) {
     if (!probe.fused(i)) continue;
-    position_[all[i]] = static_cast<int>(fused_.size());
-    fused_.push_back(all[i]);
+    position_[decodable[i]] = static_cast<int>(fused_.size());
+    fused_.push_back(decodable[i]);
   }
   kind_ = std::make_unique<view::FusedKind>(programs_of(fused_), options);
 }
