@@ -124,4 +124,23 @@ Value ListEnvelope(Array items) {
                             {Value::String("count"), Value::Number(count)}});
 }
 
+std::string Join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string StringField(const Value& object, std::string_view key) {
+  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
+  return v && v->IsString() ? std::string(v->AsString()) : "";
+}
+
+std::string ApiGroup(std::string_view api_version) {
+  size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? "" : std::string(api_version.substr(0, slash));
+}
+
 }  // namespace wm::tools

@@ -17,6 +17,7 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/bundle/format.h"
 #include "tools/bundle_source.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 
 namespace wm::tools {
@@ -127,12 +128,6 @@ void Collect(CLI::App* app, const std::string& path, const CatalogWords& catalog
   for (CLI::App* sub : subs) spec.subcommands.push_back({sub->get_name(), OneLine(sub->get_description())});
   out->push_back(std::move(spec));
   for (CLI::App* sub : subs) Collect(sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(), catalog, out);
-}
-
-std::string Join(const std::vector<std::string>& words, const char* sep = " ") {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : sep) + w;
-  return out;
 }
 
 std::vector<std::string> FlagWords(const CommandSpec& c) {

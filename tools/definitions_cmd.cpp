@@ -31,34 +31,34 @@ struct DefinitionsOptions {
   BundleSourceOptions source;
 };
 
-Value S(std::string_view s) { return Value::String(s); }
 
 // Adds "key": <jq source of resolver id> when the resolver is present.
 void PutJq(const Bundle& b, std::vector<Member>* m, const char* key, int32_t id) {
-  if (id >= 0) m->push_back({S(key), S(b.resolver_info(id).source)});
+  if (id >= 0) m->push_back({Value::String(key), Value::String(b.resolver_info(id).source)});
 }
 
 void PutObject(std::vector<Member>* m, const char* key, std::vector<Member> members) {
-  if (!members.empty()) m->push_back({S(key), Value::MakeObject(std::move(members))});
+  if (!members.empty()) m->push_back({Value::String(key), Value::MakeObject(std::move(members))});
 }
 
 Value MatcherView(const Bundle& b, const catalog::StatusMatcher& matcher) {
   std::vector<Member> m;
-  if (matcher.by_phase) m.push_back({S("byPhase"), S(*matcher.by_phase)});
+  if (matcher.by_phase) m.push_back({Value::String("byPhase"), Value::String(*matcher.by_phase)});
   if (!matcher.by_conditions.empty()) {
     Array conditions;
     for (const auto& c : matcher.by_conditions) {
-      std::vector<Member> cm = {{S("type"), S(c.type)}};
-      if (!c.status.empty()) cm.push_back({S("status"), S(c.status)});
-      if (!c.reason.empty()) cm.push_back({S("reason"), S(c.reason)});
+      std::vector<Member> cm = {{Value::String("type"), Value::String(c.type)}};
+      if (!c.status.empty()) cm.push_back({Value::String("status"), Value::String(c.status)});
+      if (!c.reason.empty()) cm.push_back({Value::String("reason"), Value::String(c.reason)});
       conditions.push_back(Value::MakeObject(std::move(cm)));
     }
-    m.push_back({S("byConditions"), Value::MakeArray(std::move(conditions))});
+    m.push_back({Value::String("byConditions"), Value::MakeArray(std::move(conditions))});
   }
   if (matcher.by_expression >= 0) {
-    m.push_back({S("byExpression"),
-                 Value::MakeObject({{S("expression"), S(b.resolver_info(matcher.by_expression).source)},
-                                    {S("expectedResult"), matcher.expected_result}})});
+    m.push_back(
+        {Value::String("byExpression"),
+         Value::MakeObject({{Value::String("expression"), Value::String(b.resolver_info(matcher.by_expression).source)},
+                            {Value::String("expectedResult"), matcher.expected_result}})});
   }
   return Value::MakeObject(std::move(m));
 }
@@ -66,15 +66,16 @@ Value MatcherView(const Bundle& b, const catalog::StatusMatcher& matcher) {
 std::vector<Member> StatusView(const Bundle& b, const catalog::StatusDefinition& s) {
   std::vector<Member> m;
   if (s.phase_path >= 0) {
-    m.push_back({S("phaseDefinition"), Value::MakeObject({{S("path"), S(b.resolver_info(s.phase_path).source)}})});
+    m.push_back({Value::String("phaseDefinition"),
+                 Value::MakeObject({{Value::String("path"), Value::String(b.resolver_info(s.phase_path).source)}})});
   }
   if (s.conditions_path >= 0) {
-    m.push_back({S("conditionsDefinition"),
-                 Value::MakeObject({{S("path"), S(b.resolver_info(s.conditions_path).source)},
-                                    {S("typeFieldName"), S(s.type_field)},
-                                    {S("statusFieldName"), S(s.status_field)},
-                                    {S("messageFieldName"), S(s.message_field)},
-                                    {S("reasonFieldName"), S(s.reason_field)}})});
+    m.push_back({Value::String("conditionsDefinition"),
+                 Value::MakeObject({{Value::String("path"), Value::String(b.resolver_info(s.conditions_path).source)},
+                                    {Value::String("typeFieldName"), Value::String(s.type_field)},
+                                    {Value::String("statusFieldName"), Value::String(s.status_field)},
+                                    {Value::String("messageFieldName"), Value::String(s.message_field)},
+                                    {Value::String("reasonFieldName"), Value::String(s.reason_field)}})});
   }
   std::vector<Member> mappings;
   for (const auto& [status, matchers] : s.mappings) {
@@ -83,7 +84,7 @@ std::vector<Member> StatusView(const Bundle& b, const catalog::StatusDefinition&
     // The catalog stores status names as reported ("Running"); Karta keys them in lower case.
     std::string key = status;
     if (!key.empty()) key[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(key[0])));
-    mappings.push_back({S(key), Value::MakeArray(std::move(list))});
+    mappings.push_back({Value::String(key), Value::MakeArray(std::move(list))});
   }
   PutObject(&m, "statusMappings", std::move(mappings));
   return m;
@@ -92,28 +93,31 @@ std::vector<Member> StatusView(const Bundle& b, const catalog::StatusDefinition&
 std::vector<Member> PodSelectorView(const Bundle& b, const catalog::Component& c) {
   std::vector<Member> type, m;
   PutJq(b, &type, "keyPath", c.type_selector_key);
-  if (c.type_selector_value) type.push_back({S("value"), S(*c.type_selector_value)});
+  if (c.type_selector_value) type.push_back({Value::String("value"), Value::String(*c.type_selector_value)});
   std::vector<Member> labels;
-  for (const auto& [k, v] : c.type_selector_labels) labels.push_back({S(k), S(v)});
+  for (const auto& [k, v] : c.type_selector_labels) labels.push_back({Value::String(k), Value::String(v)});
   PutObject(&type, "matchLabels", std::move(labels));
   PutObject(&m, "componentTypeSelector", std::move(type));
   if (c.instance_selector_id >= 0) {
-    m.push_back({S("componentInstanceSelector"),
-                 Value::MakeObject({{S("idPath"), S(b.resolver_info(c.instance_selector_id).source)}})});
+    m.push_back({Value::String("componentInstanceSelector"),
+                 Value::MakeObject(
+                     {{Value::String("idPath"), Value::String(b.resolver_info(c.instance_selector_id).source)}})});
   }
   if (c.replica_selector_key >= 0) {
-    m.push_back({S("replicaSelector"),
-                 Value::MakeObject({{S("keyPath"), S(b.resolver_info(c.replica_selector_key).source)}})});
+    m.push_back({Value::String("replicaSelector"),
+                 Value::MakeObject(
+                     {{Value::String("keyPath"), Value::String(b.resolver_info(c.replica_selector_key).source)}})});
   }
   return m;
 }
 
 Value ComponentView(const Bundle& b, const catalog::Component& c) {
-  std::vector<Member> m = {{S("name"), S(c.name)},
-                           {S("kind"), Value::MakeObject({{S("group"), S(c.kind.group)},
-                                                         {S("version"), S(c.kind.version)},
-                                                         {S("kind"), S(c.kind.kind)}})}};
-  if (!c.owner.empty()) m.push_back({S("ownerRef"), S(c.owner)});
+  std::vector<Member> m = {
+      {Value::String("name"), Value::String(c.name)},
+      {Value::String("kind"), Value::MakeObject({{Value::String("group"), Value::String(c.kind.group)},
+                                                 {Value::String("version"), Value::String(c.kind.version)},
+                                                 {Value::String("kind"), Value::String(c.kind.kind)}})}};
+  if (!c.owner.empty()) m.push_back({Value::String("ownerRef"), Value::String(c.owner)});
   PutJq(b, &m, "instanceIdPath", c.instance_id);
   std::vector<Member> spec, fragmented, scale;
   PutJq(b, &spec, "podTemplateSpecPath", c.pod_template_spec);
@@ -136,15 +140,16 @@ Value GangView(const Bundle& b, const catalog::Definition& d) {
   for (const auto& g : d.gang_groups) {
     Array members;
     for (const auto& member : g.members) {
-      std::vector<Member> mm = {{S("componentName"), S(member.component)}};
+      std::vector<Member> mm = {{Value::String("componentName"), Value::String(member.component)}};
       Array filters, keys;
-      for (int32_t id : member.filters) filters.push_back(S(b.resolver_info(id).source));
-      for (int32_t id : member.group_by_key_paths) keys.push_back(S(b.resolver_info(id).source));
-      if (!filters.empty()) mm.push_back({S("filters"), Value::MakeArray(std::move(filters))});
-      if (!keys.empty()) mm.push_back({S("groupByKeyPaths"), Value::MakeArray(std::move(keys))});
+      for (int32_t id : member.filters) filters.push_back(Value::String(b.resolver_info(id).source));
+      for (int32_t id : member.group_by_key_paths) keys.push_back(Value::String(b.resolver_info(id).source));
+      if (!filters.empty()) mm.push_back({Value::String("filters"), Value::MakeArray(std::move(filters))});
+      if (!keys.empty()) mm.push_back({Value::String("groupByKeyPaths"), Value::MakeArray(std::move(keys))});
       members.push_back(Value::MakeObject(std::move(mm)));
     }
-    groups.push_back(Value::MakeObject({{S("name"), S(g.name)}, {S("members"), Value::MakeArray(std::move(members))}}));
+    groups.push_back(Value::MakeObject({{Value::String("name"), Value::String(g.name)},
+                                        {Value::String("members"), Value::MakeArray(std::move(members))}}));
   }
   return Value::MakeArray(std::move(groups));
 }
@@ -153,17 +158,19 @@ Value GangView(const Bundle& b, const catalog::Definition& d) {
 Value KartaView(const Bundle& b, const catalog::Definition& d) {
   Array children;
   for (size_t i = 1; i < d.components.size(); ++i) children.push_back(ComponentView(b, d.components[i]));
-  std::vector<Member> structure = {{S("rootComponent"), ComponentView(b, d.root())}};
-  if (!children.empty()) structure.push_back({S("childComponents"), Value::MakeArray(std::move(children))});
-  std::vector<Member> spec = {{S("structureDefinition"), Value::MakeObject(std::move(structure))}};
+  std::vector<Member> structure = {{Value::String("rootComponent"), ComponentView(b, d.root())}};
+  if (!children.empty()) structure.push_back({Value::String("childComponents"), Value::MakeArray(std::move(children))});
+  std::vector<Member> spec = {{Value::String("structureDefinition"), Value::MakeObject(std::move(structure))}};
   if (!d.gang_groups.empty()) {
-    spec.push_back({S("optimizationInstructions"),
-                    Value::MakeObject({{S("gangScheduling"), Value::MakeObject({{S("podGroups"), GangView(b, d)}})}})});
+    spec.push_back({Value::String("optimizationInstructions"),
+                    Value::MakeObject({{Value::String("gangScheduling"),
+                                        Value::MakeObject({{Value::String("podGroups"), GangView(b, d)}})}})});
   }
-  return Value::MakeObject({{S("apiVersion"), S("run.ai/v1alpha1")},
-                            {S("kind"), S("Karta")},
-                            {S("metadata"), Value::MakeObject({{S("name"), S(d.name)}})},
-                            {S("spec"), Value::MakeObject(std::move(spec))}});
+  return Value::MakeObject(
+      {{Value::String("apiVersion"), Value::String("run.ai/v1alpha1")},
+       {Value::String("kind"), Value::String("Karta")},
+       {Value::String("metadata"), Value::MakeObject({{Value::String("name"), Value::String(d.name)}})},
+       {Value::String("spec"), Value::MakeObject(std::move(spec))}});
 }
 
 // Root, then at most `limit` children (0 = all), then "+N more".

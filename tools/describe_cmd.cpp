@@ -31,16 +31,6 @@ struct DescribeCommandOptions {
   DescribeOptions describe;
 };
 
-std::string Text(const Value& object, std::string_view key) {
-  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
-  return v && v->IsString() ? std::string(v->AsString()) : "";
-}
-
-std::string GroupOf(const std::string& api_version) {
-  size_t slash = api_version.find('/');
-  return slash == std::string::npos ? "" : api_version.substr(0, slash);
-}
-
 // apimachinery's GroupVersionKind.String(): "apps/v1, Kind=Deployment", "/v1, Kind=Pod".
 std::string GvkText(const std::string& api_version, const std::string& kind) {
   return (api_version.find('/') == std::string::npos ? "/" : "") + api_version + ", Kind=" + kind;
@@ -72,7 +62,7 @@ const catalog::Definition* FindDefinition(const Bundle& bundle, const std::strin
   if (const catalog::Definition* d = bundle.FindDefinition(api_version, kind)) return d;
   std::vector<const catalog::Definition*> matches;
   for (const catalog::Definition& d : bundle.definitions()) {
-    if (d.root().kind.kind == kind && EqualsIgnoreCase(d.root().kind.group, GroupOf(api_version))) {
+    if (d.root().kind.kind == kind && EqualsIgnoreCase(d.root().kind.group, ApiGroup(api_version))) {
       matches.push_back(&d);
     }
   }
@@ -84,7 +74,7 @@ const catalog::Definition* FindDefinition(const Bundle& bundle, const std::strin
   std::string names;
   for (const auto* d : matches) names += (names.empty() ? "" : ", ") + d->name;
   std::fprintf(stderr, "error: %s.%s matches more than one Karta definition, retry with one of: %s\n", kind.c_str(),
-               GroupOf(api_version).c_str(), names.c_str());
+               ApiGroup(api_version).c_str(), names.c_str());
   *exit_code = 2;
   return nullptr;
 }
@@ -220,7 +210,7 @@ bool CheckDescribeOptions(const DescribeOptions& o) {
 
 int RunDescribe(const DescribeInput& input, const DescribeOptions& o, const LoadedBundle* loaded) {
   if (!CheckDescribeOptions(o)) return 2;
-  std::string api_version = Text(input.workload, "apiVersion"), kind = Text(input.workload, "kind");
+  std::string api_version = StringField(input.workload, "apiVersion"), kind = StringField(input.workload, "kind");
   if (api_version.empty() || kind.empty()) {
     std::fprintf(stderr, "error: %s declares no apiVersion and kind, so there is nothing to resolve it by\n",
                  input.source.c_str());
@@ -243,7 +233,7 @@ int RunDescribe(const DescribeInput& input, const DescribeOptions& o, const Load
   std::vector<Value> pods;
   if (input.pods) {
     const Value* metadata = input.workload.Find("metadata");
-    std::string uid = metadata && metadata->IsObject() ? Text(*metadata, "uid") : "";
+    std::string uid = metadata && metadata->IsObject() ? StringField(*metadata, "uid") : "";
     if (uid.empty()) warnings.push_back(input.source + " has no metadata.uid; no pod can be attributed to it");
     pods = workload::PodsOwnedBy(*input.pods, uid);
   }

@@ -35,12 +35,6 @@ std::string Indent(bool last) { return last ? "    " : "|   "; }
 std::string OrNone(const std::string& s) { return s.empty() ? "<none>" : s; }
 std::string GpuCell(const DescribeResources& r) { return r.gpus == 0 ? "" : "gpu: " + std::to_string(r.gpus); }
 
-std::string Join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
-
 // File mode has no pods: "0/9 ready" would read as nine that failed, so it shows the count alone.
 std::string ScaleCell(const DescribeComponent& c, bool file_mode) {
   if (file_mode) return "replicas: " + std::to_string(c.replicas.desired);

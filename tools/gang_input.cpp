@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "tools/bundle_source.h"
+#include "tools/cli_output.h"
 #include "tools/object_input.h"
 
 namespace wm::tools {
@@ -11,11 +12,6 @@ namespace {
 
 using workload::ErrorCode;
 using workload::Result;
-
-std::string Text(const Value& object, const char* key) {
-  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
-  return v && v->IsString() ? std::string(v->AsString()) : "";
-}
 
 }  // namespace
 
@@ -35,8 +31,8 @@ int LoadGangWorkload(const GangInputOptions& o, GangWorkload* out) {
     return 2;
   }
   std::string name = o.workload == "-" ? "<stdin>" : o.workload;
-  out->api_version = Text(out->object, "apiVersion");
-  out->kind = Text(out->object, "kind");
+  out->api_version = StringField(out->object, "apiVersion");
+  out->kind = StringField(out->object, "kind");
   if (out->api_version.empty() || out->kind.empty()) {
     std::fprintf(stderr, "wmc %s: %s: not a Kubernetes object: apiVersion and kind are required\n", cmd,
                  name.c_str());
@@ -72,8 +68,8 @@ int LoadPods(const std::string& command, const std::string& path, std::vector<Va
     }
   }
   for (const Value& pod : *pods) {
-    if (Text(pod, "kind") != "Pod") {
-      std::string kind = Text(pod, "kind");
+    if (StringField(pod, "kind") != "Pod") {
+      std::string kind = StringField(pod, "kind");
       std::fprintf(stderr, "wmc %s: %s: expected Pod objects, got %s\n", command.c_str(),
                    path == "-" ? "<stdin>" : path.c_str(), kind.empty() ? "an object without a kind" : kind.c_str());
       return 2;

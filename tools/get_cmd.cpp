@@ -56,20 +56,10 @@ struct Row {
   size_t object = 0;  // index in the input
 };
 
-std::string Text(const Value& object, std::string_view key) {
-  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
-  return v && v->IsString() ? std::string(v->AsString()) : "";
-}
-
 const Value& Metadata(const Value& object) {
   static const Value kNull;
   const Value* m = object.IsObject() ? object.Find("metadata") : nullptr;
   return m && m->IsObject() ? *m : kNull;
-}
-
-std::string GroupOf(const std::string& api_version) {
-  size_t slash = api_version.find('/');
-  return slash == std::string::npos ? "" : api_version.substr(0, slash);
 }
 
 // The UID of the controller ownerReference of `object`, or "".
@@ -79,7 +69,7 @@ std::string ControllerUid(const Value& object) {
   if (!refs || !refs->IsArray()) return "";
   for (const Value& ref : refs->AsArray()) {
     const Value* controller = ref.IsObject() ? ref.Find("controller") : nullptr;
-    if (controller && controller->kind() == Kind::True) return Text(ref, "uid");
+    if (controller && controller->kind() == Kind::True) return StringField(ref, "uid");
   }
   return "";
 }
@@ -93,7 +83,7 @@ bool OwnedByCoveredObject(const std::vector<Value>& objects, size_t i, const Bun
     auto owner = by_uid.find(ControllerUid(objects[current]));
     if (owner == by_uid.end() || !seen.insert(owner->second).second) return false;
     const Value& o = objects[owner->second];
-    if (bundle.FindDefinition(Text(o, "apiVersion"), Text(o, "kind"))) return true;
+    if (bundle.FindDefinition(StringField(o, "apiVersion"), StringField(o, "kind"))) return true;
     current = owner->second;
   }
 }
@@ -136,7 +126,7 @@ Collected Collect(const std::vector<Value>& objects, size_t listed, const Bundle
   std::vector<std::string> uncovered_order;
   for (size_t i = 0; i < listed; ++i) {
     const Value& o = objects[i];
-    std::string api_version = Text(o, "apiVersion"), kind = Text(o, "kind");
+    std::string api_version = StringField(o, "apiVersion"), kind = StringField(o, "kind");
     if (api_version.empty() || kind.empty()) {
       out.warnings.push_back("skipping object " + std::to_string(i + 1) +
                              " of the input: not a Kubernetes object (apiVersion and kind are required)");
@@ -150,10 +140,10 @@ Collected Collect(const std::vector<Value>& objects, size_t listed, const Bundle
     workload::ResolvedWorkload w;
     std::string error;
     if (!workload::Resolve(bundle, o, &w, &error)) {
-      out.warnings.push_back("could not resolve " + kind + "/" + Text(Metadata(o), "name") + ": " + error);
+      out.warnings.push_back("could not resolve " + kind + "/" + StringField(Metadata(o), "name") + ": " + error);
       continue;
     }
-    Row row{w.name, w.namespace_, w.kind, w.api_version, Text(Metadata(o), "creationTimestamp"),
+    Row row{w.name, w.namespace_, w.kind, w.api_version, StringField(Metadata(o), "creationTimestamp"),
             w.definition->name, std::nullopt, w.status.matched_statuses, i};
     row.created = ParseRfc3339(row.created_at);
     out.rows.push_back(std::move(row));
@@ -181,7 +171,7 @@ std::string TypeOf(const Row& row, const Bundle& bundle) {
   for (const auto& d : bundle.definitions()) {
     if (d.root().kind.kind == row.kind) groups.insert(d.root().kind.group);
   }
-  std::string group = GroupOf(row.api_version);
+  std::string group = ApiGroup(row.api_version);
   return groups.size() < 2 || group.empty() ? row.kind : row.kind + "." + group;
 }
 
@@ -292,7 +282,7 @@ std::vector<Row> FilteredRows(const GetOptions& o, const GetInput& input, const 
                               Collected* collected) {
   std::unordered_map<std::string, size_t> by_uid;
   for (size_t i = 0; i < input.objects.size(); ++i) {
-    std::string uid = Text(Metadata(input.objects[i]), "uid");
+    std::string uid = StringField(Metadata(input.objects[i]), "uid");
     if (!uid.empty()) by_uid.emplace(uid, i);
   }
   std::vector<Row> rows;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "runtime/value/json.h"
+#include "tools/cli_output.h"
 #include "tools/object_input.h"
 
 extern char** environ;
@@ -95,11 +96,6 @@ int WaitFor(pid_t pid) {
   return 127;
 }
 
-std::string Join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
 
 // kubectl failed: kli's wording for the failures it names, else the exit status.
 FetchError KubectlFailure(const std::vector<std::string>& args, const ProcessOutput& run,

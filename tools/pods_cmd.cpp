@@ -25,7 +25,6 @@ struct PodsOptions {
   std::string output = "text";
 };
 
-Value S(std::string_view s) { return Value::String(s); }
 // One table row per pod; "!" lines below it for each answer that failed.
 std::string RenderText(const GangWorkload& w, const std::vector<workload::PodAnswers>& answers) {
   std::vector<std::vector<std::string>> rows = {
@@ -99,14 +98,15 @@ int RunPods(const PodsOptions& o) {
   }
   Array rendered;
   for (const auto& a : answers) rendered.push_back(workload::PodAnswersJson(a));
-  Value json = Value::MakeObject(
-      {{S("apiVersion"), S(w.api_version)},
-       {S("kind"), S(w.kind)},
-       {S("name"), S(w.identity.name)},
-       {S("namespace"), S(w.identity.namespace_)},
-       {S("definition"), S(w.definition->name)},
-       {S("gangSource"), S(workload::GangSourceName(workload::PreferredGangSource(*w.definition)))},
-       {S("pods"), Value::MakeArray(std::move(rendered))}});
+  Value json =
+      Value::MakeObject({{Value::String("apiVersion"), Value::String(w.api_version)},
+                         {Value::String("kind"), Value::String(w.kind)},
+                         {Value::String("name"), Value::String(w.identity.name)},
+                         {Value::String("namespace"), Value::String(w.identity.namespace_)},
+                         {Value::String("definition"), Value::String(w.definition->name)},
+                         {Value::String("gangSource"),
+                          Value::String(workload::GangSourceName(workload::PreferredGangSource(*w.definition)))},
+                         {Value::String("pods"), Value::MakeArray(std::move(rendered))}});
   JsonWriteOptions pretty;
   pretty.indent = 2;
   std::printf("%s\n", ToJson(json, pretty).c_str());

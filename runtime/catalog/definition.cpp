@@ -6,52 +6,52 @@
 namespace wm::catalog {
 namespace {
 
-Value Str(std::string_view s) { return Value::String(s); }
 Value Int(int64_t i) { return Value::Number(static_cast<double>(i)); }
 
 Value KindToJson(const base::GroupVersionKind& k) {
-  return Value::MakeObject({{Str("group"), Str(k.group)},
-                            {Str("version"), Str(k.version)},
-                            {Str("kind"), Str(k.kind)}});
+  return Value::MakeObject({{Value::String("group"), Value::String(k.group)},
+                            {Value::String("version"), Value::String(k.version)},
+                            {Value::String("kind"), Value::String(k.kind)}});
 }
 
 // Adds "key": id only for present resolvers, keeping manifests small and readable.
 void PutResolver(std::vector<Member>* members, const char* key, int32_t id) {
-  if (id >= 0) members->push_back({Str(key), Int(id)});
+  if (id >= 0) members->push_back({Value::String(key), Int(id)});
 }
 
 Value StatusToJson(const StatusDefinition& s) {
   std::vector<Member> m;
   PutResolver(&m, "phasePath", s.phase_path);
   PutResolver(&m, "conditionsPath", s.conditions_path);
-  m.push_back({Str("typeField"), Str(s.type_field)});
-  m.push_back({Str("statusField"), Str(s.status_field)});
-  m.push_back({Str("messageField"), Str(s.message_field)});
-  m.push_back({Str("reasonField"), Str(s.reason_field)});
+  m.push_back({Value::String("typeField"), Value::String(s.type_field)});
+  m.push_back({Value::String("statusField"), Value::String(s.status_field)});
+  m.push_back({Value::String("messageField"), Value::String(s.message_field)});
+  m.push_back({Value::String("reasonField"), Value::String(s.reason_field)});
   Array mappings;
   for (const auto& [status, matchers] : s.mappings) {
     Array ms;
     for (const auto& matcher : matchers) {
       std::vector<Member> mm;
-      if (matcher.by_phase) mm.push_back({Str("byPhase"), Str(*matcher.by_phase)});
+      if (matcher.by_phase) mm.push_back({Value::String("byPhase"), Value::String(*matcher.by_phase)});
       if (!matcher.by_conditions.empty()) {
         Array conds;
         for (const auto& c : matcher.by_conditions) {
-          conds.push_back(Value::MakeObject(
-              {{Str("type"), Str(c.type)}, {Str("status"), Str(c.status)}, {Str("reason"), Str(c.reason)}}));
+          conds.push_back(Value::MakeObject({{Value::String("type"), Value::String(c.type)},
+                                             {Value::String("status"), Value::String(c.status)},
+                                             {Value::String("reason"), Value::String(c.reason)}}));
         }
-        mm.push_back({Str("byConditions"), Value::MakeArray(std::move(conds))});
+        mm.push_back({Value::String("byConditions"), Value::MakeArray(std::move(conds))});
       }
       if (matcher.by_expression >= 0) {
-        mm.push_back({Str("byExpression"), Int(matcher.by_expression)});
-        mm.push_back({Str("expectedResult"), matcher.expected_result});
+        mm.push_back({Value::String("byExpression"), Int(matcher.by_expression)});
+        mm.push_back({Value::String("expectedResult"), matcher.expected_result});
       }
       ms.push_back(Value::MakeObject(std::move(mm)));
     }
-    mappings.push_back(Value::MakeObject(
-        {{Str("status"), Str(status)}, {Str("matchers"), Value::MakeArray(std::move(ms))}}));
+    mappings.push_back(Value::MakeObject({{Value::String("status"), Value::String(status)},
+                                          {Value::String("matchers"), Value::MakeArray(std::move(ms))}}));
   }
-  m.push_back({Str("mappings"), Value::MakeArray(std::move(mappings))});
+  m.push_back({Value::String("mappings"), Value::MakeArray(std::move(mappings))});
   return Value::MakeObject(std::move(m));
 }
 
@@ -60,7 +60,7 @@ Value StatusToJson(const StatusDefinition& s) {
 Value ActionsToJson(const std::vector<SuspendAction>& actions) {
   Array out;
   for (const SuspendAction& a : actions) {
-    out.push_back(Value::MakeObject({{Str("path"), Int(a.path)}, {Str("value"), a.value}}));
+    out.push_back(Value::MakeObject({{Value::String("path"), Int(a.path)}, {Value::String("value"), a.value}}));
   }
   return Value::MakeArray(std::move(out));
 }
@@ -72,43 +72,43 @@ void PutWrites(const Component& c, std::vector<Member>* m) {
   PutResolver(&w, "podMetadata", c.write_paths.pod_metadata);
   if (!c.write_paths.fragmented.empty()) {
     std::vector<Member> f;
-    for (const auto& [field, id] : c.write_paths.fragmented) f.push_back({Str(field), Int(id)});
-    w.push_back({Str("fragmented"), Value::MakeObject(std::move(f))});
+    for (const auto& [field, id] : c.write_paths.fragmented) f.push_back({Value::String(field), Int(id)});
+    w.push_back({Value::String("fragmented"), Value::MakeObject(std::move(f))});
   }
-  if (!w.empty()) m->push_back({Str("writePaths"), Value::MakeObject(std::move(w))});
+  if (!w.empty()) m->push_back({Value::String("writePaths"), Value::MakeObject(std::move(w))});
   if (c.suspend) {
-    m->push_back({Str("suspend"),
-                  Value::MakeObject({{Str("suspendActions"), ActionsToJson(c.suspend->suspend_actions)},
-                                     {Str("resumeActions"), ActionsToJson(c.suspend->resume_actions)}})});
+    m->push_back({Value::String("suspend"),
+                  Value::MakeObject({{Value::String("suspendActions"), ActionsToJson(c.suspend->suspend_actions)},
+                                     {Value::String("resumeActions"), ActionsToJson(c.suspend->resume_actions)}})});
   }
 }
 // ---- end of writes
 
 Value ComponentToJson(const Component& c) {
   std::vector<Member> m;
-  m.push_back({Str("name"), Str(c.name)});
-  m.push_back({Str("kind"), KindToJson(c.kind)});
-  if (!c.owner.empty()) m.push_back({Str("owner"), Str(c.owner)});
+  m.push_back({Value::String("name"), Value::String(c.name)});
+  m.push_back({Value::String("kind"), KindToJson(c.kind)});
+  if (!c.owner.empty()) m.push_back({Value::String("owner"), Value::String(c.owner)});
   PutResolver(&m, "instanceId", c.instance_id);
   PutResolver(&m, "podTemplateSpec", c.pod_template_spec);
   PutResolver(&m, "podSpec", c.pod_spec);
   PutResolver(&m, "podMetadata", c.pod_metadata);
   if (!c.fragmented.empty()) {
     std::vector<Member> f;
-    for (const auto& [field, id] : c.fragmented) f.push_back({Str(field), Int(id)});
-    m.push_back({Str("fragmented"), Value::MakeObject(std::move(f))});
+    for (const auto& [field, id] : c.fragmented) f.push_back({Value::String(field), Int(id)});
+    m.push_back({Value::String("fragmented"), Value::MakeObject(std::move(f))});
   }
   PutResolver(&m, "replicas", c.replicas);
   PutResolver(&m, "minReplicas", c.min_replicas);
   PutResolver(&m, "maxReplicas", c.max_replicas);
-  if (!c.status.empty()) m.push_back({Str("status"), StatusToJson(c.status)});
+  if (!c.status.empty()) m.push_back({Value::String("status"), StatusToJson(c.status)});
   PutResolver(&m, "instanceSelectorId", c.instance_selector_id);
   PutResolver(&m, "typeSelectorKey", c.type_selector_key);
-  if (c.type_selector_value) m.push_back({Str("typeSelectorValue"), Str(*c.type_selector_value)});
+  if (c.type_selector_value) m.push_back({Value::String("typeSelectorValue"), Value::String(*c.type_selector_value)});
   if (!c.type_selector_labels.empty()) {
     std::vector<Member> l;
-    for (const auto& [k, v] : c.type_selector_labels) l.push_back({Str(k), Str(v)});
-    m.push_back({Str("typeSelectorLabels"), Value::MakeObject(std::move(l))});
+    for (const auto& [k, v] : c.type_selector_labels) l.push_back({Value::String(k), Value::String(v)});
+    m.push_back({Value::String("typeSelectorLabels"), Value::MakeObject(std::move(l))});
   }
   PutResolver(&m, "replicaSelectorKey", c.replica_selector_key);
   PutWrites(c, &m);
@@ -117,20 +117,21 @@ Value ComponentToJson(const Component& c) {
 
 // podGroup: {name, subGroups: [{componentName, topology?}], topology?} in upstream's spelling.
 Value TopologyToJson(const Topology& t) {
-  return Value::MakeObject({{Str("topologyName"), Str(t.name)},
-                            {Str("requiredTopologyLevel"), Str(t.required_level)},
-                            {Str("preferredTopologyLevel"), Str(t.preferred_level)}});
+  return Value::MakeObject({{Value::String("topologyName"), Value::String(t.name)},
+                            {Value::String("requiredTopologyLevel"), Value::String(t.required_level)},
+                            {Value::String("preferredTopologyLevel"), Value::String(t.preferred_level)}});
 }
 
 Value PodGroupToJson(const PodGroup& g) {
   Array subs;
   for (const PodSubGroup& sub : g.sub_groups) {
-    std::vector<Member> m = {{Str("componentName"), Str(sub.component)}};
-    if (sub.topology) m.push_back({Str("topology"), TopologyToJson(*sub.topology)});
+    std::vector<Member> m = {{Value::String("componentName"), Value::String(sub.component)}};
+    if (sub.topology) m.push_back({Value::String("topology"), TopologyToJson(*sub.topology)});
     subs.push_back(Value::MakeObject(std::move(m)));
   }
-  std::vector<Member> m = {{Str("name"), Str(g.name)}, {Str("subGroups"), Value::MakeArray(std::move(subs))}};
-  if (g.topology) m.push_back({Str("topology"), TopologyToJson(*g.topology)});
+  std::vector<Member> m = {{Value::String("name"), Value::String(g.name)},
+                           {Value::String("subGroups"), Value::MakeArray(std::move(subs))}};
+  if (g.topology) m.push_back({Value::String("topology"), TopologyToJson(*g.topology)});
   return Value::MakeObject(std::move(m));
 }
 
@@ -322,19 +323,19 @@ Value ToJson(const Definition& d) {
   for (const auto& g : d.gang_groups) {
     Array members;
     for (const auto& m : g.members) {
-      members.push_back(Value::MakeObject({{Str("component"), Str(m.component)},
-                                           {Str("filters"), IdArray(m.filters)},
-                                           {Str("groupByKeyPaths"), IdArray(m.group_by_key_paths)}}));
+      members.push_back(Value::MakeObject({{Value::String("component"), Value::String(m.component)},
+                                           {Value::String("filters"), IdArray(m.filters)},
+                                           {Value::String("groupByKeyPaths"), IdArray(m.group_by_key_paths)}}));
     }
-    gangs.push_back(Value::MakeObject(
-        {{Str("name"), Str(g.name)}, {Str("members"), Value::MakeArray(std::move(members))}}));
+    gangs.push_back(Value::MakeObject({{Value::String("name"), Value::String(g.name)},
+                                       {Value::String("members"), Value::MakeArray(std::move(members))}}));
   }
-  std::vector<Member> m = {{Str("name"), Str(d.name)},
-                           {Str("sourceFile"), Str(d.source_file)},
-                           {Str("components"), Value::MakeArray(std::move(components))},
-                           {Str("additionalChildKinds"), Value::MakeArray(std::move(extra))},
-                           {Str("gangGroups"), Value::MakeArray(std::move(gangs))}};
-  if (d.pod_group) m.push_back({Str("podGroup"), PodGroupToJson(*d.pod_group)});
+  std::vector<Member> m = {{Value::String("name"), Value::String(d.name)},
+                           {Value::String("sourceFile"), Value::String(d.source_file)},
+                           {Value::String("components"), Value::MakeArray(std::move(components))},
+                           {Value::String("additionalChildKinds"), Value::MakeArray(std::move(extra))},
+                           {Value::String("gangGroups"), Value::MakeArray(std::move(gangs))}};
+  if (d.pod_group) m.push_back({Value::String("podGroup"), PodGroupToJson(*d.pod_group)});
   return Value::MakeObject(std::move(m));
 }
 
@@ -357,7 +358,8 @@ bool FromJson(const Value& json, size_t num_resolvers, Definition* out, std::str
     c.pod_spec = r.Resolver(cv, "podSpec");
     c.pod_metadata = r.Resolver(cv, "podMetadata");
     if (const Value* f = r.ObjectField(cv, "fragmented")) {
-      for (const auto& [k, v] : f->AsObject()) c.fragmented[std::string(k.AsString())] = r.ResolverValue(v, "fragmented");
+      for (const auto& [k, v] : f->AsObject())
+        c.fragmented[std::string(k.AsString())] = r.ResolverValue(v, "fragmented");
     }
     c.replicas = r.Resolver(cv, "replicas");
     c.min_replicas = r.Resolver(cv, "minReplicas");

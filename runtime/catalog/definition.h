@@ -102,6 +102,9 @@ struct Component {
   bool HasPods() const {
     return pod_template_spec >= 0 || pod_spec >= 0 || !fragmented.empty();
   }
+  // Any spec definition at all (pod shape or pod metadata): what upstream's spec extraction asks
+  // for before it looks at the field.
+  bool HasSpecDefinition() const { return HasPods() || pod_metadata >= 0; }
 };
 
 struct GangMember {

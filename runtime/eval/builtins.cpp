@@ -20,14 +20,10 @@
 extern char** environ;
 
 namespace wm::ops {
+using eval_internal::Fail;
 namespace {
 
 using eval_internal::Describe;
-
-bool Fail(Value* error, std::string message) {
-  *error = Value::String(message);
-  return false;
-}
 
 constexpr int kMaxContainsDepth = 10000;
 

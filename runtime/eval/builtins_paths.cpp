@@ -13,11 +13,6 @@
 namespace wm::eval_internal {
 namespace {
 
-bool Fail(Value* error, std::string message) {
-  *error = Value::String(message);
-  return false;
-}
-
 // Arrays never grow past this many elements through setpath (a hostile `.[1e15] = 1` would
 // otherwise try to allocate petabytes).
 constexpr double kMaxArrayIndex = 100'000'000;

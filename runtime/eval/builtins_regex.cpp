@@ -17,11 +17,6 @@
 namespace wm::eval_internal {
 namespace {
 
-bool Fail(Value* error, std::string message) {
-  *error = Value::String(message);
-  return false;
-}
-
 void InitOnigurumaOnce() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -14,11 +14,6 @@
 namespace wm::eval_internal {
 namespace {
 
-bool Fail(Value* error, std::string message) {
-  *error = Value::String(message);
-  return false;
-}
-
 Value FromTm(const struct tm& tm, double seconds) {
   return Value::MakeArray({Value::Number(tm.tm_year + 1900.0), Value::Number(tm.tm_mon),
                            Value::Number(tm.tm_mday), Value::Number(tm.tm_hour),

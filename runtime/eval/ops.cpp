@@ -8,19 +8,16 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/eval/internal/builtin_impl.h"
 #include "runtime/eval/internal/step_budget.h"
 #include "runtime/eval/internal/text.h"
 #include "runtime/value/json.h"
 
 namespace wm::ops {
+using eval_internal::Fail;
 namespace {
 
 using eval_internal::Describe;
-
-bool Fail(Value* error, std::string message) {
-  *error = Value::String(message);
-  return false;
-}
 
 // The deepest object nesting that `*` merges recursively; deeper values are an error, never a
 // C++ stack overflow.

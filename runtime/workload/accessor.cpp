@@ -29,8 +29,6 @@ constexpr std::array<FragmentedFieldInfo, kFragmentedFieldCount> kFragmentedFiel
     {FragmentedField::kImage, "image", "imagePath", "string", GoShape::kString},
 }};
 
-Error Fail(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
-
 // The type encoding/json names for a struct behind a pointer or a slice ("*v1.X" -> "v1.X").
 std::string_view ElementType(std::string_view go_type) {
   if (go_type.substr(0, 1) == "*") return go_type.substr(1);
@@ -198,13 +196,9 @@ Result<std::vector<Value>> ExtractStructs(const Accessor& a, int32_t resolver, s
   return out;
 }
 
-bool HasSpecDefinition(const catalog::Component& c) {
-  return c.pod_template_spec >= 0 || c.pod_spec >= 0 || c.pod_metadata >= 0 || !c.fragmented.empty();
-}
-
 // The spec checks every spec extraction makes first: "spec", then the field itself.
 std::optional<Error> SpecMissing(const catalog::Component& c, bool has_field, std::string_view what) {
-  if (!HasSpecDefinition(c)) return DefinitionNotFound(c, "spec");
+  if (!c.HasSpecDefinition()) return DefinitionNotFound(c, "spec");
   if (!has_field) return DefinitionNotFound(c, what);
   return std::nullopt;
 }

@@ -171,14 +171,6 @@ int32_t ReplicasOf(const ExtractedInstance* instance) {
   return 1;
 }
 
-bool HasTypeSelector(const catalog::Component& c) {
-  return c.type_selector_key >= 0 || !c.type_selector_labels.empty();
-}
-
-bool HasPodSelector(const catalog::Component& c) {
-  return HasTypeSelector(c) || c.type_selector_value || c.instance_selector_id >= 0 || c.replica_selector_key >= 0;
-}
-
 // Drops plumbing the workload never populated (a Deployment's ReplicaSet); a pod-bearing
 // component stays even at zero replicas.
 void AppendComponent(std::vector<DescribeComponent>* to, DescribeComponent c, bool pod_bearing) {
@@ -379,7 +371,8 @@ Result<DescribeComponent> ViewBuilder::Component(const catalog::Component& c, co
   }
   std::vector<InstanceNode> instances = Instances(c);
   bool multi = std::any_of(instances.begin(), instances.end(), [](const InstanceNode& i) { return !i.key.empty(); });
-  if (!multi) return c.HasPods() ? PodBearing(c.name, c, instances, true, claimed) : Grouping(c.name, c, instances, claimed);
+  if (!multi)
+    return c.HasPods() ? PodBearing(c.name, c, instances, true, claimed) : Grouping(c.name, c, instances, claimed);
   DescribeComponent parent{c.name, c.kind.kind, {}, {}, {}, {}, {}};
   for (const InstanceNode& instance : instances) {
     Result<PodSet> scoped = FilterByInstance(c, instance.key, claimed);
@@ -417,37 +410,38 @@ Result<std::vector<DescribeComponent>> ViewBuilder::Components() {
   return {std::move(out), {}};
 }
 
-Value S(std::string_view s) { return Value::String(s); }
 Value N(int64_t n) { return Value::Number(static_cast<double>(n)); }
 
 Value ResourcesJson(const DescribeResources& r) {
-  return Value::MakeObject({{S("gpus"), N(r.gpus)}, {S("cpuMillis"), N(r.cpu_millis)}, {S("memoryBytes"), N(r.memory_bytes)}});
+  return Value::MakeObject({{Value::String("gpus"), N(r.gpus)},
+                            {Value::String("cpuMillis"), N(r.cpu_millis)},
+                            {Value::String("memoryBytes"), N(r.memory_bytes)}});
 }
 
 Value PodJson(const DescribePod& p) {
-  std::vector<Member> m = {{S("name"), S(p.name)},
-                           {S("phase"), S(p.phase)},
-                           {S("ready"), Value::Bool(p.ready)},
-                           {S("node"), p.node ? S(*p.node) : Value::Null()}};
-  if (!p.reason.empty()) m.push_back({S("reason"), S(p.reason)});
-  m.push_back({S("resources"), ResourcesJson(p.resources)});
+  std::vector<Member> m = {{Value::String("name"), Value::String(p.name)},
+                           {Value::String("phase"), Value::String(p.phase)},
+                           {Value::String("ready"), Value::Bool(p.ready)},
+                           {Value::String("node"), p.node ? Value::String(*p.node) : Value::Null()}};
+  if (!p.reason.empty()) m.push_back({Value::String("reason"), Value::String(p.reason)});
+  m.push_back({Value::String("resources"), ResourcesJson(p.resources)});
   return Value::MakeObject(std::move(m));
 }
 
 Value ComponentJson(const DescribeComponent& c) {
-  std::vector<Member> m = {{S("name"), S(c.name)}};
-  if (!c.kind.empty()) m.push_back({S("kind"), S(c.kind)});
-  m.push_back({S("replicas"), Value::MakeObject({{S("desired"), N(c.replicas.desired)},
-                                                 {S("current"), N(c.replicas.current)},
-                                                 {S("ready"), N(c.replicas.ready)}})});
-  m.push_back({S("resources"), ResourcesJson(c.resources)});
+  std::vector<Member> m = {{Value::String("name"), Value::String(c.name)}};
+  if (!c.kind.empty()) m.push_back({Value::String("kind"), Value::String(c.kind)});
+  m.push_back({Value::String("replicas"), Value::MakeObject({{Value::String("desired"), N(c.replicas.desired)},
+                                                 {Value::String("current"), N(c.replicas.current)},
+                                                 {Value::String("ready"), N(c.replicas.ready)}})});
+  m.push_back({Value::String("resources"), ResourcesJson(c.resources)});
   auto list = [&](const char* key, const auto& items, auto to_json) {
     if (items.empty()) return;
     Array a;
     for (const auto& item : items) a.push_back(to_json(item));
-    m.push_back({S(key), Value::MakeArray(std::move(a))});
+    m.push_back({Value::String(key), Value::MakeArray(std::move(a))});
   };
-  list("nodes", c.nodes, [](const std::string& n) { return S(n); });
+  list("nodes", c.nodes, [](const std::string& n) { return Value::String(n); });
   list("pods", c.pods, PodJson);
   list("children", c.children, ComponentJson);
   return Value::MakeObject(std::move(m));
@@ -516,7 +510,8 @@ DescribeResources InstanceRequest(const ExtractedInstance& instance) {
   if (!instance.fragmented_pod_spec) return {};
   const FragmentedPodSpec& f = *instance.fragmented_pod_spec;
   DescribeResources total = SumContainers(f[FragmentedField::kContainers]);
-  if (f[FragmentedField::kContainer].IsObject()) total.Add(RequirementsOf(Sub(f[FragmentedField::kContainer], "resources")));
+  if (f[FragmentedField::kContainer].IsObject())
+    total.Add(RequirementsOf(Sub(f[FragmentedField::kContainer], "resources")));
   // The CR-level resources state the same pod's request: they count only when no container did.
   if (total.Empty() && f[FragmentedField::kResources].IsObject()) return RequirementsOf(f[FragmentedField::kResources]);
   return total;
@@ -576,20 +571,21 @@ Result<DescribeView> BuildDescribeView(const Bundle& bundle, const catalog::Defi
 
 Value DescribeViewJson(const DescribeView& view) {
   Array phases, components;
-  for (const std::string& p : view.phases) phases.push_back(S(p));
+  for (const std::string& p : view.phases) phases.push_back(Value::String(p));
   for (const DescribeComponent& c : view.components) components.push_back(ComponentJson(c));
-  return Value::MakeObject({{S("name"), S(view.name)},
-                            {S("namespace"), S(view.namespace_)},
-                            {S("kind"), S(view.kind)},
-                            {S("apiVersion"), S(view.api_version)},
-                            // Go's zero time, as kli marshals an unset creationTimestamp.
-                            {S("createdAt"), S(view.created_at.empty() ? "0001-01-01T00:00:00Z" : view.created_at)},
-                            {S("definition"), S(view.definition)},
-                            {S("origin"), S(view.origin)},
-                            {S("phases"), Value::MakeArray(std::move(phases))},
-                            {S("fileMode"), Value::Bool(view.file_mode)},
-                            {S("resources"), ResourcesJson(view.resources)},
-                            {S("components"), Value::MakeArray(std::move(components))}});
+  return Value::MakeObject(
+      {{Value::String("name"), Value::String(view.name)},
+       {Value::String("namespace"), Value::String(view.namespace_)},
+       {Value::String("kind"), Value::String(view.kind)},
+       {Value::String("apiVersion"), Value::String(view.api_version)},
+       // Go's zero time, as kli marshals an unset creationTimestamp.
+       {Value::String("createdAt"), Value::String(view.created_at.empty() ? "0001-01-01T00:00:00Z" : view.created_at)},
+       {Value::String("definition"), Value::String(view.definition)},
+       {Value::String("origin"), Value::String(view.origin)},
+       {Value::String("phases"), Value::MakeArray(std::move(phases))},
+       {Value::String("fileMode"), Value::Bool(view.file_mode)},
+       {Value::String("resources"), ResourcesJson(view.resources)},
+       {Value::String("components"), Value::MakeArray(std::move(components))}});
 }
 
 }  // namespace wm::workload

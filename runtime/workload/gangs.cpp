@@ -8,8 +8,6 @@
 namespace wm::workload {
 namespace {
 
-Error Fail(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
-
 // One CalculateSubtreeScale call: the subtree root, the optional instance, and the two walks.
 class SubtreeScale {
  public:

@@ -9,17 +9,6 @@
 namespace wm::workload {
 namespace {
 
-Error Fail(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
-
-bool HasPodSelector(const catalog::Component& c) {
-  return c.type_selector_key >= 0 || c.type_selector_value || !c.type_selector_labels.empty() ||
-         c.instance_selector_id >= 0 || c.replica_selector_key >= 0;
-}
-
-bool HasTypeSelector(const catalog::Component& c) {
-  return c.type_selector_key >= 0 || !c.type_selector_labels.empty();
-}
-
 // matchLabels as a Kubernetes equality selector: each key present in .metadata.labels with
 // exactly that value (an empty value requires the label to be present and empty).
 bool MatchesLabels(const Value& pod, const std::map<std::string, std::string>& wanted) {
@@ -33,6 +22,14 @@ bool MatchesLabels(const Value& pod, const std::map<std::string, std::string>& w
 }
 
 }  // namespace
+
+bool HasTypeSelector(const catalog::Component& c) {
+  return c.type_selector_key >= 0 || !c.type_selector_labels.empty();
+}
+
+bool HasPodSelector(const catalog::Component& c) {
+  return HasTypeSelector(c) || c.type_selector_value || c.instance_selector_id >= 0 || c.replica_selector_key >= 0;
+}
 
 std::string GoQuoted(std::string_view text) { return ToJson(Value::String(text)); }
 

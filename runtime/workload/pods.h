@@ -89,6 +89,11 @@ class PodQuerier {
   std::shared_ptr<ObjectBudget> budget_;
 };
 
+// Whether a component's pods can be told apart by labels: a componentTypeSelector (key or labels),
+// and for HasPodSelector also a type value, an instance selector or a replica-key selector.
+bool HasTypeSelector(const catalog::Component& c);
+bool HasPodSelector(const catalog::Component& c);
+
 // The component a pod belongs to: the only pod-bearing component if there is one (its selector is
 // not consulted), else the first pod-bearing component, in definition order, whose
 // componentTypeSelector matches; else `no component found for pod <name>`.

@@ -33,6 +33,9 @@ struct Error {
   explicit operator bool() const { return code != ErrorCode::kNone; }
 };
 
+// An Error with that code and message (the workload layer's way to fail).
+inline Error Fail(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
+
 // A value or the error that prevented it (the workload layer's return type; no exceptions).
 template <class T>
 struct Result {

@@ -96,7 +96,6 @@ Result<std::vector<Value>> Unzip(const Bundle& bundle, const Value& object,
 }
 
 // Whether the component has any specDefinition (upstream's first DefinitionNotFound check).
-bool HasSpecDefinition(const catalog::Component& c) { return c.HasPods() || c.pod_metadata >= 0; }
 
 // One whole-value pod field update (pod template spec, pod spec, pod metadata).
 struct PodField {
@@ -117,8 +116,8 @@ Result<Value> UpdatePodField(const Bundle& bundle, const Value& input,
     out.error = ordered.error;
     return out;
   }
-  if (!HasSpecDefinition(component) || field.program < 0) {
-    std::string what = HasSpecDefinition(component) ? field.definition : "spec";
+  if (!component.HasSpecDefinition() || field.program < 0) {
+    std::string what = component.HasSpecDefinition() ? field.definition : "spec";
     out.error = MakeError(ErrorCode::kNoDefinition,
                           "component " + component.name + " does not have " + what + " definition");
     return out;
@@ -293,7 +292,7 @@ Result<Value> UpdateFragmentedPodSpec(const Bundle& bundle, const Value& input,
     return out;
   }
   if (component.write_paths.fragmented.empty()) {
-    std::string what = HasSpecDefinition(component) ? "fragmented pod spec" : "spec";
+    std::string what = component.HasSpecDefinition() ? "fragmented pod spec" : "spec";
     out.error = MakeError(ErrorCode::kNoDefinition,
                           "component " + component.name + " does not have " + what + " definition");
     return out;

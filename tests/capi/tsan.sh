@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The thread tests under ThreadSanitizer: a second configure of this source tree into its own build
 # directory with -DWMC_SANITIZE=thread, building only what the tests need, then the tests. Any race
-# report fails.
+# report fails. A unity build (8 sources per translation unit), as the ASan tree of `make test-sanitize`:
+# it is built from scratch each time CI runs it.
 #   tsan.sh SOURCE_DIR TSAN_BUILD_DIR BUNDLE_DIR [engines]
 # Default (CTest capi-tsan, label tsan): wm_capi_threads, 8 threads calling the C ABI on the
 # interpreter bundle and on the native one (wm_runtime -> libwm; about 40 translation units).
@@ -17,7 +18,7 @@ if command -v ccache >/dev/null && [ -z "${CCACHE_DISABLE:-}" ]; then
 fi
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWMC_BUILD_BENCH=OFF \
-    -DPython3_EXECUTABLE=/usr/bin/python3 "${launcher[@]}" -DWMC_SANITIZE=thread \
+    -DPython3_EXECUTABLE=/usr/bin/python3 "${launcher[@]}" -DWMC_SANITIZE=thread -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" >/dev/null
 fi

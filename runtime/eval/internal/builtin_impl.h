@@ -3,10 +3,17 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "runtime/value/value.h"
 
 namespace wm::eval_internal {
+
+// The failure half of that convention: *error becomes the jq error value `message`.
+inline bool Fail(Value* error, std::string message) {
+  *error = Value::String(std::move(message));
+  return false;
+}
 
 // builtins_regex.cpp (Oniguruma, jq's flag letters "gimnpslx")
 bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool test_only,

@@ -14,12 +14,12 @@
 namespace wm {
 namespace {
 
-struct Case {
+struct JqCompareCase {
   const char* expr;
   const char* input;
 };
 
-const Case kCases[] = {
+const JqCompareCase kCases[] = {
     {R"JQ([.[] | length])JQ", R"JQ([[1,2],"abc",{"a":1},null,-5])JQ"},
     {R"JQ(map(keys))JQ", R"JQ([{"b":1,"a":2},[3,4]])JQ"},
     {R"JQ([.[] | type])JQ", R"JQ([null,true,1,"a",[],{}])JQ"},
@@ -395,7 +395,7 @@ const Case kCases[] = {
 
 // Runs /usr/bin/jq -c on the case; returns its stdout lines joined by spaces, plus
 // "error: MESSAGE" for a runtime error (jq's "jq: error (at ...): " prefix removed).
-std::string RunSystemJq(const Case& c, const std::string& dir) {
+std::string RunSystemJq(const JqCompareCase& c, const std::string& dir) {
   std::string program = dir + "/program.jq", input = dir + "/input.json", out = dir + "/out.txt";
   std::ofstream(program) << c.expr;
   std::ofstream(input) << c.input;
@@ -420,7 +420,7 @@ TEST(JqCompare, InterpreterAgreesWithSystemJq) {
   const char* dir = mkdtemp(dir_template);
   ASSERT_NE(dir, nullptr);
   int compared = 0;
-  for (const Case& c : kCases) {
+  for (const JqCompareCase& c : kCases) {
     std::string expected = RunSystemJq(c, dir);
     std::string got = testing::Jq(c.expr, c.input);
     EXPECT_EQ(got, expected) << "expression: " << c.expr << "\ninput: " << c.input;

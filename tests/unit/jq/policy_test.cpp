@@ -14,7 +14,7 @@ namespace wm::jq {
 namespace {
 
 // "RULE col len" for each finding.
-std::vector<std::string> Findings(std::string_view text, const Policy& policy = Policy::Default()) {
+std::vector<std::string> PolicyFindings(std::string_view text, const Policy& policy = Policy::Default()) {
   ParseResult r = Parse(text);
   EXPECT_TRUE(r.ok()) << text;
   if (!r.ok()) return {"parse error"};
@@ -28,37 +28,37 @@ std::vector<std::string> Findings(std::string_view text, const Policy& policy = 
 using Strings = std::vector<std::string>;
 
 TEST(JqPolicyTest, PlainPathsAreClean) {
-  EXPECT_EQ(Findings(".spec.replicatedJobs[] | {name, replicas: (.replicas // 1)}"), Strings{});
-  EXPECT_EQ(Findings("[.status.conditions[]? | select(.type == \"Ready\")] | length > 0"), Strings{});
+  EXPECT_EQ(PolicyFindings(".spec.replicatedJobs[] | {name, replicas: (.replicas // 1)}"), Strings{});
+  EXPECT_EQ(PolicyFindings("[.status.conditions[]? | select(.type == \"Ready\")] | length > 0"), Strings{});
 }
 
 TEST(JqPolicyTest, EachItemPointsAtItsToken) {
-  EXPECT_EQ(Findings("del(.a)"), Strings{"WM120 1 3"});
-  EXPECT_EQ(Findings("[range(5)]"), Strings{"WM121 2 5"});
-  EXPECT_EQ(Findings("[paths]"), Strings{"WM122 2 5"});
-  EXPECT_EQ(Findings("recurse(.a[])"), Strings{"WM123 1 7"});
-  EXPECT_EQ(Findings("walk(.)"), Strings{"WM124 1 4"});
-  EXPECT_EQ(Findings("repeat(.)"), Strings{"WM125 1 6"});
-  EXPECT_EQ(Findings(".a | .."), Strings{"WM126 6 2"});
-  EXPECT_EQ(Findings(".a |= 1"), Strings{"WM127 4 2"});
-  EXPECT_EQ(Findings(".a //= 1, .b = 2"), (Strings{"WM127 4 3", "WM127 14 1"}));
-  EXPECT_EQ(Findings("input"), Strings{"WM128 1 5"});
-  EXPECT_EQ(Findings("[inputs]"), Strings{"WM129 2 6"});
-  EXPECT_EQ(Findings("debug"), Strings{"WM130 1 5"});
-  EXPECT_EQ(Findings("stderr"), Strings{"WM131 1 6"});
-  EXPECT_EQ(Findings("input_filename"), Strings{"WM132 1 14"});
-  EXPECT_EQ(Findings("$ENV.HOME"), Strings{"WM133 1 4"});
-  EXPECT_EQ(Findings("env.HOME"), Strings{"WM134 1 3"});
-  EXPECT_EQ(Findings("halt"), Strings{"WM135 1 4"});
-  EXPECT_EQ(Findings("halt_error(1)"), Strings{"WM136 1 10"});
-  EXPECT_EQ(Findings("import \"a\" as a; 1"), Strings{"WM137 1 6"});
-  EXPECT_EQ(Findings("include \"a\"; 1"), Strings{"WM138 1 7"});
-  EXPECT_EQ(Findings(".status.startTime | fromdate < now"), Strings{"WM139 32 3"});
-  EXPECT_EQ(Findings("0 | localtime"), Strings{"WM140 5 9"});
-  EXPECT_EQ(Findings("0 | strflocaltime(\"%H\")"), Strings{"WM141 5 13"});
+  EXPECT_EQ(PolicyFindings("del(.a)"), Strings{"WM120 1 3"});
+  EXPECT_EQ(PolicyFindings("[range(5)]"), Strings{"WM121 2 5"});
+  EXPECT_EQ(PolicyFindings("[paths]"), Strings{"WM122 2 5"});
+  EXPECT_EQ(PolicyFindings("recurse(.a[])"), Strings{"WM123 1 7"});
+  EXPECT_EQ(PolicyFindings("walk(.)"), Strings{"WM124 1 4"});
+  EXPECT_EQ(PolicyFindings("repeat(.)"), Strings{"WM125 1 6"});
+  EXPECT_EQ(PolicyFindings(".a | .."), Strings{"WM126 6 2"});
+  EXPECT_EQ(PolicyFindings(".a |= 1"), Strings{"WM127 4 2"});
+  EXPECT_EQ(PolicyFindings(".a //= 1, .b = 2"), (Strings{"WM127 4 3", "WM127 14 1"}));
+  EXPECT_EQ(PolicyFindings("input"), Strings{"WM128 1 5"});
+  EXPECT_EQ(PolicyFindings("[inputs]"), Strings{"WM129 2 6"});
+  EXPECT_EQ(PolicyFindings("debug"), Strings{"WM130 1 5"});
+  EXPECT_EQ(PolicyFindings("stderr"), Strings{"WM131 1 6"});
+  EXPECT_EQ(PolicyFindings("input_filename"), Strings{"WM132 1 14"});
+  EXPECT_EQ(PolicyFindings("$ENV.HOME"), Strings{"WM133 1 4"});
+  EXPECT_EQ(PolicyFindings("env.HOME"), Strings{"WM134 1 3"});
+  EXPECT_EQ(PolicyFindings("halt"), Strings{"WM135 1 4"});
+  EXPECT_EQ(PolicyFindings("halt_error(1)"), Strings{"WM136 1 10"});
+  EXPECT_EQ(PolicyFindings("import \"a\" as a; 1"), Strings{"WM137 1 6"});
+  EXPECT_EQ(PolicyFindings("include \"a\"; 1"), Strings{"WM138 1 7"});
+  EXPECT_EQ(PolicyFindings(".status.startTime | fromdate < now"), Strings{"WM139 32 3"});
+  EXPECT_EQ(PolicyFindings("0 | localtime"), Strings{"WM140 5 9"});
+  EXPECT_EQ(PolicyFindings("0 | strflocaltime(\"%H\")"), Strings{"WM141 5 13"});
   // The pure time builtins stay allowed: their result depends on the input only.
-  EXPECT_EQ(Findings("0 | gmtime | mktime | todate"), Strings{});
-  EXPECT_EQ(Findings("\"\\(input)\""), Strings{"WM128 4 5"});
+  EXPECT_EQ(PolicyFindings("0 | gmtime | mktime | todate"), Strings{});
+  EXPECT_EQ(PolicyFindings("\"\\(input)\""), Strings{"WM128 4 5"});
 }
 
 TEST(JqPolicyTest, SeveritiesAndMessages) {
@@ -93,12 +93,12 @@ TEST(JqPolicyTest, UpstreamItemsQuoteUpstreamsReason) {
 }
 
 TEST(JqPolicyTest, UpstreamItemsAreRefusedAnywhere) {
-  EXPECT_EQ(Findings("def f: range(2); [f]"), Strings{"WM121 8 5"});
-  EXPECT_EQ(Findings("\"\\([paths])\""), Strings{"WM122 5 5"});
-  EXPECT_EQ(Findings("if . then walk(.) else 1 end"), Strings{"WM124 11 4"});
-  EXPECT_EQ(Findings("reduce .[] as $x (0; . + ($x | del(.a)))"), Strings{"WM120 32 3"});
-  EXPECT_EQ(Findings("{a: [.[] | repeat(.)]}"), Strings{"WM125 12 6"});
-  EXPECT_EQ(Findings("try (.a = 1) catch 0"), Strings{"WM127 9 1"});
+  EXPECT_EQ(PolicyFindings("def f: range(2); [f]"), Strings{"WM121 8 5"});
+  EXPECT_EQ(PolicyFindings("\"\\([paths])\""), Strings{"WM122 5 5"});
+  EXPECT_EQ(PolicyFindings("if . then walk(.) else 1 end"), Strings{"WM124 11 4"});
+  EXPECT_EQ(PolicyFindings("reduce .[] as $x (0; . + ($x | del(.a)))"), Strings{"WM120 32 3"});
+  EXPECT_EQ(PolicyFindings("{a: [.[] | repeat(.)]}"), Strings{"WM125 12 6"});
+  EXPECT_EQ(PolicyFindings("try (.a = 1) catch 0"), Strings{"WM127 9 1"});
 }
 
 TEST(JqPolicyTest, FindsItemsByNameOrRule) {
@@ -116,24 +116,24 @@ TEST(JqPolicyTest, CallersCanAllowItems) {
   Policy policy = Policy::Default();
   policy.Allow("range");
   policy.Allow("WM127");
-  EXPECT_EQ(Findings("[range(3)] | .[0] = 1 | del(.[1])", policy), Strings{"WM120 25 3"});
+  EXPECT_EQ(PolicyFindings("[range(3)] | .[0] = 1 | del(.[1])", policy), Strings{"WM120 25 3"});
 }
 
 // Upstream's validator matches names on the syntax tree: a local definition does not hide them.
 TEST(JqPolicyTest, LocalDefinitionsDoNotHideUpstreamItems) {
-  EXPECT_EQ(Findings("def range: 1; range"), Strings{"WM121 15 5"});
-  EXPECT_EQ(Findings("def f(walk): walk; f(.)"), Strings{"WM124 14 4"});
-  EXPECT_EQ(Findings("(def range: 1; range), range(2)"), (Strings{"WM121 16 5", "WM121 24 5"}));
+  EXPECT_EQ(PolicyFindings("def range: 1; range"), Strings{"WM121 15 5"});
+  EXPECT_EQ(PolicyFindings("def f(walk): walk; f(.)"), Strings{"WM124 14 4"});
+  EXPECT_EQ(PolicyFindings("(def range: 1; range), range(2)"), (Strings{"WM121 16 5", "WM121 24 5"}));
 }
 
 TEST(JqPolicyTest, LocalDefinitionsShadowWmcItems) {
-  EXPECT_EQ(Findings("def input: 1; input"), Strings{});
-  EXPECT_EQ(Findings("def f(input): input; f(.)"), Strings{});
-  EXPECT_EQ(Findings("def f($env): $env; f(1)"), Strings{});
-  EXPECT_EQ(Findings("{} as $ENV | $ENV"), Strings{});
-  EXPECT_EQ(Findings("(def debug: 1; debug), debug"), Strings{"WM130 24 5"});
-  EXPECT_EQ(Findings("reduce .[] as $x (0; . + $x)"), Strings{});
-  EXPECT_EQ(Findings(". as {(input): $v} | $v"), Strings{"WM128 8 5"});
+  EXPECT_EQ(PolicyFindings("def input: 1; input"), Strings{});
+  EXPECT_EQ(PolicyFindings("def f(input): input; f(.)"), Strings{});
+  EXPECT_EQ(PolicyFindings("def f($env): $env; f(1)"), Strings{});
+  EXPECT_EQ(PolicyFindings("{} as $ENV | $ENV"), Strings{});
+  EXPECT_EQ(PolicyFindings("(def debug: 1; debug), debug"), Strings{"WM130 24 5"});
+  EXPECT_EQ(PolicyFindings("reduce .[] as $x (0; . + $x)"), Strings{});
+  EXPECT_EQ(PolicyFindings(". as {(input): $v} | $v"), Strings{"WM128 8 5"});
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ std::vector<Diagnostic> Run(std::string_view text, const PortabilityOptions& opt
 }
 
 // "RULE col len" for each finding.
-Strings Findings(std::string_view text, const PortabilityOptions& options = {}) {
+Strings PortabilityFindings(std::string_view text, const PortabilityOptions& options = {}) {
   Strings out;
   for (const Diagnostic& d : Run(text, options)) {
     out.push_back(d.rule + " " + std::to_string(d.location.column) + " " + std::to_string(d.length));
@@ -40,88 +40,88 @@ std::string FixIt(std::string_view text) {
 }
 
 TEST(JqPortabilityTest, PortableResolversAreClean) {
-  EXPECT_EQ(Findings(".spec.replicatedJobs[] | (.replicas // 1)"), Strings{});
-  EXPECT_EQ(Findings("[.status.conditions[]? | select(.type == \"Ready\")] | length > 0"), Strings{});
-  EXPECT_EQ(Findings(".metadata.name | test(\"^worker-[0-9]+$\"; \"i\")"), Strings{});
-  EXPECT_EQ(Findings(".spec.x | keys | .[0]"), Strings{});
-  EXPECT_EQ(Findings("{a: 1, b: 2} | tojson"), Strings{});
-  EXPECT_EQ(Findings(".a[1.5], .a[0:2], 9007199254740992"), Strings{});
+  EXPECT_EQ(PortabilityFindings(".spec.replicatedJobs[] | (.replicas // 1)"), Strings{});
+  EXPECT_EQ(PortabilityFindings("[.status.conditions[]? | select(.type == \"Ready\")] | length > 0"), Strings{});
+  EXPECT_EQ(PortabilityFindings(".metadata.name | test(\"^worker-[0-9]+$\"; \"i\")"), Strings{});
+  EXPECT_EQ(PortabilityFindings(".spec.x | keys | .[0]"), Strings{});
+  EXPECT_EQ(PortabilityFindings("{a: 1, b: 2} | tojson"), Strings{});
+  EXPECT_EQ(PortabilityFindings(".a[1.5], .a[0:2], 9007199254740992"), Strings{});
 }
 
 TEST(JqPortabilityTest, BuiltinsGojqLacks) {
-  EXPECT_EQ(Findings(".spec | keys_unsorted"), Strings{"WM300 9 13"});
-  EXPECT_EQ(Findings("$__loc__"), Strings{"WM301 1 8"});
-  EXPECT_EQ(Findings("input_line_number"), Strings{"WM302 1 17"});
-  EXPECT_EQ(Findings("get_search_list"), Strings{"WM303 1 15"});
-  EXPECT_EQ(Findings("get_prog_origin"), Strings{"WM304 1 15"});
-  EXPECT_EQ(Findings("get_jq_origin"), Strings{"WM305 1 13"});
-  EXPECT_EQ(Findings("[recurse_down]"), Strings{"WM306 2 12"});
-  EXPECT_EQ(Findings("\"x\" | @base32d"), Strings{"WM314 7 8"});
-  EXPECT_EQ(Findings("@base32 \"\\(.a)\""), Strings{"WM314 1 7"});
+  EXPECT_EQ(PortabilityFindings(".spec | keys_unsorted"), Strings{"WM300 9 13"});
+  EXPECT_EQ(PortabilityFindings("$__loc__"), Strings{"WM301 1 8"});
+  EXPECT_EQ(PortabilityFindings("input_line_number"), Strings{"WM302 1 17"});
+  EXPECT_EQ(PortabilityFindings("get_search_list"), Strings{"WM303 1 15"});
+  EXPECT_EQ(PortabilityFindings("get_prog_origin"), Strings{"WM304 1 15"});
+  EXPECT_EQ(PortabilityFindings("get_jq_origin"), Strings{"WM305 1 13"});
+  EXPECT_EQ(PortabilityFindings("[recurse_down]"), Strings{"WM306 2 12"});
+  EXPECT_EQ(PortabilityFindings("\"x\" | @base32d"), Strings{"WM314 7 8"});
+  EXPECT_EQ(PortabilityFindings("@base32 \"\\(.a)\""), Strings{"WM314 1 7"});
 }
 
 TEST(JqPortabilityTest, LocalDefinitionsShadowMissingBuiltins) {
-  EXPECT_EQ(Findings("def keys_unsorted: keys; keys_unsorted"), Strings{});
-  EXPECT_EQ(Findings("def f(get_jq_origin): get_jq_origin; f(.)"), Strings{});
-  EXPECT_EQ(Findings("1 as $ENV | $ENV"), Strings{});
+  EXPECT_EQ(PortabilityFindings("def keys_unsorted: keys; keys_unsorted"), Strings{});
+  EXPECT_EQ(PortabilityFindings("def f(get_jq_origin): get_jq_origin; f(.)"), Strings{});
+  EXPECT_EQ(PortabilityFindings("1 as $ENV | $ENV"), Strings{});
 }
 
 TEST(JqPortabilityTest, SyntaxGojqRefuses) {
-  EXPECT_EQ(Findings("def true: 1; .a"), Strings{"WM307 5 4"});
-  EXPECT_EQ(Findings("[-1 as $x | 1, $x]"), Strings{"WM309 2 1"});
-  EXPECT_EQ(Findings("[(-1) as $x | 1, $x]"), Strings{});
+  EXPECT_EQ(PortabilityFindings("def true: 1; .a"), Strings{"WM307 5 4"});
+  EXPECT_EQ(PortabilityFindings("[-1 as $x | 1, $x]"), Strings{"WM309 2 1"});
+  EXPECT_EQ(PortabilityFindings("[(-1) as $x | 1, $x]"), Strings{});
 }
 
 TEST(JqPortabilityTest, NumbersAndIndexes) {
-  EXPECT_EQ(Findings(".a + 100000000000000000001"), Strings{"WM310 6 21"});
-  EXPECT_EQ(Findings(".a[-0.5]"), Strings{"WM311 4 4"});
-  EXPECT_EQ(Findings(".a[1:2.5]"), Strings{"WM311 6 3"});
-  EXPECT_EQ(Findings(".a[-1.5:]"), Strings{"WM311 4 4"});
-  EXPECT_EQ(Findings("\"abc\"[1]"), Strings{"WM312 1 8"});
+  EXPECT_EQ(PortabilityFindings(".a + 100000000000000000001"), Strings{"WM310 6 21"});
+  EXPECT_EQ(PortabilityFindings(".a[-0.5]"), Strings{"WM311 4 4"});
+  EXPECT_EQ(PortabilityFindings(".a[1:2.5]"), Strings{"WM311 6 3"});
+  EXPECT_EQ(PortabilityFindings(".a[-1.5:]"), Strings{"WM311 4 4"});
+  EXPECT_EQ(PortabilityFindings("\"abc\"[1]"), Strings{"WM312 1 8"});
 }
 
 TEST(JqPortabilityTest, StringFunctions) {
-  EXPECT_EQ(Findings(".name | index(\"-\")"), Strings{"WM313 9 5"});
-  EXPECT_EQ(Findings(".xs | index(1)"), Strings{});
-  EXPECT_EQ(Findings(".s | @base64d"), Strings{"WM315 6 8"});
-  EXPECT_EQ(Findings("$ENV.HOME, env.HOME"), (Strings{"WM316 1 4", "WM316 12 3"}));
+  EXPECT_EQ(PortabilityFindings(".name | index(\"-\")"), Strings{"WM313 9 5"});
+  EXPECT_EQ(PortabilityFindings(".xs | index(1)"), Strings{});
+  EXPECT_EQ(PortabilityFindings(".s | @base64d"), Strings{"WM315 6 8"});
+  EXPECT_EQ(PortabilityFindings("$ENV.HOME, env.HOME"), (Strings{"WM316 1 4", "WM316 12 3"}));
   PortabilityOptions refused;
   refused.refused = {"$ENV"};
-  EXPECT_EQ(Findings("$ENV.HOME, env.HOME", refused), Strings{"WM316 12 3"});
-  EXPECT_EQ(Findings(".a | ltrimstr(1)"), Strings{"WM323 6 8"});
-  EXPECT_EQ(Findings(".a | ltrimstr(\"x\")"), Strings{});
+  EXPECT_EQ(PortabilityFindings("$ENV.HOME, env.HOME", refused), Strings{"WM316 12 3"});
+  EXPECT_EQ(PortabilityFindings(".a | ltrimstr(1)"), Strings{"WM323 6 8"});
+  EXPECT_EQ(PortabilityFindings(".a | ltrimstr(\"x\")"), Strings{});
 }
 
 TEST(JqPortabilityTest, RegularExpressions) {
-  EXPECT_EQ(Findings("test(\"(a)\\\\1\")"), Strings{"WM317 6 8"});
-  EXPECT_EQ(Findings("test(\"a(?=b)\")"), Strings{"WM318 6 8"});
-  EXPECT_EQ(Findings("sub(\"(?<!x)y\"; \"z\")"), Strings{"WM318 5 9"});
-  EXPECT_EQ(Findings("test(\"a++\")"), Strings{"WM319 6 5"});
-  EXPECT_EQ(Findings("test(\"\\\\h+\")"), Strings{"WM320 6 6"});
-  EXPECT_EQ(Findings("test(\"a b\"; \"x\")"), Strings{"WM321 13 3"});
-  EXPECT_EQ(Findings("gsub(\"a.b\"; \"c\"; \"gm\")"), Strings{"WM321 18 4"});
-  EXPECT_EQ(Findings("[scan(\"(?<n>a)\"; \"g\")]"), Strings{});
-  EXPECT_EQ(Findings("split(\", \")"), Strings{});
+  EXPECT_EQ(PortabilityFindings("test(\"(a)\\\\1\")"), Strings{"WM317 6 8"});
+  EXPECT_EQ(PortabilityFindings("test(\"a(?=b)\")"), Strings{"WM318 6 8"});
+  EXPECT_EQ(PortabilityFindings("sub(\"(?<!x)y\"; \"z\")"), Strings{"WM318 5 9"});
+  EXPECT_EQ(PortabilityFindings("test(\"a++\")"), Strings{"WM319 6 5"});
+  EXPECT_EQ(PortabilityFindings("test(\"\\\\h+\")"), Strings{"WM320 6 6"});
+  EXPECT_EQ(PortabilityFindings("test(\"a b\"; \"x\")"), Strings{"WM321 13 3"});
+  EXPECT_EQ(PortabilityFindings("gsub(\"a.b\"; \"c\"; \"gm\")"), Strings{"WM321 18 4"});
+  EXPECT_EQ(PortabilityFindings("[scan(\"(?<n>a)\"; \"g\")]"), Strings{});
+  EXPECT_EQ(PortabilityFindings("split(\", \")"), Strings{});
 }
 
 TEST(JqPortabilityTest, ObjectOrder) {
-  EXPECT_EQ(Findings("{b: 1, a: 2} | tojson"), Strings{"WM322 16 6"});
-  EXPECT_EQ(Findings(".x | {b: 1, a: 2} | tojson | length"), Strings{"WM322 21 6"});
-  EXPECT_EQ(Findings("{b: 1, a: 2} | .[]"), Strings{"WM322 16 3"});
-  EXPECT_EQ(Findings("{b: 1, a: 2}[]"), Strings{"WM322 1 14"});
-  EXPECT_EQ(Findings("{(.k): 1, a: 2} | to_entries"), Strings{"WM322 19 10"});
+  EXPECT_EQ(PortabilityFindings("{b: 1, a: 2} | tojson"), Strings{"WM322 16 6"});
+  EXPECT_EQ(PortabilityFindings(".x | {b: 1, a: 2} | tojson | length"), Strings{"WM322 21 6"});
+  EXPECT_EQ(PortabilityFindings("{b: 1, a: 2} | .[]"), Strings{"WM322 16 3"});
+  EXPECT_EQ(PortabilityFindings("{b: 1, a: 2}[]"), Strings{"WM322 1 14"});
+  EXPECT_EQ(PortabilityFindings("{(.k): 1, a: 2} | to_entries"), Strings{"WM322 19 10"});
   // The workload's own objects reach gojq and wmc's runtime with sorted keys: no difference.
-  EXPECT_EQ(Findings(".spec.replicaSpecs | to_entries[] | .key"), Strings{});
-  EXPECT_EQ(Findings("{a: 1, b: 2} | to_entries"), Strings{});
+  EXPECT_EQ(PortabilityFindings(".spec.replicaSpecs | to_entries[] | .key"), Strings{});
+  EXPECT_EQ(PortabilityFindings("{a: 1, b: 2} | to_entries"), Strings{});
 }
 
 TEST(JqPortabilityTest, TargetJqAndAllowedRulesAreQuiet) {
   PortabilityOptions jq;
   jq.target = Engine::kJq;
-  EXPECT_EQ(Findings("keys_unsorted, $__loc__", jq), Strings{});
+  EXPECT_EQ(PortabilityFindings("keys_unsorted, $__loc__", jq), Strings{});
   PortabilityOptions allowed;
   allowed.allowed = {"keys_unsorted", "WM301"};
-  EXPECT_EQ(Findings("keys_unsorted, $__loc__, input_line_number", allowed), Strings{"WM302 26 17"});
+  EXPECT_EQ(PortabilityFindings("keys_unsorted, $__loc__, input_line_number", allowed), Strings{"WM302 26 17"});
   Engine engine = Engine::kJq;
   EXPECT_TRUE(ParseEngine("gojq", &engine));
   EXPECT_EQ(engine, Engine::kGojq);

@@ -12,47 +12,17 @@
 #include "runtime/eval/view/view.h"
 #include "runtime/eval/view/view_program.h"
 #include "runtime/value/json.h"
+#include "tests/unit/view/view_test_util.h"
 
 namespace wm::testing {
 namespace {
-
-std::shared_ptr<const ir::Program> Program(const std::string& expr) {
-  auto lowered = driver::LowerExpression(expr);
-  EXPECT_TRUE(lowered.ok()) << expr;
-  return lowered.ok() ? lowered->program : nullptr;
-}
-
-std::string Describe(const view::ResolverResult& r) {
-  std::string text;
-  for (const view::ViewOutput& out : r.outputs) {
-    out.WriteJson(&text);
-    text += "\n";
-  }
-  if (r.status == EvalStatus::kError) text += "error: " + r.error.Message() + "\n";
-  return text;
-}
-
-std::string Interpret(const std::shared_ptr<const ir::Program>& program, const std::string& json, bool sorted) {
-  Value input;
-  EXPECT_TRUE(ParseJson(json, &input, nullptr)) << json;
-  if (sorted) input = SortKeysDeep(input);
-  std::string text;
-  EvalError error;
-  EvalStatus status = MakeInterpreter(program)->Run(input, [&](const Value& v) {
-    WriteJson(v, &text);
-    text += "\n";
-    return true;
-  }, &error);
-  if (status == EvalStatus::kError) text += "error: " + error.Message() + "\n";
-  return text;
-}
 
 // All `exprs` fused into one kind, one runner over all `docs` in turn (the buffers are reused from
 // one object to the next), in both key orders: every result equals the interpreter's. Returns
 // how many resolver runs the view engine answered itself.
 uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<std::string>& docs) {
   std::vector<std::shared_ptr<const ir::Program>> programs;
-  for (const std::string& e : exprs) programs.push_back(Program(e));
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
   uint64_t answered = 0;
   for (bool sorted : {false, true}) {
     view::FusedKind kind(programs, view::FusedKindOptions{sorted});
@@ -61,7 +31,7 @@ uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<st
       JsonError error;
       EXPECT_TRUE(runner.Run(doc, {}, &error)) << doc;
       for (size_t i = 0; i < exprs.size(); ++i) {
-        EXPECT_EQ(Describe(runner.result(i)), Interpret(programs[i], doc, sorted))
+        EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, sorted))
             << exprs[i] << " on " << doc << " (sorted " << sorted << ")";
       }
     }
@@ -86,9 +56,9 @@ const std::vector<std::string> kCliqueResolvers = {
 TEST(ViewSharedPathsTest, ResolversBelowOneIterationShareItsTrieNodes) {
   view::PathTrie trie;
   std::string reason;
-  auto a = view::LowerToView(*Program(".spec.cliques[].spec.podSpec.schedulerName"), &trie, &reason);
-  auto b = view::LowerToView(*Program(".spec.cliques[] | .spec.podSpec.containers"), &trie, &reason);
-  auto c = view::LowerToView(*Program(".spec.cliques[] | .name"), &trie, &reason);
+  auto a = view::LowerToView(*Lowered(".spec.cliques[].spec.podSpec.schedulerName"), &trie, &reason);
+  auto b = view::LowerToView(*Lowered(".spec.cliques[] | .spec.podSpec.containers"), &trie, &reason);
+  auto c = view::LowerToView(*Lowered(".spec.cliques[] | .name"), &trie, &reason);
   ASSERT_TRUE(a && b && c) << reason;
   size_t iterations = 0;
   uint32_t pod_spec = 0;
@@ -107,7 +77,7 @@ TEST(ViewSharedPathsTest, NestedUseOfTheSameIterationIsNotShared) {
   // `.c[] | (.c[] | .name) + .name`: the inner iteration may not reuse the outer one's element.
   view::PathTrie trie;
   std::string reason;
-  auto program = view::LowerToView(*Program(".c[] | (.c[] | .name) + .name"), &trie, &reason);
+  auto program = view::LowerToView(*Lowered(".c[] | (.c[] | .name) + .name"), &trie, &reason);
   ASSERT_TRUE(program) << reason;
   size_t each = 0, iterate = 0;
   for (const view::VNode& node : program->nodes) {

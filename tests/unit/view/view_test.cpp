@@ -16,45 +16,10 @@
 #include "runtime/bundle/bundle.h"
 #include "runtime/eval/view/view.h"
 #include "runtime/value/json.h"
+#include "tests/unit/view/view_test_util.h"
 
 namespace wm::testing {
 namespace {
-
-std::shared_ptr<const ir::Program> Lowered(const std::string& expr) {
-  auto lowered = driver::LowerExpression(expr);
-  EXPECT_TRUE(lowered.ok()) << expr;
-  return lowered.ok() ? lowered->program : nullptr;
-}
-
-// What one engine made of one resolver on one object: compact outputs, one per line, then the
-// error message.
-std::string Describe(const view::ResolverResult& r) {
-  std::string text;
-  for (const view::ViewOutput& out : r.outputs) {
-    out.WriteJson(&text);
-    text += "\n";
-  }
-  if (r.status == EvalStatus::kError) text += "error: " + r.error.Message() + "\n";
-  return text;
-}
-
-std::string Interpret(const ir::Program& program, const std::string& json, bool sort_keys,
-                      const RunOptions& options = {}) {
-  Value input;
-  JsonError error;
-  if (!ParseJson(json, &input, &error)) return "invalid JSON: " + error.message;
-  if (sort_keys) input = SortKeysDeep(input);
-  auto interp = MakeInterpreter(std::make_shared<ir::Program>(program));
-  std::string text;
-  EvalError eval_error;
-  EvalStatus status = interp->Run(input, [&](const Value& v) {
-    WriteJson(v, &text);
-    text += "\n";
-    return true;
-  }, &eval_error, options);
-  if (status == EvalStatus::kError) text += "error: " + eval_error.Message() + "\n";
-  return text;
-}
 
 struct ViewRun {
   std::string text;   // Describe() of the result

@@ -16,7 +16,7 @@ namespace {
 using testing::CompileBundle;
 using testing::ParseObject;
 
-constexpr const char* kDefinition = R"(apiVersion: run.ai/v1alpha1
+constexpr const char* kAccessorDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata:
   name: thing
@@ -60,7 +60,7 @@ spec:
 class AccessorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    bundle_ = CompileBundle(kDefinition);
+    bundle_ = CompileBundle(kAccessorDefinition);
     ASSERT_NE(bundle_, nullptr);
     definition_ = &bundle_->definitions().at(0);
   }

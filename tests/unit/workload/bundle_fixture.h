@@ -69,4 +69,10 @@ inline Value ParseObject(std::string_view json) {
   return v;
 }
 
+// A Pod named `name` with these labels (a JSON object text).
+inline Value PodWithLabels(const std::string& name, const std::string& labels) {
+  return ParseObject(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name + R"(","labels":)" + labels +
+                     "}}");
+}
+
 }  // namespace wm::testing

@@ -93,7 +93,7 @@ TEST(DescribeOwners, ChainThroughOwnersOfTheInputUpToSixLevels) {
 }
 
 // A JobSet-like definition: grouping root, a multi-instance pod-bearing child told apart by label.
-const char* kDefinition = R"(apiVersion: run.ai/v1alpha1
+const char* kDescribeDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: demo}
 spec:
@@ -138,7 +138,7 @@ Value Pod(const std::string& name, const std::string& role, bool ready, const st
 }
 
 TEST(DescribeView, InstancesSortedWithTheirPodsReplicasAndResources) {
-  auto bundle = CompileBundle(kDefinition);
+  auto bundle = CompileBundle(kDescribeDefinition);
   ASSERT_NE(bundle, nullptr);
   std::vector<Value> pods = {Pod("w-1", "worker", true, "node-b"), Pod("w-0", "worker", false, ""),
                              Pod("d-0", "driver", true, "node-a")};
@@ -172,7 +172,7 @@ TEST(DescribeView, InstancesSortedWithTheirPodsReplicasAndResources) {
 }
 
 TEST(DescribeView, JsonCarriesUpstreamFieldNames) {
-  auto bundle = CompileBundle(kDefinition);
+  auto bundle = CompileBundle(kDescribeDefinition);
   ASSERT_NE(bundle, nullptr);
   DescribeViewOptions options;
   options.file_mode = true;
@@ -189,7 +189,7 @@ TEST(DescribeView, JsonCarriesUpstreamFieldNames) {
 }
 
 TEST(DescribeView, ExtractionErrorsAreWrappedAsUpstreamDoes) {
-  auto bundle = CompileBundle(kDefinition);
+  auto bundle = CompileBundle(kDescribeDefinition);
   ASSERT_NE(bundle, nullptr);
   Value broken = ParseObject(R"({"apiVersion":"example.com/v1","kind":"Top","metadata":{"name":"x"},
     "spec":{"roles":[{"name":"a","replicas":"many"}]}})");

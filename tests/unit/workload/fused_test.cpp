@@ -176,7 +176,7 @@ TEST_F(FusedCatalogTest, AccessorFromTextEqualsAccessorFromValue) {
   EXPECT_GT(compared, 20u);
 }
 
-constexpr const char* kDefinition = R"(apiVersion: run.ai/v1alpha1
+constexpr const char* kFusedDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata:
   name: thing
@@ -203,7 +203,7 @@ spec:
 class FusedAccessorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    bundle_ = testing::CompileBundle(kDefinition);
+    bundle_ = testing::CompileBundle(kFusedDefinition);
     ASSERT_NE(bundle_, nullptr);
     definition_ = &bundle_->definitions().at(0);
     fused_ = std::make_unique<FusedDefinitions>(*bundle_);

@@ -15,12 +15,6 @@ namespace {
 
 using wm::testing::CompileBundle;
 
-// A Pod named `name` with these labels (a JSON object text).
-Value PodWithLabels(const std::string& name, const std::string& labels) {
-  return wm::testing::ParseObject(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-                                  R"(","labels":)" + labels + "}}");
-}
-
 // Instance ids and per-instance scales by component name; a component not listed has [""] and
 // no scale definition.
 struct FakeWorkload {
@@ -241,7 +235,7 @@ TEST_F(Gangs, CandidatesListDirectMentionsBeforeAncestors) {
 
 TEST_F(Gangs, FilterMustYieldBooleanTrue) {
   auto effective_of = [&](const std::string& labels) {
-    Value pod = PodWithLabels("w", labels);
+    Value pod = wm::testing::PodWithLabels("w", labels);
     PodQuerier q(*bundle_, pod);
     auto r = GetPodGroupingEffectiveComponent(q, *summary_, C("worker"));
     if (!r.ok()) return "error: " + r.error.message;
@@ -258,7 +252,7 @@ TEST_F(Gangs, FilterMustYieldBooleanTrue) {
 }
 
 TEST_F(Gangs, LegacyPodGroupNameKeysAndMinimum) {
-  Value pod = PodWithLabels("w", R"({"role":"worker","special":true,"job":"lws"})");
+  Value pod = wm::testing::PodWithLabels("w", R"({"role":"worker","special":true,"job":"lws"})");
   pod.Set("metadata", [&] {
     Value m = *pod.Find("metadata");
     m.Set("namespace", Value::String("ns"));
@@ -272,7 +266,7 @@ TEST_F(Gangs, LegacyPodGroupNameKeysAndMinimum) {
   EXPECT_EQ(g.value.group_keys, (std::vector<std::string>{"lws"}));
   EXPECT_EQ(g.value.min_member, 3);  // the worker subtree, its own (single) instance
 
-  Value other = PodWithLabels("l", R"({"role":"leader","job":"lws","index":"0"})");
+  Value other = wm::testing::PodWithLabels("l", R"({"role":"leader","job":"lws","index":"0"})");
   PodQuerier lq(*bundle_, other);
   auto all = LegacyPodGroupOf(lq, *summary_, reader, C("leader"), identity_);
   ASSERT_TRUE(all.ok()) << all.error.message;
@@ -280,7 +274,7 @@ TEST_F(Gangs, LegacyPodGroupNameKeysAndMinimum) {
   EXPECT_EQ(all.value.effective.component->name, "group");
   EXPECT_EQ(all.value.min_member, 8);  // group 2 x (leader 1 + worker 3)
 
-  Value upper = PodWithLabels("l", R"({"role":"leader","job":"LWS","index":"0"})");
+  Value upper = wm::testing::PodWithLabels("l", R"({"role":"leader","job":"LWS","index":"0"})");
   PodQuerier uq(*bundle_, upper);
   EXPECT_EQ(LegacyPodGroupOf(uq, *summary_, reader, C("leader"), identity_).error.message.rfind(
                 "Karta grouping keys [LWS 0] produce invalid Kubernetes PodGroup name \"pg-uid-1-LWS-0\": a "
@@ -312,7 +306,7 @@ TEST_F(Gangs, PodGroupPlanUsesSubtreeScalesPerSubgroup) {
 }
 
 TEST_F(Gangs, PodGroupMembershipNearestSubgroupAndKaiSubgroups) {
-  Value worker = PodWithLabels("w", R"({"role":"worker"})");
+  Value worker = wm::testing::PodWithLabels("w", R"({"role":"worker"})");
   PodQuerier wq(*bundle_, worker);
   auto m = PodGroupOf(wq, *summary_, &C("worker"), identity_);
   ASSERT_TRUE(m.ok()) << m.error.message;
@@ -320,7 +314,7 @@ TEST_F(Gangs, PodGroupMembershipNearestSubgroupAndKaiSubgroups) {
   EXPECT_EQ(m.value.sub_group, "group");  // no subgroup of its own: its parent's
   EXPECT_EQ(m.value.kai_sub_groups, (std::vector<std::string>{"group"}));
 
-  Value leader = PodWithLabels("l", R"({"role":"leader"})");
+  Value leader = wm::testing::PodWithLabels("l", R"({"role":"leader"})");
   PodQuerier lq(*bundle_, leader);
   auto l = PodGroupOf(lq, *summary_, &C("leader"), identity_);
   EXPECT_EQ(l.value.sub_group, "leader");
@@ -330,7 +324,7 @@ TEST_F(Gangs, PodGroupMembershipNearestSubgroupAndKaiSubgroups) {
 
 TEST_F(Gangs, AnswerPodCollectsEveryAnswerAndKaisName) {
   ScaleReader reader = workload_.Reader();
-  Value worker = PodWithLabels("w", R"({"role":"worker","special":false,"job":"lws","index":"1"})");
+  Value worker = wm::testing::PodWithLabels("w", R"({"role":"worker","special":false,"job":"lws","index":"1"})");
   PodQuerier wq(*bundle_, worker);
   PodAnswers a = AnswerPod(wq, *summary_, reader, identity_);
   ASSERT_TRUE(a.component.ok());
@@ -344,7 +338,7 @@ TEST_F(Gangs, AnswerPodCollectsEveryAnswerAndKaisName) {
 
   // No component claims the pod: every per-component answer carries that error, but KAI's
   // podGroup form still names the pod's PodGroup (it does not infer the component).
-  Value stray = PodWithLabels("s", R"({"role":"other"})");
+  Value stray = wm::testing::PodWithLabels("s", R"({"role":"other"})");
   PodQuerier sq(*bundle_, stray);
   PodAnswers b = AnswerPod(sq, *summary_, reader, identity_);
   EXPECT_EQ(b.component.error.message, "no component found for pod s");

@@ -12,12 +12,6 @@ namespace {
 
 using wm::testing::CompileBundle;
 
-// A Pod named `name` with these labels (a JSON object text).
-Value PodWithLabels(const std::string& name, const std::string& labels) {
-  return wm::testing::ParseObject(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-                                  R"(","labels":)" + labels + "}}");
-}
-
 // A definition with root `top` and the given child components (YAML list items, 4 spaces deep).
 std::string Definition(const std::string& children) {
   return R"(apiVersion: run.ai/v1alpha1
@@ -37,7 +31,7 @@ spec:
 }
 
 // Two roles told apart by the label `role` (head by value, worker by matchLabels + keyPath).
-const char* kRoles = R"(    - name: head
+const char* kPodsRoles = R"(    - name: head
       ownerRef: top
       specDefinition: {podTemplateSpecPath: .spec.head}
       podSelector:
@@ -82,18 +76,18 @@ TEST_F(Pods, SolePodBearingLeafClaimsEveryPod) {
         componentTypeSelector: {keyPath: .metadata.labels.role, value: worker}
 )");
   // The selector is not consulted: a pod it rejects still belongs to the only leaf.
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", R"({"role":"other"})")), "worker");
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", "{}")), "worker");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", R"({"role":"other"})")), "worker");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", "{}")), "worker");
 }
 
 TEST_F(Pods, KeyPathWithValueAndMatchLabelsAndKeyPath) {
-  Load(kRoles);
-  EXPECT_EQ(ComponentOf(PodWithLabels("h", R"({"role":"head"})")), "head");
-  EXPECT_EQ(ComponentOf(PodWithLabels("w", R"({"role":"worker","group":"g1"})")), "worker");
+  Load(kPodsRoles);
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("h", R"({"role":"head"})")), "head");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("w", R"({"role":"worker","group":"g1"})")), "worker");
   // matchLabels alone is not enough: the keyPath (no value) must also yield a non-null result.
-  EXPECT_EQ(ComponentOf(PodWithLabels("w2", R"({"role":"worker"})")), "error: no component found for pod w2");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("w2", R"({"role":"worker"})")), "error: no component found for pod w2");
   // keyPath alone is not enough either: matchLabels requires role=worker.
-  EXPECT_EQ(ComponentOf(PodWithLabels("w3", R"({"role":"trainer","group":"g1"})")),
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("w3", R"({"role":"trainer","group":"g1"})")),
             "error: no component found for pod w3");
 }
 
@@ -110,9 +104,9 @@ TEST_F(Pods, KeyPathWithoutValueIsAnyNonNullResult) {
         componentTypeSelector: {keyPath: .metadata.labels.b}
 )");
   // One non-null result among several is enough; false is not null.
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", R"({"a":false})")), "a");
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", R"({"b":""})")), "b");
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", "{}")), "error: no component found for pod p");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", R"({"a":false})")), "a");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", R"({"b":""})")), "b");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", "{}")), "error: no component found for pod p");
 }
 
 TEST_F(Pods, KeyPathValueComparesAsJsonString) {
@@ -125,9 +119,9 @@ TEST_F(Pods, KeyPathValueComparesAsJsonString) {
       ownerRef: top
       specDefinition: {podTemplateSpecPath: .spec.b}
 )");
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", R"({"m":"3"})")), "three");  // any result equal
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", R"({"m":"3"})")), "three");  // any result equal
   // The number 3 is not the string "3" (upstream compares with `== "3"`).
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", R"({"n":3})")), "error: no component found for pod p");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", R"({"n":3})")), "error: no component found for pod p");
 }
 
 TEST_F(Pods, SelectorErrorNamesTheComponent) {
@@ -140,14 +134,14 @@ TEST_F(Pods, SelectorErrorNamesTheComponent) {
       ownerRef: top
       specDefinition: {podTemplateSpecPath: .spec.b}
 )");
-  std::string got = ComponentOf(PodWithLabels("p", R"({"x":"1"})"));
+  std::string got = ComponentOf(wm::testing::PodWithLabels("p", R"({"x":"1"})"));
   EXPECT_EQ(got.rfind("error: failed to check if pod matches component a: ", 0), 0u) << got;
   EXPECT_NE(got.find("boom"), std::string::npos) << got;
 }
 
 TEST_F(Pods, InstanceMatchingAndUpstreamErrors) {
-  Load(kRoles);
-  Value pod = PodWithLabels("w", R"({"role":"worker","group":"g2"})");
+  Load(kPodsRoles);
+  Value pod = wm::testing::PodWithLabels("w", R"({"role":"worker","group":"g2"})");
   PodQuerier querier(*bundle_, pod);
   auto found = InferPodComponentInstance(querier, C("worker"), {"g1", "g2"});
   ASSERT_TRUE(found.ok()) << found.error.message;
@@ -171,8 +165,8 @@ TEST_F(Pods, InstanceMatchingAndUpstreamErrors) {
 // Every query on one pod is charged to one object budget (docs/limits.md), as the Accessor's reads
 // of a workload are: the first run is cut short by what is left, the next finds it spent.
 TEST_F(Pods, QueriesOfOnePodShareAnObjectBudget) {
-  Load(kRoles);
-  Value pod = PodWithLabels("w", R"({"role":"worker","group":"g2"})");
+  Load(kPodsRoles);
+  Value pod = wm::testing::PodWithLabels("w", R"({"role":"worker","group":"g2"})");
   PodQueryOptions options;
   options.object.fuel = 1;
   PodQuerier querier(*bundle_, pod, options);
@@ -203,7 +197,7 @@ TEST_F(Pods, SingleResultRuleAndStringification) {
         componentInstanceSelector: {idPath: '.metadata.labels.g | if . == "two" then (1, 2) elif . == "n" then 3 else . end'}
 )");
   auto instance_of = [&](const std::string& labels, std::vector<std::string> ids) {
-    Value pod = PodWithLabels("p", labels);
+    Value pod = wm::testing::PodWithLabels("p", labels);
     PodQuerier querier(*bundle_, pod);
     auto r = querier.MatchingInstanceId(C("w"), ids);
     return r.ok() ? r.value : "error: " + r.error.message;
@@ -236,13 +230,13 @@ TEST_F(Pods, ReplicaKeyIsInheritedFromTheNearestAncestor) {
         componentTypeSelector: {keyPath: .metadata.labels.role, value: worker}
         replicaSelector: {keyPath: '.metadata.labels["group-index"] + "/" + .metadata.labels["worker-index"]'}
 )");
-  Value leader = PodWithLabels("l", R"({"role":"leader","group-index":"2"})");
+  Value leader = wm::testing::PodWithLabels("l", R"({"role":"leader","group-index":"2"})");
   PodQuerier lq(*bundle_, leader);
   auto inherited = ReplicaKeyOf(lq, *summary_, C("leader"));
   ASSERT_TRUE(inherited.ok()) << inherited.error.message;
   EXPECT_EQ(inherited.value, std::optional<std::string>("2"));
 
-  Value worker = PodWithLabels("w", R"({"role":"worker","group-index":"2","worker-index":"3"})");
+  Value worker = wm::testing::PodWithLabels("w", R"({"role":"worker","group-index":"2","worker-index":"3"})");
   PodQuerier wq(*bundle_, worker);
   EXPECT_EQ(ReplicaKeyOf(wq, *summary_, C("worker")).value, std::optional<std::string>("2/3"));
 
@@ -251,7 +245,7 @@ TEST_F(Pods, ReplicaKeyIsInheritedFromTheNearestAncestor) {
   EXPECT_TRUE(none.ok());
   EXPECT_FALSE(none.value.has_value());
 
-  Value unlabelled = PodWithLabels("u", R"({"role":"leader"})");
+  Value unlabelled = wm::testing::PodWithLabels("u", R"({"role":"leader"})");
   PodQuerier uq(*bundle_, unlabelled);
   EXPECT_EQ(ReplicaKeyOf(uq, *summary_, C("leader")).error.message,
             R"(failed to extract replica key from path ".metadata.labels[\"group-index\"]": query result is empty <nil>)");
@@ -261,7 +255,7 @@ TEST_F(Pods, NoPodBearingComponentClaimsNothing) {
   Load(R"(    - name: group
       ownerRef: top
 )");
-  EXPECT_EQ(ComponentOf(PodWithLabels("p", "{}")), "error: no component found for pod p");
+  EXPECT_EQ(ComponentOf(wm::testing::PodWithLabels("p", "{}")), "error: no component found for pod p");
 }
 
 TEST(GoText, PrintsAsGoFmt) {

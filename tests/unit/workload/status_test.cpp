@@ -17,7 +17,7 @@ namespace {
 using testing::CompileBundle;
 using testing::ParseObject;
 
-constexpr const char* kDefinition = R"(apiVersion: run.ai/v1alpha1
+constexpr const char* kStatusDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata:
   name: thing
@@ -60,7 +60,7 @@ spec:
 class StatusTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    bundle_ = CompileBundle(kDefinition);
+    bundle_ = CompileBundle(kStatusDefinition);
     ASSERT_NE(bundle_, nullptr);
     definition_ = bundle_->definitions().at(0);
   }

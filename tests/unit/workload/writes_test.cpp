@@ -18,7 +18,7 @@ namespace wm::workload {
 namespace {
 
 
-constexpr const char* kDefinition = R"(apiVersion: run.ai/v1alpha1
+constexpr const char* kWritesDefinition = R"(apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata:
   name: writes
@@ -85,11 +85,11 @@ spec:
         componentTypeSelector: {matchLabels: {kind: alt}}
 )";
 
-// Compiles kDefinition once (native code for what the backends support) and loads the bundle.
+// Compiles kWritesDefinition once (native code for what the backends support) and loads the bundle.
 class Writes : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    bundle_ = testing::CompileBundle(kDefinition, {.native = true, .opt_level = 0, .findings_fail = true});
+    bundle_ = testing::CompileBundle(kWritesDefinition, {.native = true, .opt_level = 0, .findings_fail = true});
     ASSERT_NE(bundle_, nullptr);
   }
   static void TearDownTestSuite() { bundle_.reset(); }
@@ -106,7 +106,7 @@ std::shared_ptr<Bundle> Writes::bundle_;
 
 constexpr const char* kGroups =
     R"({"spec":{"groups":[{"name":"zeta","template":{"n":1}},{"name":"alpha","template":{"n":2}}]}})";
-constexpr const char* kRoles =
+constexpr const char* kWritesRoles =
     R"({"spec":{"roles":[{"name":"r1","image":"old:1"},{"name":"r2","image":"old:2"}]}})";
 
 TEST_F(Writes, PathProgramsAndValueResolversAreNative) {
@@ -231,7 +231,7 @@ TEST_F(Writes, MissingDefinitionsUseUpstreamWording) {
 }
 
 TEST_F(Writes, FragmentedUpdateWritesEachInstancesField) {
-  auto r = UpdateFragmentedPodSpec(*bundle_, Json(kRoles), Component("role"),
+  auto r = UpdateFragmentedPodSpec(*bundle_, Json(kWritesRoles), Component("role"),
                                    {{"r1", Json(R"({"image":"new:1","resources":{}})")},
                                     {"r2", Json(R"({"image":"new:2","resources":{}})")}});
   ASSERT_TRUE(r.ok()) << r.error.message;
@@ -244,13 +244,13 @@ TEST_F(Writes, FragmentedUpdateWritesEachInstancesField) {
 TEST_F(Writes, FragmentedUpdateSkipsFieldsWhoseValuesAreAllEmpty) {
   // "" / {} / [] / null are Go's zero values for these fields: nothing is written, no null appears.
   auto r = UpdateFragmentedPodSpec(
-      *bundle_, Json(kRoles), Component("role"),
+      *bundle_, Json(kWritesRoles), Component("role"),
       {{"r1", Json(R"({"image":"","labels":{},"containers":[],"schedulerName":null,"annotations":{}})")},
        {"r2", Json("{}")}});
   ASSERT_TRUE(r.ok()) << r.error.message;
   EXPECT_EQ(Text(r.value), R"({"spec":{"roles":[{"image":"old:1","name":"r1"},{"image":"old:2","name":"r2"}]}})");
   // One non-empty value makes the whole field written, the empty one included.
-  auto one = UpdateFragmentedPodSpec(*bundle_, Json(kRoles), Component("role"),
+  auto one = UpdateFragmentedPodSpec(*bundle_, Json(kWritesRoles), Component("role"),
                                      {{"r1", Json(R"({"image":"new:1"})")}, {"r2", Json(R"({"image":""})")}});
   ASSERT_TRUE(one.ok()) << one.error.message;
   EXPECT_EQ(Text(one.value), R"({"spec":{"roles":[{"image":"new:1","name":"r1"},{"image":"","name":"r2"}]}})");
@@ -259,12 +259,12 @@ TEST_F(Writes, FragmentedUpdateSkipsFieldsWhoseValuesAreAllEmpty) {
 TEST_F(Writes, FragmentedUpdateRefusesUndefinedPathsInUpstreamOrder) {
   // annotations and priorityClassName have no path; upstream updates priorityClassName first.
   auto r = UpdateFragmentedPodSpec(
-      *bundle_, Json(kRoles), Component("role"),
+      *bundle_, Json(kWritesRoles), Component("role"),
       {{"r1", Json(R"({"annotations":{"a":"b"},"priorityClassName":"high"})")}, {"r2", Json("{}")}});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error.code, ErrorCode::kNoDefinition);
   EXPECT_EQ(r.error.message, "failed to update priority class name: path is not defined and values are not empty");
-  auto annotations = UpdateFragmentedPodSpec(*bundle_, Json(kRoles), Component("role"),
+  auto annotations = UpdateFragmentedPodSpec(*bundle_, Json(kWritesRoles), Component("role"),
                                              {{"r1", Json(R"({"annotations":{"a":"b"}})")}, {"r2", Json("{}")}});
   EXPECT_EQ(annotations.error.message, "failed to update annotations: path is not defined and values are not empty");
 }
