@@ -294,7 +294,8 @@ bool BuildEngines(std::vector<std::string>* expressions, const std::vector<std::
     if (why.empty()) native.push_back(program);
   }
   for (const std::string& name : names) {
-    Engine engine{name, {}, {}};
+    Engine engine;
+    engine.name = name;
     if (name == "libjq") {
       engine.jq = jqs;
     } else if (name == "interp") {

@@ -4,8 +4,8 @@
 // resources, conditions, status counts, labels, last-applied annotation), and the kind's resolver
 // list (every jq expression of the definition that runs on the workload object, one per line).
 //
-//   bench_corpus --bundle build/share/wmc/catalog.wmb --examples catalog/examples \
-//       --kind all --count 1000 --seed 1 --out-dir build/bench-corpus
+//   bench_corpus --bundle build/share/wmc/catalog.wmb --examples catalog/examples
+//       --kind all --count 1000 --seed 1 --out-dir build/bench-corpus   (one command line)
 //   bench_corpus ... --kind K -o K.ndjson --exprs-out K.exprs
 // Same seed, same bytes: the generator uses its own PRNG (splitmix64), never std distributions.
 #include <algorithm>

@@ -7,10 +7,10 @@
 #include <functional>
 
 #include "base/sha256.h"
-#include "compiler/driver/definitions.h"
 #include "runtime/bundle/bundle.h"
 #include "runtime/bundle/sections.h"
 #include "runtime/value/json.h"
+#include "tests/unit/repository_bundle_util.h"
 
 namespace wm {
 namespace {
@@ -18,15 +18,7 @@ namespace {
 // The jobset catalog entry compiled for the interpreter (root jobset, child replicatedjob; a gang
 // group).
 const std::string& CompiledBundle() {
-  static const std::string bytes = [] {
-    driver::DefinitionOptions options;
-    options.goal = driver::Goal::kBundle;
-    options.native = false;
-    auto run = driver::CompileDefinitions(
-        {std::string(WM_SOURCE_DIR) + "/catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml"}, options);
-    EXPECT_TRUE(run.ok() && run->bundle);
-    return run.ok() && run->bundle ? run->bundle->bytes : std::string();
-  }();
+  static const std::string bytes = testing::CompileRepositoryBundle("catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml");
   return bytes;
 }
 

@@ -11,24 +11,16 @@
 #include "base/file.h"
 #include "base/yaml/yaml_json.h"
 #include "compiler/codegen/codegen.h"
-#include "compiler/driver/definitions.h"
 #include "runtime/bundle/bundle.h"
 #include "runtime/value/json.h"
 #include "runtime/workload/view.h"
 #include "runtime/workload/workload.h"
+#include "tests/unit/repository_bundle_util.h"
 
 namespace wm {
 namespace {
 
-std::string CatalogBundle() {
-  driver::DefinitionOptions options;
-  options.goal = driver::Goal::kBundle;
-  options.type_check = false;
-  options.native = false;
-  auto compiled = driver::CompileDefinitions({std::string(WM_SOURCE_DIR) + "/catalog"}, options);
-  EXPECT_TRUE(compiled.ok() && compiled->bundle);
-  return compiled.ok() && compiled->bundle ? compiled->bundle->bytes : std::string();
-}
+std::string CatalogBundle() { return testing::CompileRepositoryBundle("catalog", /*type_check=*/false); }
 
 std::vector<Value> CatalogExamples() {
   namespace fs = std::filesystem;

@@ -310,7 +310,7 @@ TEST(JqParserTest, OnlyJq17TermsTakePostfixes) {
             "WM100 1:18 postfix iteration after `if ... end` needs parentheses: write `(if ... end)[]`");
   EXPECT_EQ(FirstError("$x?[0]"),
             "WM100 1:4 postfix index after `?` needs parentheses: write `($x?)[0]`");
-  EXPECT_EQ(FirstError(".a??.b"), "WM100 1:5 postfix field after `?` needs parentheses: write `(.a??).b`");
+  EXPECT_EQ(FirstError(".a??.b"), "WM100 1:5 postfix field after `?` needs parentheses: write `(.a?" "?).b`");
   EXPECT_EQ(FirstError("f?[1:]"), "WM100 1:3 postfix slice after `?` needs parentheses: write `(f?)[1:]`");
   EXPECT_EQ(FirstError("if . then 1 end as $x | $x"),
             "WM100 1:17 `if ... end` needs parentheses before `as`: write `(if ... end) as ...`");

@@ -17,6 +17,7 @@
 #include "runtime/eval/view/view.h"
 #include "runtime/value/json.h"
 #include "tests/unit/view/view_test_util.h"
+#include "tests/unit/repository_bundle_util.h"
 
 namespace wm::testing {
 namespace {
@@ -250,15 +251,10 @@ TEST(ViewEngineTest, GlobalsAreTheFirstSlots) {
 // interpreter, in both key orders.
 TEST(ViewEngineTest, CatalogResolversAgreeWithTheInterpreter) {
   namespace fs = std::filesystem;
-  driver::DefinitionOptions options;
-  options.goal = driver::Goal::kBundle;
-  options.type_check = false;
-  options.native = false;
-  auto compiled = driver::CompileDefinitions({std::string(WM_SOURCE_DIR) + "/catalog"}, options);
-  ASSERT_TRUE(compiled.ok()) << compiled.failure().message;
-  ASSERT_TRUE(compiled->bundle);
+  std::string bytes = CompileRepositoryBundle("catalog", /*type_check=*/false);
+  ASSERT_FALSE(bytes.empty());
   std::string error;
-  std::shared_ptr<Bundle> bundle = Bundle::FromBytes(compiled->bundle->bytes, "catalog.wmb", &error);
+  std::shared_ptr<Bundle> bundle = Bundle::FromBytes(bytes, "catalog.wmb", &error);
   ASSERT_TRUE(bundle) << error;
   std::vector<std::shared_ptr<const ir::Program>> programs;
   for (size_t id = 0; id < bundle->resolver_count(); ++id) {

@@ -14,27 +14,22 @@
 
 #include "base/file.h"
 #include "base/yaml/yaml_json.h"
-#include "compiler/driver/definitions.h"
 #include "runtime/value/json.h"
 #include "runtime/workload/accessor.h"
 #include "runtime/workload/fused.h"
 #include "runtime/workload/view.h"
 #include "runtime/workload/workload.h"
 #include "tests/unit/workload/bundle_fixture.h"
+#include "tests/unit/repository_bundle_util.h"
 
 namespace wm::workload {
 namespace {
 
 std::shared_ptr<Bundle> CatalogBundle() {
-  driver::DefinitionOptions options;
-  options.goal = driver::Goal::kBundle;
-  options.type_check = false;
-  options.native = false;
-  auto compiled = driver::CompileDefinitions({std::string(WM_SOURCE_DIR) + "/catalog"}, options);
-  EXPECT_TRUE(compiled.ok() && compiled->bundle);
-  if (!compiled.ok() || !compiled->bundle) return nullptr;
+  std::string bytes = wm::testing::CompileRepositoryBundle("catalog", /*type_check=*/false);
+  if (bytes.empty()) return nullptr;
   std::string error;
-  std::shared_ptr<Bundle> bundle = Bundle::FromBytes(compiled->bundle->bytes, "catalog.wmb", &error);
+  std::shared_ptr<Bundle> bundle = Bundle::FromBytes(bytes, "catalog.wmb", &error);
   EXPECT_TRUE(bundle) << error;
   return bundle;
 }
