@@ -20,7 +20,7 @@ gen_outputs=(gen/JqLexer.cpp gen/JqLexer.h gen/JqParser.cpp gen/JqParser.h)
 # Every library folder the targets reach (not the CLI, not the driver). Globbed on every run, so
 # a source file added to these folders is picked up.
 library=()
-for dir in base base/yaml runtime/value runtime/ir runtime/eval runtime/catalog runtime/bundle \
+for dir in base base/yaml runtime/value runtime/ir runtime/eval runtime/eval/view runtime/catalog runtime/bundle \
            runtime/workload compiler/source compiler/jq compiler/lower compiler/schema \
            compiler/definition compiler/check compiler/bundle compiler/codegen \
            compiler/codegen/jit compiler/codegen/aot; do
