@@ -531,14 +531,29 @@ size_t PlainAsciiPrefix(const char* p, const char* end) {
     if (mask != 0) return static_cast<size_t>(p - start) + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)));
     p += 16;
   }
+  // The tail (most keys and short values are all tail), a byte at a time.
+  while (p < end) {
+    unsigned char c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') break;
+    ++p;
+  }
   return static_cast<size_t>(p - start);
 }
 
 void AppendEscapedString(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
+  const char* end = s.data() + s.size();
+  if (PlainAsciiPrefix(s.data(), end) == s.size()) {  // nothing to escape: one copy
+    size_t at = out->size();
+    out->resize(at + s.size() + 2);
+    char* p = out->data() + at;
+    p[0] = '"';
+    std::memcpy(p + 1, s.data(), s.size());
+    p[s.size() + 1] = '"';
+    return;
+  }
   out->push_back('"');
   const char* run = s.data();
-  const char* end = s.data() + s.size();
   for (const char* p = run; p < end; ++p) {
     if (size_t plain = PlainAsciiPrefix(p, end); plain > 0) {
       p += plain;
