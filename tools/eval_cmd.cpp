@@ -371,11 +371,13 @@ int RunEval(const EvalOptions& opts) {
       (opts.native_after == 0 || !driver::NativeUnsupportedReason(*compiled->program).empty())) {
     if (std::optional<driver::Failure> failure = engines.CompileNow()) return ReportFailure(*failure, opts.expression);
   }
-  // Without --engine, the view engine takes the program when it fuses it (streamed inputs only).
+  // Without --engine, the view engine takes the program when it fuses it, or a head of its pipe
+  // chain (then only the sub-documents the rest reads are converted; streamed inputs only, and
+  // not under a lowered step budget or time limit: LimitsAllowView).
   std::unique_ptr<view::FusedKind> fused;
-  if (!opts.engine_given && !opts.slurp && !opts.null_input) {
+  if (!opts.engine_given && !opts.slurp && !opts.null_input && view::LimitsAllowView(opts.limits)) {
     fused = std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{compiled->program});
-    if (!fused->fused(0)) fused.reset();
+    if (!fused->fused(0) && !fused->split(0)) fused.reset();
   }
   EvalRun run(opts, globals, engines, fused.get());
   int exit_code = run.RunInputs();

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <list>
 #include <type_traits>
 
 #include "base/fn_ref.h"
@@ -926,6 +927,12 @@ void ViewOutput::WriteJson(std::string* out, const JsonWriteOptions& options) co
   json_dom::WriteElement(e, out, view_options);
 }
 
+bool LimitsAllowView(const EvalLimits& limits) {
+  const EvalLimits defaults;
+  bool time = limits.timeout_ms == 0 || limits.timeout_ms >= defaults.timeout_ms;
+  return limits.fuel >= defaults.fuel && time;
+}
+
 // ---- FusedKind
 
 FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, FusedKindOptions options,
@@ -938,7 +945,51 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     std::string reason;
     views_.push_back(LowerToView(*programs_[i], trie_.get(), &reason));
     reasons_.push_back(views_.back() ? "" : reason);
+    split_heads_.emplace_back();
+    split_tails_.emplace_back();
+    if (!views_.back()) SplitAtPipe(i);
   }
+}
+
+// jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
+// new Pipe node) while the view engine still takes it; the tail is what remains. Only a pipe at
+// the root of the entry function is split: its stages see nothing but their input (a variable
+// bound around the pipe would make the root a Bind).
+void FusedKind::SplitAtPipe(size_t i) {
+  const ir::Program& program = *programs_[i];
+  if (program.functions.empty() || program.functions[0].body == ir::kNoNode) return;
+  const ir::Node& root = program.nodes[program.functions[0].body];
+  if (root.op != ir::Op::Pipe || root.kids.size() != 2) return;
+  auto with_body = [&program](ir::NodeId body) {
+    auto copy = std::make_shared<ir::Program>(program);
+    copy->functions[0].body = body;
+    return copy;
+  };
+  std::shared_ptr<ir::Program> head;
+  ir::NodeId tail = ir::kNoNode;
+  std::string reason;
+  PathTrie scratch = *trie_;  // the attempts must not leave paths behind
+  std::shared_ptr<ir::Program> candidate = with_body(root.kids[0]);
+  ir::NodeId rest = root.kids[1];
+  while (LowerToView(*candidate, &scratch, &reason)) {
+    head = candidate;
+    tail = rest;
+    const ir::Node& next = program.nodes[rest];
+    if (next.op != ir::Op::Pipe || next.kids.size() != 2) break;
+    // head | next.kids[0], built in a copy of the head's program (its last node is the head).
+    ir::Node grown;
+    grown.op = ir::Op::Pipe;
+    grown.kids = {head->functions[0].body, next.kids[0]};
+    grown.source_begin = root.source_begin;
+    grown.source_end = next.source_end;
+    candidate = std::make_shared<ir::Program>(*head);
+    candidate->nodes.push_back(grown);
+    candidate->functions[0].body = static_cast<ir::NodeId>(candidate->nodes.size() - 1);
+    rest = next.kids[1];
+  }
+  if (head == nullptr) return;
+  split_heads_[i] = LowerToView(*head, trie_.get(), &reason);
+  if (split_heads_[i] != nullptr) split_tails_[i] = MakeInterpreter(with_body(tail));
 }
 
 FusedKind::~FusedKind() = default;
@@ -954,10 +1005,11 @@ size_t FusedKind::fused_count() const {
 // How the runner answers one resolver, decoded once so that the per-object loop reads one flat
 // array instead of chasing each program's nodes.
 struct ResolverPlan {
-  enum class How : uint8_t { kFallback, kPath, kProgram };
+  enum class How : uint8_t { kFallback, kPath, kProgram, kSplit };
   How how = How::kFallback;
   uint32_t node = 0;                      // kPath: the (absolute) trie node
-  const ViewProgram* program = nullptr;   // kProgram
+  const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
+  const Filter* tail = nullptr;           // kSplit
 };
 
 struct FusedRunner::State {
@@ -966,12 +1018,14 @@ struct FusedRunner::State {
   std::vector<ResolverPlan> plan;
   Value document;            // the converted object, for fallbacks
   bool document_ready = false;
+  std::vector<ViewOutput> head_outputs;  // kSplit: the head's outputs on this object
 };
 
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
   state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
-  for (const auto& view : kind.views_) {
+  for (size_t i = 0; i < kind.views_.size(); ++i) {
+    const auto& view = kind.views_[i];
     ResolverPlan step;
     if (view != nullptr) {
       const VNode& root = view->nodes[view->root];
@@ -979,6 +1033,10 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       step.how = path ? ResolverPlan::How::kPath : ResolverPlan::How::kProgram;
       step.node = root.a;
       step.program = view.get();
+    } else if (kind.split_heads_[i] != nullptr) {
+      step.how = ResolverPlan::How::kSplit;
+      step.program = kind.split_heads_[i].get();
+      step.tail = kind.split_tails_[i].get();
     }
     state_->plan.push_back(step);
   }
@@ -987,6 +1045,59 @@ FusedRunner::FusedRunner(const FusedKind& kind)
 FusedRunner::~FusedRunner() = default;
 
 namespace {
+
+// TAIL over each output of HEAD, as the interpreter runs `HEAD | TAIL`: outputs in order, the
+// first error ends the resolver. False when a limit was reached (the output count is shared by
+// the tail runs as by one evaluation): the whole program then runs on the regular engine, which
+// words the limit as it would.
+// Sub-documents converted for split tails on the current object: resolvers of one kind often
+// share a head (`.spec.services | to_entries[] | ...` in a dozen resolvers), and each conversion
+// copies the whole sub-tree, so each DOM node is converted once per object.
+class ConvertedViews {
+ public:
+  explicit ConvertedViews(uint64_t* conversions) : conversions_(conversions) {}
+  const Value& Of(const ViewOutput& view) {
+    if (!view.is_view()) {
+      scratch_ = view.ToValue();
+      return scratch_;
+    }
+    for (const auto& [seen, value] : entries_) {
+      if (seen.SameViewAs(view)) return value;
+    }
+    entries_.emplace_back(view, view.ToValue());
+    ++*conversions_;
+    return entries_.back().second;
+  }
+
+ private:
+  uint64_t* conversions_;
+  std::list<std::pair<ViewOutput, Value>> entries_;  // a list: references stay valid as it grows
+  Value scratch_;
+};
+
+bool RunSplitTail(const Filter& tail, const std::vector<ViewOutput>& inputs, const RunOptions& options,
+                  ConvertedViews* converted, ResolverResult* result) {
+  result->outputs.clear();
+  result->fused = false;
+  result->error = EvalError();
+  result->status = EvalStatus::kOk;
+  for (const ViewOutput& input : inputs) {
+    RunOptions remaining = options;
+    const uint64_t produced = result->outputs.size();
+    if (produced >= options.limits.max_outputs) return false;
+    remaining.limits.max_outputs = options.limits.max_outputs - produced;
+    EvalStatus status = tail.Run(converted->Of(input), [&](const Value& v) {
+      result->outputs.emplace_back(v);
+      return true;
+    }, &result->error, remaining);
+    if (status == EvalStatus::kError && result->error.limit) return false;
+    if (status != EvalStatus::kOk) {
+      result->status = status;
+      return true;
+    }
+  }
+  return true;
+}
 
 void RunFallback(const Filter& filter, const Value& document, const RunOptions& options, ResolverResult* result) {
   result->outputs.clear();
@@ -1021,10 +1132,18 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   s.document_ready = false;
   EvalContext context{&s.paths, &options.limits, sort_keys, options.globals};
   Evaluator evaluator(context);
+  ConvertedViews converted(&stats_.split_conversions);  // this object's sub-documents, for split tails
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];
     const ResolverPlan& step = s.plan[i];
-    if (step.how != ResolverPlan::How::kFallback) {
+    if (step.how == ResolverPlan::How::kSplit) {
+      s.head_outputs.clear();
+      if (evaluator.Run(*step.program, &s.head_outputs) == Flow::kContinue &&
+          RunSplitTail(*step.tail, s.head_outputs, options, &converted, &result)) {
+        ++stats_.split_runs;
+        continue;
+      }
+    } else if (step.how != ResolverPlan::How::kFallback) {
       result.outputs.clear();
       // A program that is one trie path (most of a catalog's resolvers) needs no evaluator.
       Flow flow;

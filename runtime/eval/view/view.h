@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,6 +27,12 @@ struct FusedKindOptions {
   bool sort_keys = false;
 };
 
+// The view engine counts no steps and reads no clock: its programs have no loops or recursion, so
+// a run is bounded by the document's size. Callers take it only under a step budget and a time
+// limit at least the defaults (or no time limit), where those limits are meant for runaway
+// programs; a caller that lowered them gets the regular engines, which count every step.
+bool LimitsAllowView(const EvalLimits& limits);
+
 // One output: a sub-document of the parsed object (a view, no copy) or a value the program built.
 // A view is valid until its FusedRunner runs the next object.
 class ViewOutput {
@@ -36,6 +43,10 @@ class ViewOutput {
   static ViewOutput OfElement(const void* element_bytes, bool sort_keys);
 
   bool is_view() const { return is_view_; }
+  // Whether both are views of the same DOM element (the same node of the same parse).
+  bool SameViewAs(const ViewOutput& other) const {
+    return is_view_ && other.is_view_ && std::memcmp(element_, other.element_, sizeof(element_)) == 0;
+  }
   // True for a string output, read from the DOM without converting the output (`wmc eval -r`).
   bool IsString() const;
   // The output as a Value (converts only this sub-tree; key-sorted in sort_keys mode).
@@ -72,6 +83,8 @@ class FusedKind {
 
   size_t size() const { return programs_.size(); }
   bool fused(size_t i) const;
+  // Not fused, but split: a head of its pipe chain runs on the DOM, the rest on the interpreter.
+  bool split(size_t i) const { return split_heads_[i] != nullptr; }
   size_t fused_count() const;
   // Why resolver i is not fused ("" when it is): the first unsupported form.
   const std::string& unsupported_reason(size_t i) const { return reasons_[i]; }
@@ -79,11 +92,19 @@ class FusedKind {
 
  private:
   friend class FusedRunner;
+  void SplitAtPipe(size_t i);
+
   std::vector<std::shared_ptr<const ir::Program>> programs_;
   FusedKindOptions options_;
   std::vector<std::shared_ptr<const Filter>> fallbacks_;
   std::vector<std::unique_ptr<ViewProgram>> views_;  // null = not fused
   std::vector<std::string> reasons_;
+  // A resolver that is not fused but is `HEAD | TAIL` with a HEAD the view engine takes (the
+  // longest such prefix of its pipe chain): HEAD runs on the DOM and TAIL on the interpreter over
+  // each of HEAD's outputs converted alone, so only the sub-documents TAIL reads are copied.
+  // Null entries: no split (the whole program falls back).
+  std::vector<std::unique_ptr<ViewProgram>> split_heads_;
+  std::vector<std::shared_ptr<const Filter>> split_tails_;
   std::unique_ptr<PathTrie> trie_;
 };
 
@@ -93,6 +114,8 @@ struct FusedStats {
   uint64_t fused_runs = 0;          // resolver runs answered on the DOM
   uint64_t fallback_runs = 0;       // resolver runs on the regular engine
   uint64_t document_fallbacks = 0;  // objects simdjson could not represent exactly (ParseJson)
+  uint64_t split_runs = 0;          // resolver runs answered as HEAD on the DOM, TAIL on the interpreter
+  uint64_t split_conversions = 0;   // sub-documents converted for those tails (each once per object)
 };
 
 // Per-thread state: the simdjson parser, the per-object path cache and the results.

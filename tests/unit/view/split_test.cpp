@@ -1,0 +1,121 @@
+// Resolvers the view engine does not fuse whole but splits (runtime/eval/view, FusedKind's split):
+// the longest head of the pipe chain runs on the DOM, the tail on the interpreter over each of
+// the head's outputs. Every result, error and limit must be the interpreter's on the whole
+// program; a head shared by several resolvers is converted once per object.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/eval/view/view.h"
+#include "runtime/value/json.h"
+#include "tests/unit/view/view_test_util.h"
+
+namespace wm::testing {
+namespace {
+
+const std::vector<std::string> kSplitDocs = {
+    R"({"a":"12","b":[1,2,3],"spec":{"services":{"x":{"replicas":2},"w":{"replicas":null}}}})",
+    R"({"a":"x","b":[4],"spec":{"services":{}}})",
+    R"({"a":null,"b":{"k":5},"spec":{"services":[1]}})",
+    R"({"b":"str","spec":null})",
+    R"([1,2])",
+};
+
+// Each program is split (not fused whole), and agrees with the interpreter on every document in
+// both key orders; returns the split runs of the last pass.
+uint64_t ExpectSplitAgrees(const std::vector<std::string>& exprs, const RunOptions& options = {}) {
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  uint64_t split_runs = 0;
+  for (bool sorted : {false, true}) {
+    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_FALSE(kind.fused(i)) << exprs[i];
+      EXPECT_TRUE(kind.split(i)) << exprs[i];
+    }
+    view::FusedRunner runner(kind);
+    for (const std::string& doc : kSplitDocs) {
+      JsonError error;
+      EXPECT_TRUE(runner.Run(doc, options, &error)) << doc;
+      for (size_t i = 0; i < exprs.size(); ++i) {
+        EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, sorted, options))
+            << exprs[i] << " on " << doc << " (sorted " << sorted << ")";
+      }
+    }
+    split_runs = runner.stats().split_runs;
+  }
+  return split_runs;
+}
+
+TEST(ViewSplitTest, HeadOnTheDomTailOnTheInterpreter) {
+  uint64_t split_runs = ExpectSplitAgrees({
+      ".a | tonumber",                                   // errors on "x", null
+      ".a // \"7\" | tonumber | . * 2",                  // the head grows while it fuses
+      ".spec.services | to_entries[] | .key",            // object, empty, array, null inputs
+      ".spec.services | to_entries[] | .value.replicas // 1",
+      ".b | map(. + 1)",                                 // several outputs, errors on strings
+      ".b[] | tostring",                                 // a head with several outputs
+      ".b | keys",
+  });
+  EXPECT_GT(split_runs, 0u);
+}
+
+TEST(ViewSplitTest, OnlyAPipeAtTheRootIsSplit) {
+  // A variable bound around the pipe, or no pipe at all: the whole program falls back.
+  std::vector<std::shared_ptr<const ir::Program>> programs = {Lowered(".a as $x | $x | tonumber"),
+                                                              Lowered("tonumber"), Lowered(".a")};
+  view::FusedKind kind(programs);
+  EXPECT_FALSE(kind.split(0));
+  EXPECT_FALSE(kind.split(1));
+  EXPECT_TRUE(kind.fused(2));
+  EXPECT_FALSE(kind.split(2));
+}
+
+TEST(ViewSplitTest, ResultCapCountsEveryTailRunAsOneEvaluation) {
+  RunOptions options;
+  for (uint64_t cap : {1, 2, 3, 4}) {
+    options.limits.max_outputs = cap;
+    ExpectSplitAgrees({".b[] | tostring | (., .)", ".b | .[] | tojson | (., ., .)",
+                       ".spec.services | to_entries[] | .key"},
+                      options);
+  }
+}
+
+TEST(ViewSplitTest, ASharedHeadIsConvertedOncePerObject) {
+  // Twelve resolvers over one head: the interpreter's answers; on the documents where the head
+  // does not fail (all but the array, where `.spec` is an error) every run is split, and the
+  // head's one output is converted once per object, not once per resolver.
+  std::vector<std::string> exprs;
+  for (int i = 0; i < 12; ++i) {
+    exprs.push_back(".spec.services | to_entries[] | .value.replicas // " + std::to_string(i));
+  }
+  const size_t heads_that_answer = kSplitDocs.size() - 1;
+  EXPECT_EQ(ExpectSplitAgrees(exprs), exprs.size() * heads_that_answer);
+
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs);
+  view::FusedRunner runner(kind);
+  JsonError error;
+  for (const std::string& doc : kSplitDocs) EXPECT_TRUE(runner.Run(doc, {}, &error));
+  // Three heads are sub-documents ({...}, {}, [1]); the null one is a scalar, not converted.
+  EXPECT_EQ(runner.stats().split_conversions, 3u);
+}
+
+TEST(ViewSplitTest, LoweredStepOrTimeLimitsKeepTheRegularEngines) {
+  EXPECT_TRUE(view::LimitsAllowView(EvalLimits{}));
+  EvalLimits fewer_steps;
+  fewer_steps.fuel = 100;
+  EXPECT_FALSE(view::LimitsAllowView(fewer_steps));
+  EvalLimits shorter;
+  shorter.timeout_ms = 50;
+  EXPECT_FALSE(view::LimitsAllowView(shorter));
+  EvalLimits no_clock;
+  no_clock.timeout_ms = 0;
+  EXPECT_TRUE(view::LimitsAllowView(no_clock));
+}
+
+}  // namespace
+}  // namespace wm::testing
