@@ -254,7 +254,19 @@ void BuildFused(const std::vector<std::shared_ptr<const wm::ir::Program>>& progr
   for (const Engine& other : built) {
     if (other.name == "aot") fallbacks.assign(other.filters.begin(), other.filters.end());
   }
-  engine->fused = std::make_unique<wm::view::FusedKind>(programs, wm::view::FusedKindOptions{}, fallbacks);
+  // Split resolvers' tails get the fallbacks' engine: AOT code when aot is built.
+  wm::view::FusedKind::TailEngine aot_tail;
+  if (!fallbacks.empty()) {
+    aot_tail = [](std::shared_ptr<const wm::ir::Program> tail) -> std::shared_ptr<const wm::Filter> {
+      if (!wm::driver::NativeUnsupportedReason(*tail).empty()) return nullptr;
+      wm::driver::ExpressionOptions options;
+      options.engine = wm::driver::Engine::kAot;
+      auto batch = wm::driver::BuildAotBatch({tail}, options);
+      if (!batch.ok() || batch->empty()) return nullptr;
+      return std::shared_ptr<const wm::Filter>(std::move(batch->front()));
+    };
+  }
+  engine->fused = std::make_unique<wm::view::FusedKind>(programs, wm::view::FusedKindOptions{}, fallbacks, aot_tail);
   engine->runner = std::make_unique<wm::view::FusedRunner>(*engine->fused);
   std::fprintf(stderr, "note: fused: %zu of %zu resolvers fused (falling back to %s)\n",
                engine->fused->fused_count(), programs.size(), fallbacks.empty() ? "interp" : "aot");
@@ -478,8 +490,11 @@ int main(int argc, char** argv) {
   for (const Engine& engine : engines) {
     if (!engine.runner) continue;
     const wm::view::FusedStats& stats = engine.runner->stats();
-    std::fprintf(stderr, "note: fused: %llu resolver runs on the DOM, %llu fallbacks, %llu objects through ParseJson\n",
-                 static_cast<unsigned long long>(stats.fused_runs), static_cast<unsigned long long>(stats.fallback_runs),
+    std::fprintf(stderr,
+                 "note: fused: %llu resolver runs on the DOM, %llu split (head on the DOM, tail on the "
+                 "fallback engine), %llu fallbacks, %llu objects through ParseJson\n",
+                 static_cast<unsigned long long>(stats.fused_runs), static_cast<unsigned long long>(stats.split_runs),
+                 static_cast<unsigned long long>(stats.fallback_runs),
                  static_cast<unsigned long long>(stats.document_fallbacks));
   }
   std::printf("engine=simdjson-parse objects=%zu parse_ns_per_object=%.0f\n", corpus.values.size(),

@@ -936,7 +936,7 @@ bool LimitsAllowView(const EvalLimits& limits) {
 // ---- FusedKind
 
 FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, FusedKindOptions options,
-                     std::vector<std::shared_ptr<const Filter>> fallbacks)
+                     std::vector<std::shared_ptr<const Filter>> fallbacks, const TailEngine& tail_engine)
     : programs_(std::move(programs)), options_(options), fallbacks_(std::move(fallbacks)),
       trie_(std::make_unique<PathTrie>()) {
   fallbacks_.resize(programs_.size());
@@ -947,7 +947,7 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     reasons_.push_back(views_.back() ? "" : reason);
     split_heads_.emplace_back();
     split_tails_.emplace_back();
-    if (!views_.back()) SplitAtPipe(i);
+    if (!views_.back()) SplitAtPipe(i, tail_engine);
   }
 }
 
@@ -955,7 +955,7 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
 // new Pipe node) while the view engine still takes it; the tail is what remains. Only a pipe at
 // the root of the entry function is split: its stages see nothing but their input (a variable
 // bound around the pipe would make the root a Bind).
-void FusedKind::SplitAtPipe(size_t i) {
+void FusedKind::SplitAtPipe(size_t i, const TailEngine& tail_engine) {
   const ir::Program& program = *programs_[i];
   if (program.functions.empty() || program.functions[0].body == ir::kNoNode) return;
   const ir::Node& root = program.nodes[program.functions[0].body];
@@ -989,7 +989,10 @@ void FusedKind::SplitAtPipe(size_t i) {
   }
   if (head == nullptr) return;
   split_heads_[i] = LowerToView(*head, trie_.get(), &reason);
-  if (split_heads_[i] != nullptr) split_tails_[i] = MakeInterpreter(with_body(tail));
+  if (split_heads_[i] == nullptr) return;
+  std::shared_ptr<ir::Program> tail_program = with_body(tail);
+  if (tail_engine) split_tails_[i] = tail_engine(tail_program);
+  if (split_tails_[i] == nullptr) split_tails_[i] = MakeInterpreter(tail_program);
 }
 
 FusedKind::~FusedKind() = default;

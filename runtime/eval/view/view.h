@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -75,10 +76,14 @@ struct PathTrie;
 // The lowered resolvers of one kind. Immutable; one FusedKind may serve many runners (threads).
 class FusedKind {
  public:
+  // Makes the engine of a split resolver's tail (see split_heads_); null: the interpreter.
+  using TailEngine = std::function<std::shared_ptr<const Filter>(std::shared_ptr<const ir::Program>)>;
+
   // `fallbacks[i]` runs resolver i when the view engine cannot (any engine: interp, JIT, AOT);
-  // empty or null entries get the interpreter.
+  // empty or null entries get the interpreter. `tail_engine` compiles the tails of split resolvers
+  // (a caller whose fallbacks are native code gives tails the same engine).
   FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, FusedKindOptions options = {},
-            std::vector<std::shared_ptr<const Filter>> fallbacks = {});
+            std::vector<std::shared_ptr<const Filter>> fallbacks = {}, const TailEngine& tail_engine = nullptr);
   ~FusedKind();
 
   size_t size() const { return programs_.size(); }
@@ -92,7 +97,7 @@ class FusedKind {
 
  private:
   friend class FusedRunner;
-  void SplitAtPipe(size_t i);
+  void SplitAtPipe(size_t i, const TailEngine& tail_engine);
 
   std::vector<std::shared_ptr<const ir::Program>> programs_;
   FusedKindOptions options_;
