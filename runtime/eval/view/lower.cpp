@@ -43,6 +43,9 @@ void RenderShape(const ir::Program& p, NodeId id, int depth, std::string* out) {
 // f or empty)) | not; all likewise with `and`), as the lowering emits them.
 constexpr const char* kFirstShape =
     "first/1:Label#0(Pipe#0(CallParam#0(),Comma#0(Identity#0(),Break#0(),),),)";
+constexpr const char* kSelectShape = "If#0(CallParam#0(),Identity#0(),Empty#0(),)";
+constexpr const char* kMapShape = "Collect#0(Pipe#0(Iterate#0(Identity#0(),),CallParam#0(),),)";
+constexpr const char* kFirstOfArrayShape = "Index#0(Identity#0(),Const0(),)";
 std::string IsEmptyShape() {
   return std::string("isempty/1:Call<") + kFirstShape +
          ">(Comma#0(Pipe#0(CallParam#0(),Constfalse(),),Consttrue(),),)";
@@ -114,7 +117,7 @@ class Lowerer {
         else return Refuse(std::string("builtin ") + ir::BuiltinName(builtin));
         break;
       }
-      case Op::Call: return LowerCall(n, result);
+      case Op::Call: return LowerCall(n, ctx, result);
       default: return Refuse(std::string("op ") + ir::OpName(n.op));
     }
     return Emit(std::move(v), n.kids, ctx, result);
@@ -253,11 +256,35 @@ class Lowerer {
     return Emit(std::move(v), {base}, ctx, result);
   }
 
-  bool LowerCall(const ir::Node& n, uint32_t* result) {
-    if (n.a >= p_.functions.size() || n.kids.size() != 1) return Refuse("function call");
+  bool LowerCall(const ir::Node& n, int64_t ctx, uint32_t* result) {
+    if (n.a >= p_.functions.size()) return Refuse("function call");
     const ir::Function& callee = p_.functions[n.a];
     std::string shape;
     RenderShape(p_, callee.body, 0, &shape);
+    // The prelude's select, map and first, inlined (their argument is lowered where the call is:
+    // it is a closure of this function, so its variables are this frame's).
+    if (callee.name == "first/0" && shape == kFirstOfArrayShape && n.kids.empty()) {
+      uint32_t target = Push(VNode{VOp::kIdentity, 0, {}});
+      uint32_t zero = Push(VNode{VOp::kConst, AddConst(Value::Number(0)), {}});
+      *result = Push(VNode{VOp::kIndex, 0, {target, zero}});
+      return true;
+    }
+    if (n.kids.size() != 1) return Refuse("call of " + callee.name);
+    if (callee.name == "select/1" && shape == kSelectShape) {
+      uint32_t condition;
+      if (!Lower(n.kids[0], ctx, &condition)) return false;
+      uint32_t keep = Push(VNode{VOp::kIdentity, 0, {}});
+      uint32_t drop = Push(VNode{VOp::kEmpty, 0, {}});
+      *result = Push(VNode{VOp::kIf, 0, {condition, keep, drop}});
+      return true;
+    }
+    if (callee.name == "map/1" && shape == kMapShape) {
+      uint32_t each = Push(VNode{VOp::kIterate, 0, {Push(VNode{VOp::kIdentity, 0, {}})}});
+      uint32_t f;
+      if (!Lower(n.kids[0], kNoContext, &f)) return false;
+      *result = Push(VNode{VOp::kCollect, 0, {Push(VNode{VOp::kPipe, 0, {each, f}})}});
+      return true;
+    }
     VOp op;
     if (callee.name == "any/1" && shape == AnyShape()) op = VOp::kAny;
     else if (callee.name == "all/1" && shape == AllShape()) op = VOp::kAll;

@@ -55,7 +55,7 @@ TEST(ViewSplitTest, HeadOnTheDomTailOnTheInterpreter) {
       ".a // \"7\" | tonumber | . * 2",                  // the head grows while it fuses
       ".spec.services | to_entries[] | .key",            // object, empty, array, null inputs
       ".spec.services | to_entries[] | .value.replicas // 1",
-      ".b | map(. + 1)",                                 // several outputs, errors on strings
+      ".b | map(tostring)",                              // objects, arrays and strings alike
       ".b[] | tostring",                                 // a head with several outputs
       ".b | keys",
   });

@@ -87,8 +87,24 @@ TEST(ViewEngineTest, EverySupportedFormAnswersOnTheDom) {
       "(.a?) // 5", ".metadata.name.x?", ".spec.replicatedJobs[]?.name",
       "[{}, {\"t\": 2}] | any(.t == null)", "[{\"t\": 2}] | all(.t >= 2)", ".spec.replicatedJobs[] | .replicas < 2",
       ".spec.replicatedJobs[] | .name != \"leader\"", "[.spec.replicatedJobs[] | .template > {}]",
+      // The prelude's select, map and first, inlined.
+      ".spec.replicatedJobs[] | select(.replicas > 1) | .name", "[.spec.replicatedJobs[] | select(.name)] | first",
+      ".spec.replicatedJobs | map(.replicas * 2)", ".status.conditions | map(select(.status == \"True\"))",
+      ".spec.replicatedJobs | first | .name", ".spec.replicatedJobs | map(.template.spec.template) | first",
+      "[.status.conditions[] | select(.type == \"Failed\", .type == \"Completed\")]",
   };
   for (const std::string& form : forms) ExpectFused(form, kJobSet);
+}
+
+// select, map and first keep jq's errors: an error inside them (map over a number, first of an
+// object, a condition that fails) falls back with the interpreter's message.
+TEST(ViewEngineTest, InlinedPreludeFunctionsKeepTheirErrors) {
+  for (const std::string& expr : {".metadata.generation | map(. + 1)", ".metadata | first", ".metadata | select(.name.x)",
+                                  "[.spec.replicatedJobs[] | select(.replicas.x)]", ".spec.replicatedJobs | map(.name + 1)"}) {
+    for (bool sorted : {false, true}) {
+      EXPECT_EQ(RunView(expr, kJobSet, sorted).text, Interpret(*Lowered(expr), kJobSet, sorted)) << expr;
+    }
+  }
 }
 
 TEST(ViewEngineTest, ObjectKeyOrderFollowsTheOption) {
@@ -142,9 +158,9 @@ TEST(ViewEngineTest, ErrorsFallBackToTheEngineWithItsMessage) {
 }
 
 TEST(ViewEngineTest, UnsupportedFormsRunOnTheEngine) {
-  for (const char* expr : {"map(.x)", ".a | to_entries", "def any(f): 1; any(.x)", "try .a catch .",
-                           ".. | numbers", "[.[] | select(.x)]", "path(.a)", ".a |= 1", "$__loc__",
-                           "reduce .[] as $x (0; . + $x)", "tostring"}) {
+  for (const char* expr : {"map(tostring)", ".a | to_entries", "def any(f): 1; any(.x)", "try .a catch .",
+                           ".. | numbers", "[.[] | select(tojson)]", "def select(f): 1; select(.x)", "path(.a)",
+                           ".a |= 1", "$__loc__", "reduce .[] as $x (0; . + $x)", "tostring"}) {
     view::FusedKind kind({Lowered(expr)});
     EXPECT_FALSE(kind.fused(0)) << expr;
     EXPECT_FALSE(kind.unsupported_reason(0).empty()) << expr;
@@ -211,7 +227,7 @@ TEST(ViewEngineTest, LimitsAreTheEnginesLimits) {
 TEST(ViewEngineTest, PathsSharedByResolversAreReadOnce) {
   std::vector<std::shared_ptr<const ir::Program>> programs = {
       Lowered(".spec.replicatedJobs[].name"), Lowered(".spec.suspend // false"),
-      Lowered(".status.conditions"), Lowered("map(.x)")};
+      Lowered(".status.conditions"), Lowered("map(.x | tostring)")};
   view::FusedKind kind(programs);
   EXPECT_EQ(kind.fused_count(), 3u);
   view::FusedRunner runner(kind);
