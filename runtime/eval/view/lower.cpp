@@ -114,6 +114,7 @@ class Lowerer {
         auto builtin = static_cast<ir::BuiltinId>(n.a);
         if (builtin == ir::BuiltinId::Not) v.op = VOp::kNot;
         else if (builtin == ir::BuiltinId::Length) v.op = VOp::kLength;
+        else if (builtin == ir::BuiltinId::Type) v.op = VOp::kType;
         else return Refuse(std::string("builtin ") + ir::BuiltinName(builtin));
         break;
       }
@@ -343,6 +344,7 @@ void MarkSingle(ViewProgram* program) {
       case VOp::kAnd:
       case VOp::kOr:
       case VOp::kNot:
+      case VOp::kType:
       case VOp::kNeg: n.single = kids_single(); break;
       case VOp::kBinary: n.single = n.a >= static_cast<uint32_t>(ir::BinaryOp::Eq) ||
                                     n.a <= static_cast<uint32_t>(ir::BinaryOp::Mul) ? kids_single() : false;

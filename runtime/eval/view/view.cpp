@@ -483,6 +483,23 @@ struct EvalContext {
   const std::vector<Value>* globals;  // RunOptions::globals: the first slots, as the interpreter
 };
 
+// `type`'s output for each kind, as constants the evaluator refers to (no string built per use).
+const Value& TypeNameOf(Kind kind) {
+  static const Value kNames[] = {Value::String(KindName(Kind::Null)),   Value::String(KindName(Kind::True)),
+                                 Value::String(KindName(Kind::Number)), Value::String(KindName(Kind::String)),
+                                 Value::String(KindName(Kind::Array)),  Value::String(KindName(Kind::Object))};
+  switch (kind) {
+    case Kind::Null: return kNames[0];
+    case Kind::False:
+    case Kind::True: return kNames[1];
+    case Kind::Number: return kNames[2];
+    case Kind::String: return kNames[3];
+    case Kind::Array: return kNames[4];
+    case Kind::Object: return kNames[5];
+  }
+  return kNames[0];
+}
+
 Flow FlowOf(PathCache::State state) {
   return state == PathCache::kError ? Flow::kError : Flow::kBail;
 }
@@ -577,6 +594,7 @@ class Evaluator {
       case VOp::kBind: return EvalBind(n, in, k);
       case VOp::kNot: return k(VVal::Bool(!Truthy(in)));
       case VOp::kLength: return EvalLength(in, k);
+      case VOp::kType: return k(VVal::Ref(TypeNameOf(in.kind())));
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
       case VOp::kFieldCompare:
@@ -604,6 +622,7 @@ class Evaluator {
         return state == PathCache::kKnown ? Flow::kContinue : FlowOf(state);
       }
       case VOp::kNot: *out = VVal::Bool(!Truthy(in)); return Flow::kContinue;
+      case VOp::kType: *out = VVal::Ref(TypeNameOf(in.kind())); return Flow::kContinue;
       case VOp::kAlternative: {
         Flow f = Single(n.kids[0], in, out);
         if (f != Flow::kContinue || Truthy(*out)) return f;

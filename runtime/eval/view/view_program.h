@@ -30,7 +30,7 @@ enum class VOp : uint8_t {
   kCollect, kObject,           // Object kids: k1, v1, k2, v2, ...
   kVar,                        // a: slot
   kBind,                       // a: slot; kids: source, body
-  kNot, kLength,
+  kNot, kLength, kType,
   kAny, kAll,                  // kids[0]: the condition, on each element of .[]
   kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), keys[0] the
                                // key, c = const index of the constant

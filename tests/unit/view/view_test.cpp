@@ -92,6 +92,8 @@ TEST(ViewEngineTest, EverySupportedFormAnswersOnTheDom) {
       ".spec.replicatedJobs | map(.replicas * 2)", ".status.conditions | map(select(.status == \"True\"))",
       ".spec.replicatedJobs | first | .name", ".spec.replicatedJobs | map(.template.spec.template) | first",
       "[.status.conditions[] | select(.type == \"Failed\", .type == \"Completed\")]",
+      "[.metadata, .metadata.name, .metadata.generation, .spec.suspend, null, .spec.replicatedJobs, true] | map(type)",
+      "[.spec.replicatedJobs[] | select(type == \"object\" and .replicas > 1)] | first | .name",
   };
   for (const std::string& form : forms) ExpectFused(form, kJobSet);
 }
@@ -99,7 +101,7 @@ TEST(ViewEngineTest, EverySupportedFormAnswersOnTheDom) {
 // select, map and first keep jq's errors: an error inside them (map over a number, first of an
 // object, a condition that fails) falls back with the interpreter's message.
 TEST(ViewEngineTest, InlinedPreludeFunctionsKeepTheirErrors) {
-  for (const std::string& expr : {".metadata.generation | map(. + 1)", ".metadata | first", ".metadata | select(.name.x)",
+  for (const char* expr : {".metadata.generation | map(. + 1)", ".metadata | first", ".metadata | select(.name.x)",
                                   "[.spec.replicatedJobs[] | select(.replicas.x)]", ".spec.replicatedJobs | map(.name + 1)"}) {
     for (bool sorted : {false, true}) {
       EXPECT_EQ(RunView(expr, kJobSet, sorted).text, Interpret(*Lowered(expr), kJobSet, sorted)) << expr;
