@@ -28,10 +28,12 @@ struct FusedKindOptions {
   bool sort_keys = false;
 };
 
-// The view engine counts no steps and reads no clock: its programs have no loops or recursion, so
-// a run is bounded by the document's size. Callers take it only under a step budget and a time
-// limit at least the defaults (or no time limit), where those limits are meant for runaway
-// programs; a caller that lowered them gets the regular engines, which count every step.
+// The view engine's steps are not the regular engines' (a path answered from its cache costs none,
+// a fused node one step where the interpreter takes several); it bails out to the regular engine
+// when its own count reaches the budget. Its programs have no loops or recursion, so a run is
+// bounded by the document's size. Callers take it only under a step budget and a time limit at
+// least the defaults (or no time limit), where those limits are meant for runaway programs; a
+// caller that lowered them gets the regular engines, whose counts are the documented ones.
 bool LimitsAllowView(const EvalLimits& limits);
 
 // One output: a sub-document of the parsed object (a view, no copy) or a value the program built.
