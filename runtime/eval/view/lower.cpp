@@ -60,6 +60,24 @@ std::string AllShape() {
          ">(Pipe#0(CallParam#0(),And#0(CallParam#1(),Empty#0(),),),),)>(Iterate#0(Identity#0(),),CallParam#0(),)";
 }
 
+// Builtins without arguments whose output depends on their input alone (no clock, environment,
+// time zone or input stream): the view engine applies them to the (converted) input as the
+// interpreter does, through ops::CallBuiltin.
+bool IsPureWithoutArguments(ir::BuiltinId id) {
+  using B = ir::BuiltinId;
+  switch (id) {
+    case B::Utf8ByteLength: case B::Keys: case B::KeysUnsorted: case B::Add: case B::ToString:
+    case B::ToNumber: case B::ToJson: case B::FromJson: case B::Floor: case B::Sqrt: case B::Fabs:
+    case B::Round: case B::Ceil: case B::Trunc: case B::Sort: case B::Min: case B::Max: case B::Unique:
+    case B::Reverse: case B::Explode: case B::Implode: case B::AsciiDowncase: case B::AsciiUpcase:
+    case B::IsInfinite: case B::IsNan: case B::IsNormal: case B::ToEntries: case B::Abs: case B::ToArray:
+    case B::Trim: case B::Ltrim: case B::Rtrim:
+      return true;
+    default:
+      return false;
+  }
+}
+
 class Lowerer {
  public:
   Lowerer(const ir::Program& p, PathTrie* trie, ViewProgram* out, std::string* reason)
@@ -115,7 +133,12 @@ class Lowerer {
         if (builtin == ir::BuiltinId::Not) v.op = VOp::kNot;
         else if (builtin == ir::BuiltinId::Length) v.op = VOp::kLength;
         else if (builtin == ir::BuiltinId::Type) v.op = VOp::kType;
-        else return Refuse(std::string("builtin ") + ir::BuiltinName(builtin));
+        else if (IsPureWithoutArguments(builtin) && n.kids.empty()) {
+          v.op = VOp::kBuiltin;
+          v.a = n.a;
+        } else {
+          return Refuse(std::string("builtin ") + ir::BuiltinName(builtin));
+        }
         break;
       }
       case Op::Call: return LowerCall(n, ctx, result);

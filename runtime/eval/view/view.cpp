@@ -595,6 +595,13 @@ class Evaluator {
       case VOp::kNot: return k(VVal::Bool(!Truthy(in)));
       case VOp::kLength: return EvalLength(in, k);
       case VOp::kType: return k(VVal::Ref(TypeNameOf(in.kind())));
+      case VOp::kBuiltin: {
+        Value out, error;
+        if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), Materialize(in), nullptr, 0, &out, &error)) {
+          return Flow::kError;
+        }
+        return Built(std::move(out), k);
+      }
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
       case VOp::kFieldCompare:
@@ -778,6 +785,11 @@ class Evaluator {
     }
     Value out, error;
     if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
+    return Built(std::move(out), k);
+  }
+
+  // A value an operation built, charged to the memory limit, to `k`.
+  Flow Built(Value out, Cont k) {
     if (out.IsString() && !ChargeBytes(out.AsString().size())) return Flow::kBail;
     if ((out.IsArray() || out.IsObject()) && !ChargeBytes(16 * eval_internal::WorkUnits(out))) {
       return Flow::kBail;

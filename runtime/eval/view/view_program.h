@@ -31,6 +31,7 @@ enum class VOp : uint8_t {
   kVar,                        // a: slot
   kBind,                       // a: slot; kids: source, body
   kNot, kLength, kType,
+  kBuiltin,                    // a: ir::BuiltinId of a pure builtin without arguments, on the input
   kAny, kAll,                  // kids[0]: the condition, on each element of .[]
   kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), keys[0] the
                                // key, c = const index of the constant

@@ -94,6 +94,9 @@ TEST(ViewEngineTest, EverySupportedFormAnswersOnTheDom) {
       "[.status.conditions[] | select(.type == \"Failed\", .type == \"Completed\")]",
       "[.metadata, .metadata.name, .metadata.generation, .spec.suspend, null, .spec.replicatedJobs, true] | map(type)",
       "[.spec.replicatedJobs[] | select(type == \"object\" and .replicas > 1)] | first | .name",
+      // Pure builtins without arguments, on the converted input.
+      ".metadata.name | ascii_upcase", ".metadata | to_entries", ".metadata | keys", ".spec.replicatedJobs | map(.replicas) | add",
+      ".metadata.generation | tostring | tonumber", ".status | tojson | fromjson", "[.spec.replicatedJobs[].name] | sort | reverse",
   };
   for (const std::string& form : forms) ExpectFused(form, kJobSet);
 }
@@ -160,9 +163,9 @@ TEST(ViewEngineTest, ErrorsFallBackToTheEngineWithItsMessage) {
 }
 
 TEST(ViewEngineTest, UnsupportedFormsRunOnTheEngine) {
-  for (const char* expr : {"map(tostring)", ".a | to_entries", "def any(f): 1; any(.x)", "try .a catch .",
-                           ".. | numbers", "[.[] | select(tojson)]", "def select(f): 1; select(.x)", "path(.a)",
-                           ".a |= 1", "$__loc__", "reduce .[] as $x (0; . + $x)", "tostring"}) {
+  for (const char* expr : {"map(ltrimstr(\"x\"))", ".a | with_entries(.)", "def any(f): 1; any(.x)", "try .a catch .",
+                           ".. | numbers", "[.[] | select(test(\"x\"))]", "def select(f): 1; select(.x)", "path(.a)",
+                           ".a |= 1", "$__loc__", "reduce .[] as $x (0; . + $x)", "ltrimstr(\"x\")", "env"}) {
     view::FusedKind kind({Lowered(expr)});
     EXPECT_FALSE(kind.fused(0)) << expr;
     EXPECT_FALSE(kind.unsupported_reason(0).empty()) << expr;
@@ -229,7 +232,7 @@ TEST(ViewEngineTest, LimitsAreTheEnginesLimits) {
 TEST(ViewEngineTest, PathsSharedByResolversAreReadOnce) {
   std::vector<std::shared_ptr<const ir::Program>> programs = {
       Lowered(".spec.replicatedJobs[].name"), Lowered(".spec.suspend // false"),
-      Lowered(".status.conditions"), Lowered("map(.x | tostring)")};
+      Lowered(".status.conditions"), Lowered("map(.x | ltrimstr(\"a\"))")};
   view::FusedKind kind(programs);
   EXPECT_EQ(kind.fused_count(), 3u);
   view::FusedRunner runner(kind);
