@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <list>
+#include <unordered_map>
 #include <type_traits>
 
 #include "base/fn_ref.h"
@@ -476,11 +476,45 @@ struct PathCache {
 
 namespace {
 
+// Sub-documents of the current object converted into Values, each once: the inputs of builtins
+// run on converted values (`to_entries`, `keys`, ...) and of split tails. Resolvers of one kind
+// often convert the same node (`.spec.services | to_entries[] | ...` in a dozen resolvers), and
+// a conversion copies the whole sub-tree. Keyed by the element's bytes (its place in this parse);
+// cleared for each object. A Value copy shares the converted tree.
+class ConvertedDocuments {
+ public:
+  void Clear() { converted_.clear(); }
+  Value Of(const void* element_bytes, bool sort_keys, uint64_t* conversions) {
+    Key key;
+    std::memcpy(&key, element_bytes, sizeof(key));
+    auto [it, inserted] = converted_.try_emplace(key);
+    if (inserted) {
+      element e;
+      std::memcpy(static_cast<void*>(&e), element_bytes, sizeof(element));
+      it->second = ConvertView(e, sort_keys);
+      ++*conversions;
+    }
+    return it->second;
+  }
+
+ private:
+  struct Key {
+    uint64_t words[2];
+    bool operator==(const Key& other) const { return words[0] == other.words[0] && words[1] == other.words[1]; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.words[0] * 0x9E3779B97F4A7C15ull ^ k.words[1]); }
+  };
+  std::unordered_map<Key, Value, KeyHash> converted_;
+};
+
 struct EvalContext {
   PathCache* paths;
   const EvalLimits* limits;
   bool sort_keys;
   const std::vector<Value>* globals;  // RunOptions::globals: the first slots, as the interpreter
+  ConvertedDocuments* converted;      // this object's converted sub-documents
+  uint64_t* conversions;              // FusedStats::split_conversions
 };
 
 // `type`'s output for each kind, as constants the evaluator refers to (no string built per use).
@@ -544,6 +578,13 @@ class Evaluator {
     return memory_ <= cx_.limits->max_memory_bytes;
   }
   Value Materialize(const VVal& v) const { return v.ToValue(cx_.sort_keys); }
+  // As Materialize, an array or object of the document converted once per object (ConvertedDocuments).
+  Value MaterializeShared(const VVal& v) const {
+    if (!v.is_dom()) return Materialize(v);
+    element_type type = v.dom().type();
+    if (type != element_type::ARRAY && type != element_type::OBJECT) return Materialize(v);
+    return cx_.converted->Of(v.dom_bytes(), cx_.sort_keys, cx_.conversions);
+  }
   const Value& Const(uint32_t i) const { return p_->consts[i]; }
 
   Flow Eval(uint32_t id, const VVal& in, Cont k) {
@@ -597,7 +638,7 @@ class Evaluator {
       case VOp::kType: return k(VVal::Ref(TypeNameOf(in.kind())));
       case VOp::kBuiltin: {
         Value out, error;
-        if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), Materialize(in), nullptr, 0, &out, &error)) {
+        if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), MaterializeShared(in), nullptr, 0, &out, &error)) {
           return Flow::kError;
         }
         return Built(std::move(out), k);
@@ -1053,6 +1094,7 @@ struct FusedRunner::State {
   Value document;            // the converted object, for fallbacks
   bool document_ready = false;
   std::vector<ViewOutput> head_outputs;  // kSplit: the head's outputs on this object
+  ConvertedDocuments converted;          // this object's sub-documents converted for builtins and tails
 };
 
 FusedRunner::FusedRunner(const FusedKind& kind)
@@ -1084,33 +1126,8 @@ namespace {
 // first error ends the resolver. False when a limit was reached (the output count is shared by
 // the tail runs as by one evaluation): the whole program then runs on the regular engine, which
 // words the limit as it would.
-// Sub-documents converted for split tails on the current object: resolvers of one kind often
-// share a head (`.spec.services | to_entries[] | ...` in a dozen resolvers), and each conversion
-// copies the whole sub-tree, so each DOM node is converted once per object.
-class ConvertedViews {
- public:
-  explicit ConvertedViews(uint64_t* conversions) : conversions_(conversions) {}
-  const Value& Of(const ViewOutput& view) {
-    if (!view.is_view()) {
-      scratch_ = view.ToValue();
-      return scratch_;
-    }
-    for (const auto& [seen, value] : entries_) {
-      if (seen.SameViewAs(view)) return value;
-    }
-    entries_.emplace_back(view, view.ToValue());
-    ++*conversions_;
-    return entries_.back().second;
-  }
-
- private:
-  uint64_t* conversions_;
-  std::list<std::pair<ViewOutput, Value>> entries_;  // a list: references stay valid as it grows
-  Value scratch_;
-};
-
 bool RunSplitTail(const Filter& tail, const std::vector<ViewOutput>& inputs, const RunOptions& options,
-                  ConvertedViews* converted, ResolverResult* result) {
+                  bool sort_keys, ConvertedDocuments* converted, uint64_t* conversions, ResolverResult* result) {
   result->outputs.clear();
   result->fused = false;
   result->error = EvalError();
@@ -1120,7 +1137,8 @@ bool RunSplitTail(const Filter& tail, const std::vector<ViewOutput>& inputs, con
     const uint64_t produced = result->outputs.size();
     if (produced >= options.limits.max_outputs) return false;
     remaining.limits.max_outputs = options.limits.max_outputs - produced;
-    EvalStatus status = tail.Run(converted->Of(input), [&](const Value& v) {
+    Value in = input.is_view() ? converted->Of(input.element_bytes(), sort_keys, conversions) : input.ToValue();
+    EvalStatus status = tail.Run(in, [&](const Value& v) {
       result->outputs.emplace_back(v);
       return true;
     }, &result->error, remaining);
@@ -1164,16 +1182,17 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   }
   s.paths.Reset(root);
   s.document_ready = false;
-  EvalContext context{&s.paths, &options.limits, sort_keys, options.globals};
+  s.converted.Clear();
+  EvalContext context{&s.paths, &options.limits, sort_keys, options.globals, &s.converted, &stats_.split_conversions};
   Evaluator evaluator(context);
-  ConvertedViews converted(&stats_.split_conversions);  // this object's sub-documents, for split tails
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];
     const ResolverPlan& step = s.plan[i];
     if (step.how == ResolverPlan::How::kSplit) {
       s.head_outputs.clear();
       if (evaluator.Run(*step.program, &s.head_outputs) == Flow::kContinue &&
-          RunSplitTail(*step.tail, s.head_outputs, options, &converted, &result)) {
+          RunSplitTail(*step.tail, s.head_outputs, options, sort_keys, &s.converted, &stats_.split_conversions,
+                       &result)) {
         ++stats_.split_runs;
         continue;
       }

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -46,10 +45,8 @@ class ViewOutput {
   static ViewOutput OfElement(const void* element_bytes, bool sort_keys);
 
   bool is_view() const { return is_view_; }
-  // Whether both are views of the same DOM element (the same node of the same parse).
-  bool SameViewAs(const ViewOutput& other) const {
-    return is_view_ && other.is_view_ && std::memcmp(element_, other.element_, sizeof(element_)) == 0;
-  }
+  // Internal: the DOM element's raw bytes (precondition: is_view()).
+  const void* element_bytes() const { return element_; }
   // True for a string output, read from the DOM without converting the output (`wmc eval -r`).
   bool IsString() const;
   // The output as a Value (converts only this sub-tree; key-sorted in sort_keys mode).
@@ -122,7 +119,7 @@ struct FusedStats {
   uint64_t fallback_runs = 0;       // resolver runs on the regular engine
   uint64_t document_fallbacks = 0;  // objects simdjson could not represent exactly (ParseJson)
   uint64_t split_runs = 0;          // resolver runs answered as HEAD on the DOM, TAIL on the interpreter
-  uint64_t split_conversions = 0;   // sub-documents converted for those tails (each once per object)
+  uint64_t split_conversions = 0;   // sub-documents converted for split tails and builtins (once per object each)
 };
 
 // Per-thread state: the simdjson parser, the per-object path cache and the results.

@@ -104,6 +104,26 @@ TEST(ViewSplitTest, ASharedHeadIsConvertedOncePerObject) {
   EXPECT_EQ(runner.stats().split_conversions, 3u);
 }
 
+TEST(ViewSplitTest, BuiltinsOnASharedSubDocumentConvertItOncePerObject) {
+  // Fused whole (to_entries runs on the converted input); twelve resolvers, one conversion of
+  // `.spec.services` per object where it is an array or object.
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  std::vector<std::string> exprs;
+  for (int i = 0; i < 12; ++i) exprs.push_back(".spec.services | to_entries[] | .value.replicas // " + std::to_string(i));
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs);
+  for (size_t i = 0; i < exprs.size(); ++i) EXPECT_TRUE(kind.fused(i)) << exprs[i];
+  view::FusedRunner runner(kind);
+  JsonError error;
+  for (const std::string& doc : kSplitDocs) {
+    EXPECT_TRUE(runner.Run(doc, {}, &error));
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
+    }
+  }
+  EXPECT_EQ(runner.stats().split_conversions, 3u);  // {...}, {} and [1]
+}
+
 TEST(ViewSplitTest, LoweredStepOrTimeLimitsKeepTheRegularEngines) {
   EXPECT_TRUE(view::LimitsAllowView(EvalLimits{}));
   EvalLimits fewer_steps;
