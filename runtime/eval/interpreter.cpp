@@ -106,9 +106,9 @@ size_t StackBudgetBytes() {
   const ThreadStackBounds& bounds = CurrentThreadStackBounds();
   size_t size = bounds.size;
   // The usable part is what lies below the current position.
-  char here;
+  const char* here = eval_internal::StackPosition();
   if (bounds.lowest != nullptr) {
-    size_t below = static_cast<size_t>(&here - bounds.lowest);
+    size_t below = static_cast<size_t>(here - bounds.lowest);
     if (below < size) size = below;
   }
   return size > 2 * kStackReserve ? size - kStackReserve : size / 2;
@@ -120,8 +120,7 @@ class Evaluation {
       : program_(program), tail_(tail), limits_(options.limits), globals_(options.globals), budget_(limits_),
         meter_(&budget_, &fuel_left_, &memory_used_, limits_.max_memory_bytes) {
     fuel_left_ = budget_.FirstSlice();
-    char here;
-    stack_top_ = &here;
+    stack_top_ = eval_internal::StackPosition();
     stack_budget_ = StackBudgetBytes();
   }
 
@@ -184,8 +183,7 @@ class Evaluation {
   bool Step() {
     if (fuel_left_ == 0 && !Refuel()) return false;
     --fuel_left_;
-    char here;
-    if (static_cast<size_t>(stack_top_ - &here) > stack_budget_) {
+    if (static_cast<size_t>(stack_top_ - eval_internal::StackPosition()) > stack_budget_) {
       LimitError("maximum evaluation depth exceeded (stack)");
       return false;
     }
@@ -1098,7 +1096,7 @@ class Evaluation {
   uint64_t break_label_ = 0;
   Value error_;
   bool error_is_limit_ = false;
-  char* stack_top_ = nullptr;
+  const char* stack_top_ = nullptr;
   size_t stack_budget_ = 0;
   // Where EvalTail records the tail call it hands to RunTailCalls (owned by the innermost
   // EvalBodyWithTailCalls in progress).

@@ -468,8 +468,10 @@ int32_t ShimCheckPatternKey(WmCtx* ctx, const WmValue* object, const WmValue* ke
 
 int32_t ShimCheckStack(WmCtx* ctx) {
   const HostState& host = Host(ctx);
-  char here;
-  return host.stack_top != nullptr && static_cast<size_t>(host.stack_top - &here) > host.stack_budget ? 1 : 0;
+  return host.stack_top != nullptr &&
+                 static_cast<size_t>(host.stack_top - eval_internal::StackPosition()) > host.stack_budget
+             ? 1
+             : 0;
 }
 
 // A call made on a fresh stack segment (see ShimCallOnNewStack); handed to the segment's entry
@@ -765,9 +767,8 @@ EvalStatus RunEntry(WmEntry entry, const ir::Program& program, const Value& inpu
   eval_internal::StepBudget budget(options.limits);
   host.budget = &budget;
   host.max_memory = options.limits.max_memory_bytes;
-  char stack_here;
-  host.stack_top = &stack_here;
-  host.stack_budget = NativeStackBudget(&stack_here);
+  host.stack_top = eval_internal::StackPosition();
+  host.stack_budget = NativeStackBudget(host.stack_top);
   WmCtx ctx;
   ctx.abi = &kAbi;
   ctx.consts = reinterpret_cast<const WmValue*>(program.consts.data());

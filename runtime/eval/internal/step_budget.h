@@ -13,6 +13,14 @@
 
 namespace wm::eval_internal {
 
+// The current position on the machine stack, for the stack guards of the interpreter and native
+// code. The frame address, not the address of a local: under ASan with use-after-return
+// detection, locals live on a heap "fake stack", and a guard measuring them would never see the
+// real stack fill up (an eval fuzzer finding: native recursion overflowed the stack).
+inline __attribute__((always_inline)) const char* StackPosition() {
+  return static_cast<const char*>(__builtin_frame_address(0));
+}
+
 class StepBudget {
  public:
   // Steps per slice: small enough that a runaway loop notices the deadline within microseconds,
