@@ -18,6 +18,7 @@
 #include "runtime/workload/accessor.h"
 #include "runtime/workload/writes.h"
 #include "tools/bundle_source.h"
+#include "tools/cli_output.h"
 #include "tools/commands.h"
 #include "tools/object_input.h"
 
@@ -58,11 +59,7 @@ int LoadTarget(const char* command, const WriteCommandOptions& o, WriteTarget* o
     std::fprintf(stderr, "wmc %s: %s\n", command, error.c_str());
     return 2;
   }
-  auto text = [&](const char* key) {
-    const Value* v = out->object.IsObject() ? out->object.Find(key) : nullptr;
-    return v && v->IsString() ? std::string(v->AsString()) : "";
-  };
-  std::string api_version = text("apiVersion"), kind = text("kind");
+  std::string api_version = StringField(out->object, "apiVersion"), kind = StringField(out->object, "kind");
   if (api_version.empty() || kind.empty()) {
     std::fprintf(stderr, "wmc %s: %s: not a Kubernetes object: apiVersion and kind are required\n",
                  command, name.c_str());

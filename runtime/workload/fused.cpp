@@ -96,9 +96,7 @@ bool FusedDefinition::Evaluate(std::string_view json, const RunOptions& run, Ans
 
 bool ObjectBudgetAllowsView(const ObjectLimits& limits) {
   const ObjectLimits defaults;
-  bool fuel = limits.fuel >= defaults.fuel;
-  bool time = limits.timeout_ms == 0 || (defaults.timeout_ms != 0 && limits.timeout_ms >= defaults.timeout_ms);
-  return fuel && time;
+  return view::StepsAndTimeAtLeast(limits.fuel, limits.timeout_ms, defaults.fuel, defaults.timeout_ms);
 }
 
 const FusedDefinition& FusedDefinitions::For(const catalog::Definition& definition) const {

@@ -999,10 +999,14 @@ void ViewOutput::WriteJson(std::string* out, const JsonWriteOptions& options) co
   json_dom::WriteElement(e, out, view_options);
 }
 
+bool StepsAndTimeAtLeast(uint64_t fuel, uint64_t timeout_ms, uint64_t default_fuel, uint64_t default_timeout_ms) {
+  bool time = timeout_ms == 0 || (default_timeout_ms != 0 && timeout_ms >= default_timeout_ms);
+  return fuel >= default_fuel && time;
+}
+
 bool LimitsAllowView(const EvalLimits& limits) {
   const EvalLimits defaults;
-  bool time = limits.timeout_ms == 0 || limits.timeout_ms >= defaults.timeout_ms;
-  return limits.fuel >= defaults.fuel && time;
+  return StepsAndTimeAtLeast(limits.fuel, limits.timeout_ms, defaults.fuel, defaults.timeout_ms);
 }
 
 // ---- FusedKind

@@ -34,6 +34,10 @@ struct FusedKindOptions {
 // least the defaults (or no time limit), where those limits are meant for runaway programs; a
 // caller that lowered them gets the regular engines, whose counts are the documented ones.
 bool LimitsAllowView(const EvalLimits& limits);
+// The test behind it, for any pair of such limits (the workload layer's object budget too): the
+// step budget at least `default_fuel`, and the time limit off or at least `default_timeout_ms`
+// (a default of 0, no limit, makes any set limit a lower one).
+bool StepsAndTimeAtLeast(uint64_t fuel, uint64_t timeout_ms, uint64_t default_fuel, uint64_t default_timeout_ms);
 
 // One output: a sub-document of the parsed object (a view, no copy) or a value the program built.
 // A view is valid until its FusedRunner runs the next object.
