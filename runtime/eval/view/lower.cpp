@@ -46,6 +46,22 @@ constexpr const char* kFirstShape =
 constexpr const char* kSelectShape = "If#0(CallParam#0(),Identity#0(),Empty#0(),)";
 constexpr const char* kMapShape = "Collect#0(Pipe#0(Iterate#0(Identity#0(),),CallParam#0(),),)";
 constexpr const char* kFirstOfArrayShape = "Index#0(Identity#0(),Const0(),)";
+// from_entries as the prelude defines it (compiler/lower/prelude.cpp), and with_entries(f) =
+// to_entries | map(f) | from_entries.
+std::string FromEntriesShape() {
+  return std::string(
+             "Reduce#0(Iterate#0(Identity#0(),),Object#0(),Binary#0(Identity#0(),Object#0(Pipe#0(Var#0(),"
+             "Alternative#0(Index#0(Identity#0(),Const\"key\"(),),Alternative#0(Index#0(Identity#0(),Const\"Key\"(),),"
+             "Alternative#0(Index#0(Identity#0(),Const\"name\"(),),Index#0(Identity#0(),Const\"Name\"(),),),),),),"
+             "Pipe#0(Var#0(),If#0(CallBuiltin#") +
+         std::to_string(static_cast<uint32_t>(ir::BuiltinId::Has)) +
+         "(Const\"value\"(),),Index#0(Identity#0(),Const\"value\"(),),Index#0(Identity#0(),Const\"Value\"(),),),),),),)";
+}
+std::string WithEntriesShape() {
+  return "Pipe#0(CallBuiltin#" + std::to_string(static_cast<uint32_t>(ir::BuiltinId::ToEntries)) +
+         "(),Pipe#0(Call<map/1:" + kMapShape + ">(CallParam#0(),),Call<from_entries/0:" + FromEntriesShape() +
+         ">(),),)";
+}
 std::string IsEmptyShape() {
   return std::string("isempty/1:Call<") + kFirstShape +
          ">(Comma#0(Pipe#0(CallParam#0(),Constfalse(),),Consttrue(),),)";
@@ -285,7 +301,7 @@ class Lowerer {
     const ir::Function& callee = p_.functions[n.a];
     std::string shape;
     RenderShape(p_, callee.body, 0, &shape);
-    // The prelude's select, map and first, inlined (their argument is lowered where the call is:
+    // The prelude's select, map, first, from_entries and with_entries, inlined (their argument is lowered where the call is:
     // it is a closure of this function, so its variables are this frame's).
     if (callee.name == "first/0" && shape == kFirstOfArrayShape && n.kids.empty()) {
       uint32_t target = Push(VNode{VOp::kIdentity, 0, {}});
@@ -293,7 +309,22 @@ class Lowerer {
       *result = Push(VNode{VOp::kIndex, 0, {target, zero}});
       return true;
     }
+    if (callee.name == "from_entries/0" && n.kids.empty() && shape == FromEntriesShape()) {
+      *result = Push(VNode{VOp::kFromEntries, 0, {}});
+      return true;
+    }
     if (n.kids.size() != 1) return Refuse("call of " + callee.name);
+    if (callee.name == "with_entries/1" && shape == WithEntriesShape()) {
+      VNode entries{VOp::kBuiltin, static_cast<uint32_t>(ir::BuiltinId::ToEntries), {}};
+      uint32_t to_entries = Push(std::move(entries));
+      uint32_t each = Push(VNode{VOp::kIterate, 0, {Push(VNode{VOp::kIdentity, 0, {}})}});
+      uint32_t f;
+      if (!Lower(n.kids[0], kNoContext, &f)) return false;
+      uint32_t mapped = Push(VNode{VOp::kCollect, 0, {Push(VNode{VOp::kPipe, 0, {each, f}})}});
+      uint32_t rebuilt = Push(VNode{VOp::kPipe, 0, {mapped, Push(VNode{VOp::kFromEntries, 0, {}})}});
+      *result = Push(VNode{VOp::kPipe, 0, {to_entries, rebuilt}});
+      return true;
+    }
     if (callee.name == "select/1" && shape == kSelectShape) {
       uint32_t condition;
       if (!Lower(n.kids[0], ctx, &condition)) return false;

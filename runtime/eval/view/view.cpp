@@ -34,12 +34,16 @@ static_assert(sizeof(element) == 16 && std::is_trivially_copyable_v<element>,
 // Depth for converting sub-documents: the DOM is at most json_dom::kMaxDomDepth deep.
 constexpr int kConvertDepth = 512;
 
+struct Composite;
+
 // A value inside the evaluator, 24 bytes: a DOM element (no copy), a scalar the program computed
 // (null, booleans, numbers: no Value built for comparisons, conditions and arithmetic), a program
-// constant referred to (no reference count traffic per use) or a Value the program built.
+// constant referred to (no reference count traffic per use), a Value the program built, the key
+// of a DOM object's member (its bytes in the parse) or an array or object the program built whose
+// members stay VVals (Composite: `{metadata: .metadata}` refers to the document, copies nothing).
 class VVal {
  public:
-  enum class Tag : uint8_t { kNull, kFalse, kTrue, kNumber, kDom, kRef, kOwned };
+  enum class Tag : uint8_t { kNull, kFalse, kTrue, kNumber, kDom, kRef, kOwned, kKey, kComposite };
 
   VVal() noexcept : number_(0) {}
   VVal(const VVal& other) noexcept : number_(0) { CopyFrom(other); }
@@ -78,6 +82,19 @@ class VVal {
     new (&v.owned_) Value(std::move(x));
     return v;
   }
+  static VVal Key(std::string_view key) {
+    VVal v;
+    v.tag_ = Tag::kKey;
+    v.key_ = KeyBytes{key.data(), key.size()};
+    return v;
+  }
+  // Takes a new Composite's only reference.
+  static VVal Adopt(Composite* built) {
+    VVal v;
+    v.tag_ = Tag::kComposite;
+    v.composite_ = built;
+    return v;
+  }
   static VVal Bool(bool b) {
     VVal v;
     v.tag_ = b ? Tag::kTrue : Tag::kFalse;
@@ -99,6 +116,8 @@ class VVal {
   }
 
   bool is_dom() const { return tag_ == Tag::kDom; }
+  bool is_composite() const { return tag_ == Tag::kComposite; }
+  const Composite& composite() const { return *composite_; }  // precondition: is_composite()
   element dom() const {  // precondition: is_dom()
     element e;
     std::memcpy(static_cast<void*>(&e), dom_, sizeof(element));
@@ -115,8 +134,11 @@ class VVal {
  private:
   void Release() {
     if (tag_ == Tag::kOwned) owned_.~Value();
+    if (tag_ == Tag::kComposite) Unref(composite_);
     tag_ = Tag::kNull;
   }
+  static void Unref(Composite* built);  // defined with Composite
+  static void AddRef(Composite* built);
   // Copies only the payload the tag uses, in its own width: a 16-byte copy of a payload written as
   // 8 bytes would stall on store forwarding (the cache's hot path).
   void CopyPayload(const VVal& o) {
@@ -124,6 +146,11 @@ class VVal {
       case Tag::kDom: std::memcpy(dom_, o.dom_, sizeof(dom_)); break;
       case Tag::kNumber: number_ = o.number_; break;
       case Tag::kRef: ref_ = o.ref_; break;
+      case Tag::kKey: key_ = o.key_; break;
+      case Tag::kComposite:
+        composite_ = o.composite_;
+        AddRef(composite_);
+        break;
       default: break;
     }
   }
@@ -134,10 +161,21 @@ class VVal {
   }
   void MoveFrom(VVal* o) {
     tag_ = o->tag_;
-    if (tag_ == Tag::kOwned) new (&owned_) Value(std::move(o->owned_));
-    else CopyPayload(*o);
+    if (tag_ == Tag::kOwned) {
+      new (&owned_) Value(std::move(o->owned_));
+    } else if (tag_ == Tag::kComposite) {
+      composite_ = o->composite_;  // the reference moves
+      o->tag_ = Tag::kNull;
+      return;
+    } else {
+      CopyPayload(*o);
+    }
     o->Release();
   }
+  struct KeyBytes {
+    const char* data;
+    size_t size;
+  };
 
   Tag tag_ = Tag::kNull;
   union {
@@ -145,8 +183,57 @@ class VVal {
     double number_;
     const Value* ref_;
     Value owned_;
+    KeyBytes key_;
+    Composite* composite_;
   };
 };
+
+// An array or object the program built, its members kept as VVals (DOM views stay views). An
+// object's keys are strings and unique (a construction that repeats a key builds a Value instead,
+// where MakeObject decides which one stays), in construction order. Reference counted by VVal;
+// one evaluator (thread) owns it.
+struct Composite {
+  uint32_t refs = 1;
+  bool object = false;
+  std::vector<VVal> items;  // array: the elements; object: key, value, key, value, ...
+  size_t size() const { return object ? items.size() / 2 : items.size(); }
+};
+
+// Released composites kept per thread for reuse, their vectors keeping their capacity: a resolver
+// run builds and drops several (`with_entries` alone makes one per entry), and malloc/free of them
+// was a fifth of such a run. No composite outlives the FusedRunner::Run that built it.
+struct CompositePool {
+  static constexpr size_t kMaxKept = 256, kMaxItemsKept = 64;
+  std::vector<Composite*> free;
+  ~CompositePool() {
+    for (Composite* built : free) delete built;
+  }
+};
+thread_local CompositePool composite_pool;
+
+Composite* NewComposite(bool object) {
+  Composite* built;
+  if (composite_pool.free.empty()) {
+    built = new Composite();
+  } else {
+    built = composite_pool.free.back();
+    composite_pool.free.pop_back();
+  }
+  built->object = object;
+  return built;
+}
+
+void VVal::Unref(Composite* built) {
+  if (--built->refs != 0) return;
+  built->items.clear();  // may release nested composites into the pool
+  if (composite_pool.free.size() < CompositePool::kMaxKept && built->items.capacity() <= CompositePool::kMaxItemsKept) {
+    built->refs = 1;
+    composite_pool.free.push_back(built);
+  } else {
+    delete built;
+  }
+}
+void VVal::AddRef(Composite* built) { ++built->refs; }
 
 // The container of an element, by value: ranging over `get_object().value_unsafe()` directly
 // would range over a member of a destroyed temporary.
@@ -190,6 +277,8 @@ Kind VVal::kind() const {
     case Tag::kTrue: return Kind::True;
     case Tag::kNumber: return Kind::Number;
     case Tag::kDom: return KindOfElement(dom());
+    case Tag::kKey: return Kind::String;
+    case Tag::kComposite: return composite_->object ? Kind::Object : Kind::Array;
     default: return value().kind();
   }
 }
@@ -200,6 +289,7 @@ double VVal::number() const {
 }
 
 std::string_view VVal::string() const {
+  if (tag_ == Tag::kKey) return std::string_view(key_.data, key_.size);
   return tag_ == Tag::kDom ? dom().get_string().value_unsafe() : value().AsString();
 }
 
@@ -210,6 +300,22 @@ Value VVal::ToValue(bool sort_keys) const {
     case Tag::kTrue: return Value::Bool(true);
     case Tag::kNumber: return Value::Number(number_);
     case Tag::kDom: return ConvertView(dom(), sort_keys);
+    case Tag::kKey: return Value::String(string());
+    case Tag::kComposite: {
+      const Composite& built = *composite_;
+      if (!built.object) {
+        Array elements;
+        elements.reserve(built.items.size());
+        for (const VVal& item : built.items) elements.push_back(item.ToValue(sort_keys));
+        return Value::MakeArray(std::move(elements));
+      }
+      std::vector<Member> members;
+      members.reserve(built.size());
+      for (size_t i = 0; i < built.items.size(); i += 2) {
+        members.emplace_back(built.items[i].ToValue(sort_keys), built.items[i + 1].ToValue(sort_keys));
+      }
+      return Value::MakeObject(std::move(members));
+    }
     default: return value();
   }
 }
@@ -219,11 +325,27 @@ bool Truthy(const VVal& v) {
   return k != Kind::Null && k != Kind::False;
 }
 
-// jq's order between two values; containers are compared as Values.
+// Whether an array or object has no members (precondition: kind() is Array or Object).
+bool IsEmptyContainer(const VVal& v) {
+  if (v.is_dom()) {
+    if (v.dom().type() == element_type::ARRAY) return ArrayOf(v.dom()).begin() == ArrayOf(v.dom()).end();
+    return ObjectOf(v.dom()).begin() == ObjectOf(v.dom()).end();
+  }
+  if (v.is_composite()) return v.composite().items.empty();
+  return v.value().IsArray() ? v.value().AsArray().empty() : v.value().AsObject().empty();
+}
+
+// jq's order between two values; containers are compared as Values, except that an empty one
+// sorts before every other of its kind (jq compares arrays element by element, objects by their
+// sorted keys first), so `x != {}` converts nothing.
 int CompareViews(const VVal& a, const VVal& b) {
   Kind ka = a.kind(), kb = b.kind();
   if (ka != kb) return ka < kb ? -1 : 1;
-  if (ka == Kind::Array || ka == Kind::Object) return Compare(a.ToValue(false), b.ToValue(false));
+  if (ka == Kind::Array || ka == Kind::Object) {
+    bool a_empty = IsEmptyContainer(a), b_empty = IsEmptyContainer(b);
+    if (a_empty || b_empty) return a_empty == b_empty ? 0 : (a_empty ? -1 : 1);
+    return Compare(a.ToValue(false), b.ToValue(false));
+  }
   if (ka == Kind::Number) return Compare(Value::Number(a.number()), Value::Number(b.number()));
   if (ka == Kind::String) {
     int r = a.string().compare(b.string());
@@ -558,9 +680,21 @@ class Evaluator {
   // Appends one output; reaching the output limit is the engine's error: let it report it.
   Flow Emit(const VVal& v, std::vector<ViewOutput>* outputs) const {
     if (outputs->size() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-    outputs->push_back(v.is_dom() ? ViewOutput::OfElement(v.dom_bytes(), cx_.sort_keys)
-                                  : ViewOutput(v.ToValue(cx_.sort_keys)));
+    outputs->push_back(OutputOf(v));
     return Flow::kContinue;
+  }
+  ViewOutput OutputOf(const VVal& v) const {
+    if (v.is_dom()) return ViewOutput::OfElement(v.dom_bytes(), cx_.sort_keys);
+    if (!v.is_composite()) return ViewOutput(v.ToValue(cx_.sort_keys));
+    const Composite& built = v.composite();
+    auto members = std::make_shared<ViewComposite>();
+    members->object = built.object;
+    members->items.reserve(built.size());
+    for (size_t i = built.object ? 1 : 0; i < built.items.size(); i += built.object ? 2 : 1) {
+      if (built.object) members->keys.push_back(built.items[i - 1].ToValue(false));
+      members->items.push_back(OutputOf(built.items[i]));
+    }
+    return ViewOutput::OfComposite(std::move(members));
   }
 
  private:
@@ -628,7 +762,7 @@ class Evaluator {
       case VOp::kTry: return EvalTry(n, in, k);
       case VOp::kCollect: return EvalCollect(n, in, k);
       case VOp::kObject: {
-        std::vector<Member> members;
+        std::vector<VVal> members;
         return EvalObject(n, 0, in, &members, k);
       }
       case VOp::kVar: return n.a < slots_.size() ? k(slots_[n.a]) : Flow::kBail;
@@ -637,6 +771,12 @@ class Evaluator {
       case VOp::kLength: return EvalLength(in, k);
       case VOp::kType: return k(VVal::Ref(TypeNameOf(in.kind())));
       case VOp::kBuiltin: {
+        if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToEntries && in.kind() == Kind::Object &&
+            (in.is_dom() || in.is_composite())) {
+          // A DOM object that repeats a key goes to the builtin (ParseJson decides which stays).
+          std::vector<Field> fields;
+          if (!in.is_dom() || ObjectFields(ObjectOf(in.dom()), cx_.sort_keys, &fields)) return EntriesOf(in, fields, k);
+        }
         Value out, error;
         if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), MaterializeShared(in), nullptr, 0, &out, &error)) {
           return Flow::kError;
@@ -645,6 +785,7 @@ class Evaluator {
       }
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
+      case VOp::kFromEntries: return EvalFromEntries(in, k);
       case VOp::kFieldCompare:
         return FieldPath(in, n.keys, 0, [&](const VVal& a) {
           return k(VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(Const(n.c))))));
@@ -743,7 +884,14 @@ class Evaluator {
         current = FindField(current.dom(), keys[i]);
         continue;
       }
-      if (current.kind() == Kind::Null) continue;
+      Kind kind = current.kind();
+      if (kind == Kind::Null) continue;
+      if (kind == Kind::Object) {  // built or a Value: no key Value made, no copy of the object
+        bool present;
+        VVal next = MemberOf(current, keys[i], &present);
+        current = std::move(next);
+        continue;
+      }
       Value key = Value::String(keys[i]);
       return IndexBy(current, VVal::Ref(key), [&](const VVal& next) { return FieldPath(next, keys, i + 1, k); });
     }
@@ -754,16 +902,22 @@ class Evaluator {
   Flow IndexBy(const VVal& t, const VVal& key, Cont k) {
     Kind tk = t.kind(), kk = key.kind();
     if (tk == Kind::Null && (kk == Kind::String || kk == Kind::Number)) return k(VVal());
-    if (t.is_dom() && tk == Kind::Object && kk == Kind::String) return k(FindField(t.dom(), key.string()));
+    if (tk == Kind::Object && kk == Kind::String) {
+      bool present;
+      return k(t.is_dom() ? FindField(t.dom(), key.string()) : MemberOf(t, key.string(), &present));
+    }
     if (t.is_dom() && tk == Kind::Array && kk == Kind::Number) {
-      double d = key.number();
       simdjson::dom::array array = ArrayOf(t.dom());
-      if (d == std::floor(d) && std::fabs(d) < 1e15 && array.size() < 0xFFFFFF) {
-        auto size = static_cast<int64_t>(array.size());
-        auto i = static_cast<int64_t>(d);
-        if (i < 0) i += size;
-        if (i < 0 || i >= size) return k(VVal());
-        return k(VVal::Dom(array.at(static_cast<size_t>(i)).value_unsafe()));
+      int64_t i = ArrayPosition(key.number(), array.size());
+      if (i == kOutOfRange) return k(VVal());
+      if (i >= 0) return k(VVal::Dom(array.at(static_cast<size_t>(i)).value_unsafe()));
+    }
+    if (t.is_composite()) {
+      const Composite& built = t.composite();
+      if (!built.object && kk == Kind::Number) {
+        int64_t i = ArrayPosition(key.number(), built.items.size());
+        if (i == kOutOfRange) return k(VVal());
+        if (i >= 0) return k(built.items[static_cast<size_t>(i)]);
       }
     }
     Value out, error;
@@ -771,8 +925,28 @@ class Evaluator {
     return k(VVal::Of(std::move(out)));
   }
 
+  // The element an integral index `d` names in an array of `size` (negative: from the end), or
+  // kOutOfRange (null), or kNotPlain for what ops::Index decides (fractions, huge indexes).
+  static constexpr int64_t kOutOfRange = -1, kNotPlain = -2;
+  static int64_t ArrayPosition(double d, size_t size) {
+    if (!(d == std::floor(d) && std::fabs(d) < 1e15 && size < 0xFFFFFF)) return kNotPlain;
+    auto i = static_cast<int64_t>(d);
+    if (i < 0) i += static_cast<int64_t>(size);
+    return i < 0 || i >= static_cast<int64_t>(size) ? kOutOfRange : i;
+  }
+
   Flow Iterate(const VVal& t, Cont k) {
     Kind kind = t.kind();
+    if (t.is_composite()) {
+      const Composite& built = t.composite();
+      // An object's values are its odd items.
+      for (size_t i = built.object ? 1 : 0; i < built.items.size(); i += built.object ? 2 : 1) {
+        if (!Step()) return Flow::kBail;
+        Flow f = k(built.items[i]);
+        if (f != Flow::kContinue) return f;
+      }
+      return Flow::kContinue;
+    }
     if (t.is_dom() && kind == Kind::Array) {
       for (element child : ArrayOf(t.dom())) {
         if (!Step()) return Flow::kBail;
@@ -824,9 +998,65 @@ class Evaluator {
     if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
       return k(VVal::Number(Arithmetic(op, a.number(), b.number())));
     }
+    if (op == ir::BinaryOp::Add && a.kind() == Kind::Object && b.kind() == Kind::Object) {
+      // An empty side: the other object itself. Else a built object when both list cheaply.
+      if (IsEmptyContainer(b)) return k(a);
+      if (IsEmptyContainer(a)) return k(b);
+      std::vector<VVal> merged, right;
+      if (MembersOf(a, &merged) && MembersOf(b, &right) && merged.size() * right.size() <= 4096) {
+        return MergeObjects(std::move(merged), right, k);
+      }
+    }
     Value out, error;
     if (!ops::Binary(op, Materialize(a), Materialize(b), &out, &error)) return Flow::kError;
     return Built(std::move(out), k);
+  }
+
+  // key, value, key, value, ... of an object in the evaluator's key order; false for a DOM object
+  // that repeats a key (ParseJson decides which stays: the caller converts it).
+  bool MembersOf(const VVal& object, std::vector<VVal>* items) const {
+    if (object.is_composite()) {
+      *items = object.composite().items;
+      return true;
+    }
+    if (object.is_dom()) {
+      std::vector<Field> fields;
+      if (!ObjectFields(ObjectOf(object.dom()), cx_.sort_keys, &fields)) return false;
+      for (const Field& field : fields) {
+        items->push_back(VVal::Key(field.first));
+        items->push_back(VVal::Dom(field.second));
+      }
+      return true;
+    }
+    for (const Member& member : object.value().AsObject()) {
+      items->push_back(VVal::Of(member.first));
+      items->push_back(VVal::Of(member.second));
+    }
+    return true;
+  }
+
+  // a + b of two objects as MembersOf lists them: b's values replace a's in place, b's new keys
+  // follow in b's order.
+  Flow MergeObjects(std::vector<VVal> merged, const std::vector<VVal>& right, Cont k) {
+    if (!ChargeBytes(16 * (merged.size() + right.size()))) return Flow::kBail;
+    const size_t left_size = merged.size();
+    for (size_t j = 0; j < right.size(); j += 2) {
+      std::string_view key = right[j].string();
+      bool replaced = false;
+      for (size_t i = 0; i < left_size && !replaced; i += 2) {
+        if (merged[i].string() == key) {
+          merged[i + 1] = right[j + 1];
+          replaced = true;
+        }
+      }
+      if (!replaced) {
+        merged.push_back(right[j]);
+        merged.push_back(right[j + 1]);
+      }
+    }
+    Composite* built = NewComposite(true);
+    built->items = std::move(merged);
+    return k(VVal::Adopt(built));
   }
 
   // A value an operation built, charged to the memory limit, to `k`.
@@ -870,31 +1100,149 @@ class Evaluator {
     return f;
   }
 
-  Flow EvalCollect(const VNode& n, const VVal& in, Cont k) {
-    Array items;
-    Flow f = Eval(n.kids[0], in, [&](const VVal& v) {
-      if (!ChargeBytes(16)) return Flow::kBail;
-      items.push_back(Materialize(v));
+  // `to_entries` of a DOM object (its `fields`) or a built object: [{key: K, value: V}, ...] in the
+  // evaluator's key order, the keys and values referring to the object's.
+  Flow EntriesOf(const VVal& object, const std::vector<Field>& fields, Cont k) {
+    static const Value kKeyName = Value::String("key"), kValueName = Value::String("value");
+    const size_t count = object.is_dom() ? fields.size() : object.composite().size();
+    if (!ChargeBytes(48 * count)) return Flow::kBail;
+    Composite* entries = NewComposite(false);
+    VVal array = VVal::Adopt(entries);
+    entries->items.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      Composite* entry = NewComposite(true);
+      if (object.is_dom()) {
+        entry->items = {VVal::Ref(kKeyName), VVal::Key(fields[i].first), VVal::Ref(kValueName), VVal::Dom(fields[i].second)};
+      } else {
+        const Composite& built = object.composite();
+        entry->items = {VVal::Ref(kKeyName), built.items[2 * i], VVal::Ref(kValueName), built.items[2 * i + 1]};
+      }
+      entries->items.push_back(VVal::Adopt(entry));
+    }
+    return k(array);
+  }
+
+  // from_entries, as the prelude's `reduce .[] as $e ({}; . + {($e | .key // .Key // .name //
+  // .Name): ($e | if has("value") then .value else .Value end)})`: a later key replaces an earlier
+  // one's value in its place. An entry that is not an object, a key that is not a string or an
+  // input that cannot be iterated raise jq's errors: the engine words them (kError).
+  Flow EvalFromEntries(const VVal& in, Cont k) {
+    static constexpr std::string_view kKeyNames[] = {"key", "Key", "name", "Name"};
+    Composite* built = NewComposite(true);
+    VVal object = VVal::Adopt(built);
+    Flow f = Iterate(in, [&](const VVal& entry) {
+      if (entry.kind() != Kind::Object) return Flow::kError;
+      VVal key, value;
+      bool present = false;
+      for (std::string_view name : kKeyNames) {
+        key = MemberOf(entry, name, &present);
+        if (Truthy(key)) break;
+      }
+      if (key.kind() != Kind::String) return Flow::kError;
+      value = MemberOf(entry, "value", &present);
+      if (!present) value = MemberOf(entry, "Value", &present);
+      if (!ChargeBytes(32) || built->items.size() > 512) return Flow::kBail;  // long: the engine's index
+      std::string_view name = key.string();
+      for (size_t i = 0; i < built->items.size(); i += 2) {
+        if (built->items[i].string() == name) {
+          built->items[i + 1] = std::move(value);
+          return Flow::kContinue;
+        }
+      }
+      built->items.push_back(std::move(key));
+      built->items.push_back(std::move(value));
       return Flow::kContinue;
     });
     if (f != Flow::kContinue) return f;
-    return k(VVal::Of(Value::MakeArray(std::move(items))));
+    return k(object);
   }
 
-  Flow EvalObject(const VNode& n, size_t entry, const VVal& in, std::vector<Member>* members, Cont k) {
+  // object[name] of an object of any representation, and whether the object has that key.
+  // Precondition: object.kind() == Kind::Object.
+  static VVal MemberOf(const VVal& object, std::string_view name, bool* present) {
+    *present = false;
+    if (object.is_dom()) {
+      VVal found;
+      for (simdjson::dom::key_value_pair field : ObjectOf(object.dom())) {
+        if (field.key.size() == name.size() && std::memcmp(field.key.data(), name.data(), name.size()) == 0) {
+          found = VVal::Dom(field.value);
+          *present = true;
+        }
+      }
+      return found;
+    }
+    if (object.is_composite()) {
+      const Composite& built = object.composite();
+      for (size_t i = 0; i < built.items.size(); i += 2) {
+        if (built.items[i].string() == name) {
+          *present = true;
+          return built.items[i + 1];
+        }
+      }
+      return VVal();
+    }
+    const Value* found = object.value().Find(name);
+    *present = found != nullptr;
+    return found != nullptr ? VVal::Of(*found) : VVal();
+  }
+
+  // `[f]`: the outputs kept as they are (a Composite), so DOM elements are not copied.
+  Flow EvalCollect(const VNode& n, const VVal& in, Cont k) {
+    Composite* built = NewComposite(false);
+    VVal array = VVal::Adopt(built);
+    Flow f = Eval(n.kids[0], in, [&](const VVal& v) {
+      if (!ChargeBytes(16)) return Flow::kBail;
+      built->items.push_back(v);
+      return Flow::kContinue;
+    });
+    if (f != Flow::kContinue) return f;
+    return k(array);
+  }
+
+  // `{k1: v1, ...}`, one object per combination of the keys' and values' outputs. `members` holds
+  // the chosen key, value, key, value, ... so far.
+  Flow EvalObject(const VNode& n, size_t entry, const VVal& in, std::vector<VVal>* members, Cont k) {
     if (entry * 2 >= n.kids.size()) {
-      if (!ChargeBytes(32 * members->size())) return Flow::kBail;
-      return k(VVal::Of(Value::MakeObject(*members)));
+      if (!ChargeBytes(16 * members->size())) return Flow::kBail;
+      if (!KeysUnique(*members)) {
+        std::vector<Member> repeated;
+        for (size_t i = 0; i < members->size(); i += 2) {
+          repeated.emplace_back(Materialize((*members)[i]), Materialize((*members)[i + 1]));
+        }
+        return k(VVal::Of(Value::MakeObject(std::move(repeated))));
+      }
+      Composite* built = NewComposite(true);
+      built->items = *members;
+      return k(VVal::Adopt(built));
     }
     return Eval(n.kids[entry * 2], in, [&](const VVal& key) {
       return Eval(n.kids[entry * 2 + 1], in, [&](const VVal& value) {
         if (key.kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
-        members->emplace_back(Materialize(key), Materialize(value));
+        members->push_back(key);
+        members->push_back(value);
         Flow f = EvalObject(n, entry + 1, in, members, k);
-        members->pop_back();
+        members->resize(members->size() - 2);
         return f;
       });
     });
+  }
+
+  // Whether the string keys of key, value, key, value, ... differ from each other.
+  static bool KeysUnique(const std::vector<VVal>& members) {
+    const size_t count = members.size() / 2;
+    if (count <= 8) {
+      for (size_t i = 1; i < count; ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if (members[2 * i].string() == members[2 * j].string()) return false;
+        }
+      }
+      return true;
+    }
+    std::vector<std::string_view> keys;
+    keys.reserve(count);
+    for (size_t i = 0; i < members.size(); i += 2) keys.push_back(members[i].string());
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) == keys.end();
   }
 
   Flow EvalBind(const VNode& n, const VVal& in, Cont k) {
@@ -932,6 +1280,7 @@ class Evaluator {
         default: break;
       }
     }
+    if (in.is_composite()) return k(VVal::Number(static_cast<double>(in.composite().size())));
     Value out, error;
     if (!ops::CallBuiltin(ir::BuiltinId::Length, Materialize(in), nullptr, 0, &out, &error)) return Flow::kError;
     return k(VVal::Of(std::move(out)));
@@ -973,7 +1322,14 @@ ViewOutput ViewOutput::OfElement(const void* element_bytes, bool sort_keys) {
   return out;
 }
 
+ViewOutput ViewOutput::OfComposite(std::shared_ptr<const ViewComposite> members) {
+  ViewOutput out;
+  out.composite_ = std::move(members);
+  return out;
+}
+
 bool ViewOutput::IsString() const {
+  if (composite_ != nullptr) return false;
   if (!is_view_) return value_.IsString();
   element e;
   std::memcpy(static_cast<void*>(&e), element_, sizeof(element));
@@ -981,6 +1337,19 @@ bool ViewOutput::IsString() const {
 }
 
 Value ViewOutput::ToValue() const {
+  if (composite_ != nullptr) {
+    const ViewComposite& built = *composite_;
+    if (!built.object) {
+      Array elements;
+      elements.reserve(built.items.size());
+      for (const ViewOutput& item : built.items) elements.push_back(item.ToValue());
+      return Value::MakeArray(std::move(elements));
+    }
+    std::vector<Member> members;
+    members.reserve(built.items.size());
+    for (size_t i = 0; i < built.items.size(); ++i) members.emplace_back(built.keys[i], built.items[i].ToValue());
+    return Value::MakeObject(std::move(members));
+  }
   if (!is_view_) return value_;
   element e;
   std::memcpy(static_cast<void*>(&e), element_, sizeof(element));
@@ -988,6 +1357,25 @@ Value ViewOutput::ToValue() const {
 }
 
 void ViewOutput::WriteJson(std::string* out, const JsonWriteOptions& options) const {
+  if (composite_ != nullptr && options.indent == 0 && !options.sort_keys) {
+    // Compact and in construction order: the members written where they are (views from the DOM).
+    const ViewComposite& built = *composite_;
+    out->push_back(built.object ? '{' : '[');
+    for (size_t i = 0; i < built.items.size(); ++i) {
+      if (i > 0) out->push_back(',');
+      if (built.object) {
+        wm::WriteJson(built.keys[i], out, options);
+        out->push_back(':');
+      }
+      built.items[i].WriteJson(out, options);
+    }
+    out->push_back(built.object ? '}' : ']');
+    return;
+  }
+  if (composite_ != nullptr) {
+    wm::WriteJson(ToValue(), out, options);
+    return;
+  }
   if (!is_view_) {
     wm::WriteJson(value_, out, options);
     return;

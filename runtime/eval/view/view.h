@@ -39,14 +39,20 @@ bool LimitsAllowView(const EvalLimits& limits);
 // (a default of 0, no limit, makes any set limit a lower one).
 bool StepsAndTimeAtLeast(uint64_t fuel, uint64_t timeout_ms, uint64_t default_fuel, uint64_t default_timeout_ms);
 
-// One output: a sub-document of the parsed object (a view, no copy) or a value the program built.
-// A view is valid until its FusedRunner runs the next object.
+struct ViewComposite;
+
+// One output: a sub-document of the parsed object (a view, no copy), a value the program built,
+// or an array or object the program built whose members are outputs in turn (`{spec: .spec}`
+// refers to the document's spec). A view, or a composite holding one, is valid until its
+// FusedRunner runs the next object.
 class ViewOutput {
  public:
   ViewOutput() = default;
   explicit ViewOutput(Value value) : value_(std::move(value)) {}
   // Internal: a DOM element (raw bytes of a simdjson::dom::element) seen in the given key order.
   static ViewOutput OfElement(const void* element_bytes, bool sort_keys);
+  // Internal: a built array or object (an object's keys unique).
+  static ViewOutput OfComposite(std::shared_ptr<const ViewComposite> members);
 
   bool is_view() const { return is_view_; }
   // Internal: the DOM element's raw bytes (precondition: is_view()).
@@ -63,6 +69,14 @@ class ViewOutput {
   bool is_view_ = false;
   bool sort_keys_ = false;
   Value value_;
+  std::shared_ptr<const ViewComposite> composite_;
+};
+
+// The members of a composite output: items in order, and for an object the key of each.
+struct ViewComposite {
+  bool object = false;
+  std::vector<Value> keys;
+  std::vector<ViewOutput> items;
 };
 
 // The result of one resolver on one object.

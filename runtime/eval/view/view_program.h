@@ -33,6 +33,7 @@ enum class VOp : uint8_t {
   kNot, kLength, kType,
   kBuiltin,                    // a: ir::BuiltinId of a pure builtin without arguments, on the input
   kAny, kAll,                  // kids[0]: the condition, on each element of .[]
+  kFromEntries,                // the prelude's from_entries, on the input
   kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), keys[0] the
                                // key, c = const index of the constant
 };

@@ -101,6 +101,92 @@ TEST(ViewEngineTest, EverySupportedFormAnswersOnTheDom) {
   for (const std::string& form : forms) ExpectFused(form, kJobSet);
 }
 
+// Arrays and objects the program builds keep their members as views of the document: what a
+// program then does with them (index, iterate, length, compare, builtins, write, convert) gives
+// the interpreter's answer, including for repeated keys and several outputs per member.
+TEST(ViewEngineTest, BuiltContainersReferToTheDocument) {
+  const std::vector<std::string> forms = {
+      "{metadata: .metadata, spec: .spec}", "{metadata, spec} | .spec.replicatedJobs[0].name",
+      "[.spec.replicatedJobs[].template] | .[1]", "[.spec.replicatedJobs[].name] | .[-1]",
+      "[.spec.replicatedJobs[].name] | .[5]", "[.spec.replicatedJobs[].name] | .[-3]",
+      "[.spec.replicatedJobs[].name] | .[0.5]", "[.metadata, .spec] | length",
+      "{a: 1, b: .metadata} | length", "{a: 1, b: .metadata} | .[]", "{a: .metadata} | .a.name",
+      "{a: .metadata} | .nope", "{a: .metadata} | keys", "{a: .metadata} == {a: .metadata}",
+      "[.metadata] < [.spec]", "{a: .metadata} | type", "[.metadata] | first", "{x: .metadata} | tojson",
+      "{a: [.metadata, {b: .spec.suspend}]}", "{a: (.metadata.name, .spec.suspend), b: (1, 2)}",
+      "[.spec.replicatedJobs[] | {n: .name}] | map(.n)", ".spec.replicatedJobs as $r | {r: $r} | .r[0].name",
+      "{a: .metadata} | .a as $m | [$m.name, $m]", "[[.metadata]] | .[0][0].generation + 1",
+      "if {a: .spec} then [.status] else 0 end", "[] | length", "{} | .[]",
+      // Repeated keys: the object is a Value, as MakeObject decides (the last value, first place).
+      "{a: .metadata, a: .spec}", "{(.metadata.name): 1, js: 2}",
+      "{a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9, a: .metadata}",
+      "{a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: .metadata} | .i.name",
+      // to_entries of a DOM object: entries that refer to the document.
+      ".spec | to_entries", ".spec | to_entries[] | .key", ".spec | to_entries[] | .value | type",
+      ".metadata | to_entries | map(.key)", ".metadata | to_entries | .[1].value", ".metadata | to_entries | length",
+      ".spec.replicatedJobs | to_entries | .[1].key", "{} | to_entries", ".metadata | to_entries | map(.value)",
+      // from_entries and with_entries, inlined: every key and value spelling, a repeated key
+      // (its value replaced in place), entries from the document, from Values and built.
+      ".metadata | to_entries | from_entries", ".metadata | with_entries(select(.value != 3))",
+      ".metadata | with_entries({key: .key, value: [.value]})",
+      "[{key: \"a\", value: 1}, {Key: \"b\", Value: 2}, {name: \"c\"}, {Name: \"d\", value: null}, "
+      "{key: null, name: \"e\", Value: 5}, {key: \"a\", value: 6}] | from_entries",
+      ".status.conditions | map({name: .type, value: .status}) | from_entries",
+      "{x: {key: \"k\", value: .metadata}} | from_entries | .k.name", "[] | from_entries",
+      ".spec | with_entries(select(.key == \"suspend\"))",
+      "{cpu: .metadata.name, memory: .nope, gpu: 2} | with_entries(select(.value != null))",
+      // Object addition and comparisons with an empty container, without converting.
+      ".metadata + {}", "{} + .metadata", ".metadata + {name: \"x\", extra: 1}", "{a: 1, name: 2} + .metadata",
+      ".metadata + .metadata", ".spec + {suspend: true} | keys", "(.metadata // {}) + (.nope // {}) != {}",
+      "[.status.conditions[] | . + {x: 1}]", "{a: .metadata} + {b: .spec.suspend, a: 0}", "[] < [1]", "{} < .metadata",
+      ".metadata == {}", "[] == []", "{} == {}", ".spec.replicatedJobs > []", "{} != .metadata", "[[]] > [{}]",
+      "{} <= {}", "[.metadata.nope[]?] == []",
+      // Objects that are Values (converted by a builtin): read, added, listed.
+      ".metadata | tojson | fromjson | .name", "(.metadata | tojson | fromjson) + {a: 1}",
+      ".metadata | tojson | fromjson | to_entries", "{x: 1} + (.metadata | tojson | fromjson)",
+  };
+  for (const std::string& form : forms) ExpectFused(form, kJobSet);
+  // Errors raised on a built container fall back with the engine's message.
+  for (const char* expr : {"[1] | from_entries", "[{key: 1, value: 2}] | from_entries", "null | from_entries",
+                           "[{value: 2}] | from_entries", ".metadata | from_entries", ".status.conditions | from_entries",
+                           ".metadata | with_entries(.key |= 1)", "{a: .metadata} | .a.name.x", "[.metadata] | .[\"x\"]", "{a: 1} | .[0]",
+                           "[.metadata] | .a", "{a: .metadata} | .[] | .[0]", ".metadata | to_entries | .[0].key.x"}) {
+    for (bool sorted : {false, true}) {
+      EXPECT_EQ(RunView(expr, kJobSet, sorted).text, Interpret(*Lowered(expr), kJobSet, sorted)) << expr;
+    }
+  }
+}
+
+// A built output is converted (ToValue) and written in every form as the interpreter's Value is.
+TEST(ViewEngineTest, BuiltOutputsConvertAndWriteAsValues) {
+  for (const char* expr : {"{metadata: .metadata, spec: .spec}", "[.spec.replicatedJobs[].template, {z: 1, a: .metadata}]",
+                           ".metadata | to_entries"}) {
+    for (bool sorted : {false, true}) {
+      view::FusedKind kind({Lowered(expr)}, view::FusedKindOptions{sorted});
+      view::FusedRunner runner(kind);
+      JsonError error;
+      ASSERT_TRUE(runner.Run(kJobSet, {}, &error));
+      ASSERT_TRUE(runner.result(0).fused) << expr;
+      ASSERT_EQ(runner.result(0).outputs.size(), 1u) << expr;
+      const view::ViewOutput& out = runner.result(0).outputs[0];
+      EXPECT_FALSE(out.is_view());
+      EXPECT_FALSE(out.IsString());
+      std::string expected_line = Interpret(*Lowered(expr), kJobSet, sorted);
+      Value expected;
+      ASSERT_TRUE(ParseJson(expected_line, &expected, &error));
+      EXPECT_EQ(Compare(out.ToValue(), expected), 0) << expr;
+      EXPECT_EQ(ToJson(out.ToValue()), ToJson(expected)) << expr << " (key order)";
+      for (int indent : {0, 2}) {
+        for (bool sort : {false, true}) {
+          std::string text;
+          out.WriteJson(&text, JsonWriteOptions{indent, sort});
+          EXPECT_EQ(text, ToJson(expected, JsonWriteOptions{indent, sort})) << expr << " " << indent << sort;
+        }
+      }
+    }
+  }
+}
+
 // select, map and first keep jq's errors: an error inside them (map over a number, first of an
 // object, a condition that fails) falls back with the interpreter's message.
 TEST(ViewEngineTest, InlinedPreludeFunctionsKeepTheirErrors) {
@@ -163,7 +249,8 @@ TEST(ViewEngineTest, ErrorsFallBackToTheEngineWithItsMessage) {
 }
 
 TEST(ViewEngineTest, UnsupportedFormsRunOnTheEngine) {
-  for (const char* expr : {"map(ltrimstr(\"x\"))", ".a | with_entries(.)", "def any(f): 1; any(.x)", "try .a catch .",
+  for (const char* expr : {"map(ltrimstr(\"x\"))", "def with_entries(f): 1; .a | with_entries(.)",
+                           "def from_entries: 1; [] | from_entries", "def any(f): 1; any(.x)", "try .a catch .",
                            ".. | numbers", "[.[] | select(test(\"x\"))]", "def select(f): 1; select(.x)", "path(.a)",
                            ".a |= 1", "$__loc__", "reduce .[] as $x (0; . + $x)", "ltrimstr(\"x\")", "env"}) {
     view::FusedKind kind({Lowered(expr)});
@@ -203,7 +290,8 @@ TEST(ViewEngineTest, DocumentsSimdjsonCannotRepresentGoToTheReader) {
 
 TEST(ViewEngineTest, RepeatedKeysKeepTheLastValueAtTheFirstPosition) {
   const std::string doc = R"({"a":1,"b":2,"a":3})";
-  for (const char* expr : {".a", ".", "length", ".[]", "[.[]]", "keys"}) {
+  for (const char* expr : {".a", ".", "length", ".[]", "[.[]]", "keys", "to_entries", "{x: .} | .x.a", ". + {a: 5}", "{} + .",
+                           ". + {c: 1}", "{b: 0} + .", ". == {}", "with_entries(.)", "to_entries | from_entries"}) {
     for (bool sorted : {false, true}) {
       EXPECT_EQ(RunView(expr, doc, sorted).text, Interpret(*Lowered(expr), doc, sorted)) << expr;
     }
