@@ -3,8 +3,10 @@
 // limits (fuel, outputs, memory, depth, time); when the native backend supports it, the LLVM JIT
 // (at -O0, to keep executions fast) runs it too, and both must agree: same status, same outputs,
 // same error message, unless a limit stopped either (engines count steps differently) or the
-// program is not deterministic (`now`: two interpreter runs disagree). AOT is
-// the JIT's code generator plus a link step, far too slow per input: it is not fuzzed here.
+// program is not deterministic (`now`: two interpreter runs disagree). The view engine
+// (runtime/eval/view) runs it on the input's JSON text when it takes the program whole or split,
+// and must agree with the interpreter in the same way. AOT is the JIT's code generator plus a
+// link step, far too slow per input: it is not fuzzed here.
 // Built by tests/fuzz/build.sh.
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "compiler/jq/parser.h"
 #include "compiler/lower/lower.h"
 #include "runtime/eval/eval.h"
+#include "runtime/eval/view/view.h"
 #include "runtime/value/json.h"
 
 namespace {
@@ -30,19 +33,23 @@ struct Outcome {
   bool limit = false;
 };
 
-Outcome RunWith(const wm::Filter& filter, const wm::Value& input) {
+wm::RunOptions FuzzOptions() {
   wm::RunOptions options;
   options.limits.fuel = 200000;
   options.limits.max_outputs = 64;
   options.limits.max_memory_bytes = 32u << 20;
   options.limits.max_depth = 200;
   options.limits.timeout_ms = 2000;
+  return options;
+}
+
+Outcome RunWith(const wm::Filter& filter, const wm::Value& input) {
   Outcome out;
   wm::EvalError error;
   out.status = filter.Run(input, [&](const wm::Value& v) {
     out.outputs.push_back(wm::ToJson(v));
     return true;
-  }, &error, options);
+  }, &error, FuzzOptions());
   if (out.status == wm::EvalStatus::kError) {
     out.error = error.Message();
     out.limit = error.limit;
@@ -50,10 +57,37 @@ Outcome RunWith(const wm::Filter& filter, const wm::Value& input) {
   return out;
 }
 
-[[noreturn]] void Mismatch(std::string_view program, const Outcome& interp, const Outcome& jit) {
+// The view engine's outcome on `json` (the text the interpreter's input was read from).
+Outcome RunView(const wm::view::FusedKind& kind, const std::string& json) {
+  wm::view::FusedRunner runner(kind);
+  wm::JsonError json_error;
+  Outcome out;
+  if (!runner.Run(json, FuzzOptions(), &json_error)) {
+    std::fprintf(stderr, "the view engine refused its own input text: %s\n", json_error.message.c_str());
+    std::abort();
+  }
+  const wm::view::ResolverResult& result = runner.result(0);
+  out.status = result.status;
+  for (const wm::view::ViewOutput& v : result.outputs) {
+    std::string text;
+    v.WriteJson(&text);
+    if (text != wm::ToJson(v.ToValue())) {
+      std::fprintf(stderr, "a view output writes %s but converts to %s\n", text.c_str(), wm::ToJson(v.ToValue()).c_str());
+      std::abort();
+    }
+    out.outputs.push_back(std::move(text));
+  }
+  if (out.status == wm::EvalStatus::kError) {
+    out.error = result.error.Message();
+    out.limit = result.error.limit;
+  }
+  return out;
+}
+
+[[noreturn]] void Mismatch(std::string_view program, const char* engine, const Outcome& interp, const Outcome& other) {
   std::fprintf(stderr, "engines disagree on: %.*s\n", static_cast<int>(program.size()), program.data());
-  for (const auto* o : {&interp, &jit}) {
-    std::fprintf(stderr, "%s: status %d, %zu outputs, error '%s'\n", o == &interp ? "interp" : "jit",
+  for (const auto* o : {&interp, &other}) {
+    std::fprintf(stderr, "%s: status %d, %zu outputs, error '%s'\n", o == &interp ? "interp" : engine,
                  static_cast<int>(o->status), o->outputs.size(), o->error.c_str());
     for (const std::string& s : o->outputs) std::fprintf(stderr, "  %s\n", s.c_str());
   }
@@ -80,6 +114,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!lowered.program) return 0;
   std::shared_ptr<const wm::ir::Program> ir = lowered.program;
   Outcome interp = RunWith(*wm::MakeInterpreter(ir), input);
+  auto same = [](const Outcome& a, const Outcome& b) {
+    return a.status == b.status && a.outputs == b.outputs && a.error == b.error;
+  };
+  // A program whose result depends on the clock (`now`, `mktime` of it) differs between any two
+  // runs: the interpreter disagreeing with itself marks it, and there is nothing to compare.
+  auto deterministic = [&] { return same(interp, RunWith(*wm::MakeInterpreter(ir), input)); };
+
+  wm::view::FusedKind view_kind({ir});
+  if (view_kind.fused(0) || view_kind.split(0)) {
+    // The text of the input as the interpreter saw it (a number beyond double range, say, was
+    // already read as the largest double).
+    std::string json = wm::ToJson(input);
+    Outcome view = RunView(view_kind, json);
+    if (!interp.limit && !view.limit && !same(interp, view) && deterministic()) Mismatch(program, "view", interp, view);
+  }
 
   std::string why;
   if (!wm::codegen::Supports(*ir, &why)) return 0;
@@ -92,14 +141,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   Outcome native = RunWith(*jit.filter, input);
   if (interp.limit || native.limit) return 0;
-  auto same = [](const Outcome& a, const Outcome& b) {
-    return a.status == b.status && a.outputs == b.outputs && a.error == b.error;
-  };
-  if (!same(interp, native)) {
-    // A program whose result depends on the clock (`now`, `mktime` of it) differs between any two
-    // runs: the interpreter disagreeing with itself marks it, and there is nothing to compare.
-    if (!same(interp, RunWith(*wm::MakeInterpreter(ir), input))) return 0;
-    Mismatch(program, interp, native);
-  }
+  if (!same(interp, native) && deterministic()) Mismatch(program, "jit", interp, native);
   return 0;
 }
