@@ -1,6 +1,7 @@
 // The view evaluator (view.h): runs view programs (view_program.h) on simdjson DOM elements. A
 // value is a DOM element (no copy), a computed scalar (number, boolean, null: no Value), a program
-// constant, or a Value built where jq builds one (constructions). Trie paths come from a
+// constant, an array or object built of such values (Composite: constructions, to_entries,
+// from_entries, object addition), or a Value where an operation needs one. Trie paths come from a
 // per-runner cache (PathCache) reused across objects: each trie level filled by one scan of its
 // object, each shared iteration listed once, with the paths below it kept per element. Resolvers
 // that are one root path are answered from the cache without the evaluator. The evaluator never
