@@ -301,8 +301,8 @@ class Lowerer {
     const ir::Function& callee = p_.functions[n.a];
     std::string shape;
     RenderShape(p_, callee.body, 0, &shape);
-    // The prelude's select, map, first, from_entries and with_entries, inlined (their argument is lowered where the call is:
-    // it is a closure of this function, so its variables are this frame's).
+    // The prelude's select, map, first, from_entries and with_entries, inlined (their argument is
+    // lowered where the call is: it is a closure of this function, so its variables are this frame's).
     if (callee.name == "first/0" && shape == kFirstOfArrayShape && n.kids.empty()) {
       uint32_t target = Push(VNode{VOp::kIdentity, 0, {}});
       uint32_t zero = Push(VNode{VOp::kConst, AddConst(Value::Number(0)), {}});

@@ -383,12 +383,14 @@ bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Fiel
 }
 
 // object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
-// repeated key), or null when there is none. Lengths are compared before bytes.
-VVal FindField(element object, std::string_view key) {
+// repeated key), or null when there is none; *present (when given) tells which. Lengths are
+// compared before bytes.
+VVal FindField(element object, std::string_view key, bool* present = nullptr) {
   VVal found;
   for (simdjson::dom::key_value_pair field : ObjectOf(object)) {
     if (field.key.size() == key.size() && std::memcmp(field.key.data(), key.data(), key.size()) == 0) {
       found = VVal::Dom(field.value);
+      if (present != nullptr) *present = true;
     }
   }
   return found;
@@ -1162,16 +1164,7 @@ class Evaluator {
   // Precondition: object.kind() == Kind::Object.
   static VVal MemberOf(const VVal& object, std::string_view name, bool* present) {
     *present = false;
-    if (object.is_dom()) {
-      VVal found;
-      for (simdjson::dom::key_value_pair field : ObjectOf(object.dom())) {
-        if (field.key.size() == name.size() && std::memcmp(field.key.data(), name.data(), name.size()) == 0) {
-          found = VVal::Dom(field.value);
-          *present = true;
-        }
-      }
-      return found;
-    }
+    if (object.is_dom()) return FindField(object.dom(), name, present);
     if (object.is_composite()) {
       const Composite& built = object.composite();
       for (size_t i = 0; i < built.items.size(); i += 2) {
