@@ -28,6 +28,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace wm {
 namespace {
@@ -465,19 +468,52 @@ bool NegativeZeroAt(std::string_view text, size_t at) {
 }
 
 // Whether the text may hold the integer "-0" (simdjson reads it as 0 and so loses the sign jq
-// prints). Rare: a false positive inside a string, such as "a -0", only costs speed. Kubernetes
-// text is full of '-' (names, dates), so the pairs "-0" are found 8 bytes at a time (SWAR: a lane
-// is flagged when its byte is '-' and the next one '0'; flags above a match may be spurious and
-// are checked one by one, a real pair is never missed), or 16 at a time with SSE2.
-bool MayHoldNegativeZero(std::string_view text) {
+// prints), copying the text to `copy_to` (when not null) in the same pass: the parse needs a padded
+// copy anyway, and one pass touches the text once. Rare: a false positive inside a string, such as
+// "a -0", only costs speed; after a true result the copy is incomplete (the caller does not parse
+// it). Kubernetes text is full of '-' (names, dates): the pairs "-0" are found 32 bytes at a time
+// with AVX2 when the CPU has it (a byte is flagged when it is '0' and the byte before it '-', the
+// last '-' of a block carried into the next), else 16 at a time with SSE2 or 8 with SWAR; each
+// flag is then checked by NegativeZeroAt, so a real pair is never missed.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, char* copy_to, size_t* done) {
+  const char* p = text.data();
+  const __m256i dash = _mm256_set1_epi8('-'), zero = _mm256_set1_epi8('0');
+  uint32_t dash_carry = 0;
+  size_t i = 0;
+  for (; i + 32 <= text.size(); i += 32) {
+    __m256i block = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    if (copy_to != nullptr) _mm256_storeu_si256(reinterpret_cast<__m256i*>(copy_to + i), block);
+    auto dashes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, dash)));
+    auto zeros = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, zero)));
+    // Bit j: byte i+j is '0' and byte i+j-1 is '-'.
+    for (uint32_t pairs = ((dashes << 1) | dash_carry) & zeros; pairs != 0; pairs &= pairs - 1) {
+      if (NegativeZeroAt(text, i + static_cast<size_t>(__builtin_ctz(pairs)) - 1)) return true;
+    }
+    dash_carry = dashes >> 31;
+  }
+  *done = i;
+  return false;
+}
+#endif
+
+bool MayHoldNegativeZero(std::string_view text, char* copy_to) {
   static_assert(std::endian::native == std::endian::little, "lane i is byte i");
   const char* p = text.data();
   size_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  if (has_avx2) {
+    // The blocks saw every pair whose '0' is in them; a '-' ending the last one is checked here.
+    if (MayHoldNegativeZeroAvx2(text, copy_to, &i) || (i > 0 && NegativeZeroAt(text, i - 1))) return true;
+  }
+#endif
 #ifdef __SSE2__
   // 16 lanes at a time: '-' here and '0' one byte further.
   const __m128i dash = _mm_set1_epi8('-'), zero = _mm_set1_epi8('0');
   for (; i + 17 <= text.size(); i += 16) {
     __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    if (copy_to != nullptr) _mm_storeu_si128(reinterpret_cast<__m128i*>(copy_to + i), here);
     __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1));
     auto lanes = static_cast<uint32_t>(
         _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(here, dash), _mm_cmpeq_epi8(next, zero))));
@@ -486,6 +522,10 @@ bool MayHoldNegativeZero(std::string_view text) {
     }
   }
 #endif
+  // The rest (all of it without SSE2; a pair across the block boundary above is found here too,
+  // as the last block's final byte is looked at again).
+  if (i > 0) --i;
+  if (copy_to != nullptr) std::memcpy(copy_to + i, p + i, text.size() - i);
   constexpr uint64_t kOnes = 0x0101010101010101ULL;
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   auto zero_lanes = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
@@ -830,21 +870,21 @@ std::string ToJson(const Value& v, const JsonWriteOptions& options) {
 namespace json_dom {
 
 bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root) {
-  if (MayHoldNegativeZero(text)) return false;
   if (parser->max_depth() != kSimdjsonMaxDepth &&
       parser->allocate(std::max<size_t>(parser->capacity(), text.size()), kSimdjsonMaxDepth) !=
           simdjson::SUCCESS) {
     return false;
   }
   if (text.size() > kReusableCapacity) {
+    if (MayHoldNegativeZero(text, nullptr)) return false;
     return parser->parse(text.data(), text.size(), true).get(*root) == simdjson::SUCCESS;
   }
-  // simdjson reads up to SIMDJSON_PADDING bytes past the end: copy into a per-thread padded
-  // buffer that keeps its capacity, instead of simdjson's fresh allocation per document. The DOM
-  // does not point into it (strings are copied into the parser's own buffer).
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end: the scan copies the text into a
+  // per-thread padded buffer that keeps its capacity, instead of simdjson's fresh allocation per
+  // document. The DOM does not point into it (strings are copied into the parser's own buffer).
   thread_local std::string padded;
   if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
-  std::memcpy(padded.data(), text.data(), text.size());
+  if (MayHoldNegativeZero(text, padded.data())) return false;
   return parser->parse(padded.data(), text.size(), false).get(*root) == simdjson::SUCCESS;
 }
 

@@ -272,13 +272,19 @@ TEST(ViewEngineTest, DocumentsSimdjsonCannotRepresentGoToTheReader) {
   EXPECT_EQ(utf8.text, "\"x\xEF\xBF\xBD\"\n");
   EXPECT_EQ(utf8.stats.document_fallbacks, 1u);
   EXPECT_EQ(RunView(".a", R"({"a":1e999})").text, "1.7976931348623157e+308\n");
-  // The "-0" scan works 8 bytes at a time: every offset of the pair, and look-alikes that are not
-  // the integer -0 (inside names, fractions, exponents) stay on the DOM.
-  for (size_t pad = 0; pad < 20; ++pad) {
-    std::string doc = "{\"p\":\"" + std::string(pad, 'x') + "\",\"a\":[1,-0, -0]}";
-    ViewRun run = RunView(".a", doc);
-    EXPECT_EQ(run.text, "[1,-0,-0]\n") << doc;
-    EXPECT_EQ(run.stats.document_fallbacks, 1u) << doc;
+  // The "-0" scan works 32, 16 and 8 bytes at a time: every offset of the pair against those
+  // blocks (a pair across two blocks included), and look-alikes that are not the integer -0
+  // (inside names, fractions, exponents) stay on the DOM.
+  for (size_t pad = 0; pad < 80; ++pad) {
+    // One -0 per document, so each offset is checked alone. With the tail, at pad 16 (and 15) a
+    // '-' ends the first 32-byte block and a 16-byte block follows.
+    for (const char* array : {"[1,-0]", "[1, -0]"}) {
+      std::string doc = "{\"p\":\"" + std::string(pad, 'x') + "\",\"a\":" + array + ",\"q\":\"" +
+                        std::string(10, 'y') + "\"}";
+      ViewRun run = RunView(".a", doc);
+      EXPECT_EQ(run.text, "[1,-0]\n") << doc;
+      EXPECT_EQ(run.stats.document_fallbacks, 1u) << doc;
+    }
     std::string lookalike = "{\"p\":\"" + std::string(pad, 'x') + "-0\",\"a\":[-0.5,-0e1,10,\"n-0\"]}";
     ViewRun kept = RunView(".a", lookalike);
     EXPECT_EQ(kept.text, "[-0.5,-0,10,\"n-0\"]\n") << lookalike;
