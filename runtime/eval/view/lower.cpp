@@ -197,15 +197,71 @@ class Lowerer {
   // lowered that iteration is active: g may not share it again (the evaluator keeps one current
   // element per iteration node).
   bool LowerPipe(const ir::Node& n, int64_t ctx, uint32_t* result) {
+    if (LowerEntryValues(n, ctx, result)) return true;
     uint32_t first, second;
     if (!Lower(n.kids[0], ctx, &first)) return false;
     int64_t second_ctx = kNoContext;
-    if (out_->nodes[first].op == VOp::kIterEach) second_ctx = out_->nodes[first].a;
-    if (second_ctx != kNoContext) active_.push_back(static_cast<uint32_t>(second_ctx));
+    // After a trie path g's input is that path's value (`.spec.services | .[]` shares the
+    // iteration as `.spec.services[]` does); after an iteration, its element.
+    const VNode& lowered_first = out_->nodes[first];
+    if (lowered_first.op == VOp::kIterEach || lowered_first.op == VOp::kPath) second_ctx = lowered_first.a;
+    bool iteration = lowered_first.op == VOp::kIterEach;
+    if (iteration) active_.push_back(static_cast<uint32_t>(second_ctx));
     bool ok = Lower(n.kids[1], second_ctx, &second);
-    if (second_ctx != kNoContext) active_.pop_back();
+    if (iteration) active_.pop_back();
     if (!ok) return false;
     *result = Push(VNode{VOp::kPipe, 0, {first, second}});
+    return true;
+  }
+
+  // `to_entries[] | .value.k1...kn [| g]` on a trie path: the entries' values are the elements
+  // of `.[]` on it (keys_unsorted order, which is the iteration's: document order, or bytewise in
+  // sort-keys mode; an array's entries hold its elements in order), so it is lowered as
+  // `.[] .k1...kn [| g]` on the trie's shared iteration, read once per object for every resolver
+  // of the kind (dynamo's `.spec.services | to_entries[] | .value.x`). Inputs that are neither
+  // arrays nor objects raise an error either way, which sends the resolver to the regular engine
+  // and its wording. false (nothing added) when the pipe has another shape.
+  bool LowerEntryValues(const ir::Node& n, int64_t ctx, uint32_t* result) {
+    const ir::Node& first = p_.nodes.at(n.kids[0]);
+    if (first.op != Op::Iterate || first.kids.size() != 1) return false;
+    const ir::Node& entries = p_.nodes.at(first.kids[0]);
+    if (entries.op != Op::CallBuiltin || static_cast<ir::BuiltinId>(entries.a) != ir::BuiltinId::ToEntries ||
+        !entries.kids.empty()) {
+      return false;
+    }
+    const ir::Node& second = p_.nodes.at(n.kids[1]);
+    bool then_more = second.op == Op::Pipe;
+    std::vector<std::string> keys;
+    if (!ConstantKeyChain(then_more ? second.kids[0] : n.kids[1], &keys) || keys.empty() || keys[0] != "value") {
+      return false;
+    }
+    int64_t iteration = IterationOf(ctx);
+    if (iteration == kNoContext) return false;
+    int64_t below = iteration;
+    for (size_t i = 1; i < keys.size(); ++i) below = trie_->Child(static_cast<uint32_t>(below), keys[i]);
+    uint32_t each = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
+    uint32_t read = below == iteration ? each
+                                       : Push(VNode{VOp::kPipe, 0, {each, Push(VNode{VOp::kPath, static_cast<uint32_t>(below), {}})}});
+    if (!then_more) {
+      *result = read;
+      return true;
+    }
+    active_.push_back(static_cast<uint32_t>(iteration));
+    uint32_t rest;
+    bool ok = Lower(second.kids[1], below, &rest);
+    active_.pop_back();
+    if (!ok) return false;
+    *result = Push(VNode{VOp::kPipe, 0, {read, rest}});
+    return true;
+  }
+
+  // The keys of `.k1.k2...kn` (constant string keys down to Identity), outermost last.
+  bool ConstantKeyChain(NodeId id, std::vector<std::string>* keys) const {
+    const ir::Node& n = p_.nodes.at(id);
+    if (n.op == Op::Identity) return true;
+    const Value* key = n.op == Op::Index ? ConstStringKey(n) : nullptr;
+    if (key == nullptr || !ConstantKeyChain(n.kids[0], keys)) return false;
+    keys->emplace_back(key->AsString());
     return true;
   }
 
@@ -394,6 +450,9 @@ void MarkSingle(ViewProgram* program) {
       case VOp::kPath:
       case VOp::kVar: n.single = true; break;
       case VOp::kFieldPath:
+      case VOp::kPipe:
+      case VOp::kIf:
+      case VOp::kObject:
       case VOp::kAlternative:
       case VOp::kAnd:
       case VOp::kOr:

@@ -44,7 +44,8 @@ struct Composite;
 // members stay VVals (Composite: `{metadata: .metadata}` refers to the document, copies nothing).
 class VVal {
  public:
-  enum class Tag : uint8_t { kNull, kFalse, kTrue, kNumber, kDom, kRef, kOwned, kKey, kComposite };
+  // The tags that own something (kOwned, kComposite) come last: Release tests one comparison.
+  enum class Tag : uint8_t { kNull, kFalse, kTrue, kNumber, kDom, kRef, kKey, kOwned, kComposite };
 
   VVal() noexcept : number_(0) {}
   VVal(const VVal& other) noexcept : number_(0) { CopyFrom(other); }
@@ -127,17 +128,28 @@ class VVal {
   const void* dom_bytes() const { return dom_; }
   // The built or constant Value (precondition: kRef or kOwned).
   const Value& value() const { return tag_ == Tag::kRef ? *ref_ : owned_; }
-  Kind kind() const;
+  Kind kind() const {
+    // The scalar tags are in Kind's order (Null, False, True, Number); the rest out of line.
+    static_assert(static_cast<int>(Kind::Null) == 0 && static_cast<int>(Kind::False) == 1 &&
+                  static_cast<int>(Kind::True) == 2 && static_cast<int>(Kind::Number) == 3);
+    if (tag_ <= Tag::kNumber) return static_cast<Kind>(tag_);
+    return KindOfOther();
+  }
   double number() const;            // precondition: kind() == Number
   std::string_view string() const;  // precondition: kind() == String
   Value ToValue(bool sort_keys) const;
 
  private:
+  // Inline for the tags that own nothing (most values: DOM views, scalars, constants).
   void Release() {
-    if (tag_ == Tag::kOwned) owned_.~Value();
-    if (tag_ == Tag::kComposite) Unref(composite_);
+    if (tag_ >= Tag::kOwned) [[unlikely]] ReleaseOwned();
     tag_ = Tag::kNull;
   }
+  [[gnu::noinline]] void ReleaseOwned() {
+    if (tag_ == Tag::kOwned) owned_.~Value();
+    else Unref(composite_);
+  }
+  Kind KindOfOther() const;  // kind() of the tags after kNumber
   static void Unref(Composite* built);  // defined with Composite
   static void AddRef(Composite* built);
   // Copies only the payload the tag uses, in its own width: a 16-byte copy of a payload written as
@@ -271,12 +283,8 @@ Value ConvertView(element e, bool sort_keys) {
   return v;
 }
 
-Kind VVal::kind() const {
+Kind VVal::KindOfOther() const {
   switch (tag_) {
-    case Tag::kNull: return Kind::Null;
-    case Tag::kFalse: return Kind::False;
-    case Tag::kTrue: return Kind::True;
-    case Tag::kNumber: return Kind::Number;
     case Tag::kDom: return KindOfElement(dom());
     case Tag::kKey: return Kind::String;
     case Tag::kComposite: return composite_->object ? Kind::Object : Kind::Array;
@@ -820,6 +828,17 @@ class Evaluator {
         if (f != Flow::kContinue || Truthy(*out)) return f;
         return Single(n.kids[1], in, out);
       }
+      case VOp::kPipe: {
+        VVal middle;
+        Flow f = Single(n.kids[0], in, &middle);
+        return f == Flow::kContinue ? Single(n.kids[1], middle, out) : f;
+      }
+      case VOp::kIf: {
+        VVal condition;
+        Flow f = Single(n.kids[0], in, &condition);
+        return f == Flow::kContinue ? Single(Truthy(condition) ? n.kids[1] : n.kids[2], in, out) : f;
+      }
+      case VOp::kObject: return SingleObject(n, in, out);
       case VOp::kAnd:
       case VOp::kOr: {
         bool is_and = n.op == VOp::kAnd;
@@ -1219,6 +1238,31 @@ class Evaluator {
         return f;
       });
     });
+  }
+
+  // `{k1: v1, ...}` whose keys and values are single: the one object, its members evaluated
+  // straight into the composite in EvalObject's order (key, value, then the key's type).
+  Flow SingleObject(const VNode& n, const VVal& in, VVal* out) {
+    Composite* built = NewComposite(true);
+    VVal object = VVal::Adopt(built);
+    built->items.resize(n.kids.size());
+    for (size_t i = 0; i + 1 < n.kids.size(); i += 2) {
+      Flow f = Single(n.kids[i], in, &built->items[i]);
+      if (f == Flow::kContinue) f = Single(n.kids[i + 1], in, &built->items[i + 1]);
+      if (f != Flow::kContinue) return f;
+      if (built->items[i].kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
+    }
+    if (!ChargeBytes(16 * built->items.size())) return Flow::kBail;
+    if (!KeysUnique(built->items)) {
+      std::vector<Member> repeated;
+      for (size_t i = 0; i < built->items.size(); i += 2) {
+        repeated.emplace_back(Materialize(built->items[i]), Materialize(built->items[i + 1]));
+      }
+      *out = VVal::Of(Value::MakeObject(std::move(repeated)));
+      return Flow::kContinue;
+    }
+    *out = std::move(object);
+    return Flow::kContinue;
   }
 
   // Whether the string keys of key, value, key, value, ... differ from each other.
