@@ -189,24 +189,12 @@ std::vector<const Member*> SortedMembers(const std::vector<Member>& members) {
 
 // ---- lifetime
 
-Value::Value(const Value& other) noexcept : kind_(other.kind_) {
-  if (ValueAccess::HasCell(other)) {
-    heap_ = other.heap_;
-    Retain(heap_);
-  } else {
-    number_ = other.number_;
-  }
-}
+namespace detail {
+void RetainHeapCell(HeapCell* cell) noexcept { Retain(cell); }
+void ReleaseHeapCell(HeapCell* cell) noexcept { ReleaseCell(cell); }
+}  // namespace detail
 
-Value::Value(Value&& other) noexcept : kind_(other.kind_) {
-  if (ValueAccess::HasCell(other)) {
-    heap_ = other.heap_;
-  } else {
-    number_ = other.number_;
-  }
-  other.kind_ = Kind::Null;
-  other.number_ = 0;
-}
+// The constructors and the destructor are inline (value.h).
 
 Value& Value::operator=(const Value& other) noexcept {
   if (this == &other) return *this;
@@ -246,24 +234,9 @@ Value& Value::operator=(Value&& other) noexcept {
   return *this;
 }
 
-Value::~Value() {
-  if (ValueAccess::HasCell(*this)) ReleaseCell(heap_);
-}
-
 // ---- constructors
 
-Value Value::Bool(bool b) {
-  Value v;
-  v.kind_ = b ? Kind::True : Kind::False;
-  return v;
-}
-
-Value Value::Number(double d) {
-  Value v;
-  v.kind_ = Kind::Number;
-  v.number_ = d;
-  return v;
-}
+// Value::Bool and Value::Number are inline (value.h).
 
 Value Value::String(std::string_view utf8) {
   void* memory = ::operator new(sizeof(StringCell) + utf8.size() + 1);

@@ -100,6 +100,49 @@ class Value {
 
 static_assert(sizeof(Value) == 16, "Value must stay 16 bytes: native code relies on the layout");
 
+// Copying, moving and destroying a Value are inline: most values are scalars, which own no cell
+// (the evaluators make and drop millions), and only a cell's reference count needs a call.
+namespace detail {
+void RetainHeapCell(HeapCell* cell) noexcept;   // value.cpp
+void ReleaseHeapCell(HeapCell* cell) noexcept;  // value.cpp: frees the cell at zero
+}  // namespace detail
+
+inline Value::Value(const Value& other) noexcept : kind_(other.kind_) {
+  if (kind_ >= Kind::String) {
+    heap_ = other.heap_;
+    detail::RetainHeapCell(heap_);
+  } else {
+    number_ = other.number_;
+  }
+}
+
+inline Value::Value(Value&& other) noexcept : kind_(other.kind_) {
+  if (kind_ >= Kind::String) {
+    heap_ = other.heap_;
+  } else {
+    number_ = other.number_;
+  }
+  other.kind_ = Kind::Null;
+  other.number_ = 0;
+}
+
+inline Value::~Value() {
+  if (kind_ >= Kind::String) detail::ReleaseHeapCell(heap_);
+}
+
+inline Value Value::Bool(bool b) {
+  Value v;
+  v.kind_ = b ? Kind::True : Kind::False;
+  return v;
+}
+
+inline Value Value::Number(double d) {
+  Value v;
+  v.kind_ = Kind::Number;
+  v.number_ = d;
+  return v;
+}
+
 // The value with the members of every object, at every depth, in bytewise key order: the order an
 // object has after a Go JSON round trip (a Go map), which is what upstream's Go library evaluates.
 // Subtrees already in order are shared, not copied. Objects nested deeper than 1000 levels keep

@@ -696,6 +696,13 @@ class Evaluator {
   }
   ViewOutput OutputOf(const VVal& v) const {
     if (v.is_dom()) return ViewOutput::OfElement(v.dom_bytes(), cx_.sort_keys);
+    switch (v.kind()) {  // scalars the program computed (a missing path's null): no conversion call
+      case Kind::Null: return ViewOutput(Value());
+      case Kind::False: return ViewOutput(Value::Bool(false));
+      case Kind::True: return ViewOutput(Value::Bool(true));
+      case Kind::Number: return ViewOutput(Value::Number(v.number()));
+      default: break;
+    }
     if (!v.is_composite()) return ViewOutput(v.ToValue(cx_.sort_keys));
     const Composite& built = v.composite();
     auto members = std::make_shared<ViewComposite>();
