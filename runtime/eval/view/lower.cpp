@@ -371,14 +371,17 @@ class Lowerer {
     }
     if (n.kids.size() != 1) return Refuse("call of " + callee.name);
     if (callee.name == "with_entries/1" && shape == WithEntriesShape()) {
+      // f is lowered twice: once on each entry of an object (the evaluator's direct form), once
+      // inside the prelude's pipeline for any other input.
+      uint32_t f_on_entry, f;
+      if (!Lower(n.kids[0], kNoContext, &f_on_entry) || !Lower(n.kids[0], kNoContext, &f)) return false;
       VNode entries{VOp::kBuiltin, static_cast<uint32_t>(ir::BuiltinId::ToEntries), {}};
       uint32_t to_entries = Push(std::move(entries));
       uint32_t each = Push(VNode{VOp::kIterate, 0, {Push(VNode{VOp::kIdentity, 0, {}})}});
-      uint32_t f;
-      if (!Lower(n.kids[0], kNoContext, &f)) return false;
       uint32_t mapped = Push(VNode{VOp::kCollect, 0, {Push(VNode{VOp::kPipe, 0, {each, f}})}});
       uint32_t rebuilt = Push(VNode{VOp::kPipe, 0, {mapped, Push(VNode{VOp::kFromEntries, 0, {}})}});
-      *result = Push(VNode{VOp::kPipe, 0, {to_entries, rebuilt}});
+      uint32_t pipeline = Push(VNode{VOp::kPipe, 0, {to_entries, rebuilt}});
+      *result = Push(VNode{VOp::kWithEntries, 0, {f_on_entry, pipeline}});
       return true;
     }
     if (callee.name == "select/1" && shape == kSelectShape) {

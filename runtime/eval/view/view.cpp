@@ -120,6 +120,8 @@ class VVal {
   bool is_dom() const { return tag_ == Tag::kDom; }
   bool is_composite() const { return tag_ == Tag::kComposite; }
   const Composite& composite() const { return *composite_; }  // precondition: is_composite()
+  // For the one holder of a composite (refs == 1) that refills it in place.
+  Composite& mutable_composite() const { return *composite_; }
   element dom() const {  // precondition: is_dom()
     element e;
     std::memcpy(static_cast<void*>(&e), dom_, sizeof(element));
@@ -708,6 +710,7 @@ class Evaluator {
     auto members = std::make_shared<ViewComposite>();
     members->object = built.object;
     members->items.reserve(built.size());
+    if (built.object) members->keys.reserve(built.size());
     for (size_t i = built.object ? 1 : 0; i < built.items.size(); i += built.object ? 2 : 1) {
       if (built.object) members->keys.push_back(built.items[i - 1].ToValue(false));
       members->items.push_back(OutputOf(built.items[i]));
@@ -804,6 +807,7 @@ class Evaluator {
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
       case VOp::kFromEntries: return EvalFromEntries(in, k);
+      case VOp::kWithEntries: return EvalWithEntries(n, in, k);
       case VOp::kFieldCompare:
         return FieldPath(in, n.keys, 0, [&](const VVal& a) {
           return k(VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(Const(n.c))))));
@@ -1156,33 +1160,81 @@ class Evaluator {
   // one's value in its place. An entry that is not an object, a key that is not a string or an
   // input that cannot be iterated raise jq's errors: the engine words them (kError).
   Flow EvalFromEntries(const VVal& in, Cont k) {
-    static constexpr std::string_view kKeyNames[] = {"key", "Key", "name", "Name"};
     Composite* built = NewComposite(true);
     VVal object = VVal::Adopt(built);
-    Flow f = Iterate(in, [&](const VVal& entry) {
-      if (entry.kind() != Kind::Object) return Flow::kError;
-      VVal key, value;
-      bool present = false;
-      for (std::string_view name : kKeyNames) {
-        key = MemberOf(entry, name, &present);
-        if (Truthy(key)) break;
-      }
-      if (key.kind() != Kind::String) return Flow::kError;
-      value = MemberOf(entry, "value", &present);
-      if (!present) value = MemberOf(entry, "Value", &present);
-      if (!ChargeBytes(32) || built->items.size() > 512) return Flow::kBail;  // long: the engine's index
-      std::string_view name = key.string();
-      for (size_t i = 0; i < built->items.size(); i += 2) {
-        if (built->items[i].string() == name) {
-          built->items[i + 1] = std::move(value);
-          return Flow::kContinue;
-        }
-      }
-      built->items.push_back(std::move(key));
-      built->items.push_back(std::move(value));
-      return Flow::kContinue;
-    });
+    Flow f = Iterate(in, [&](const VVal& entry) { return AddEntry(entry, built); });
     if (f != Flow::kContinue) return f;
+    return k(object);
+  }
+
+  // One step of from_entries: `entry`'s key and value into `built`.
+  Flow AddEntry(const VVal& entry, Composite* built) {
+    static constexpr std::string_view kKeyNames[] = {"key", "Key", "name", "Name"};
+    if (entry.kind() != Kind::Object) return Flow::kError;
+    VVal key, value;
+    bool present = false;
+    for (std::string_view name : kKeyNames) {
+      key = MemberOf(entry, name, &present);
+      if (Truthy(key)) break;
+    }
+    if (key.kind() != Kind::String) return Flow::kError;
+    value = MemberOf(entry, "value", &present);
+    if (!present) value = MemberOf(entry, "Value", &present);
+    if (!ChargeBytes(32) || built->items.size() > 512) return Flow::kBail;  // long: the engine's index
+    std::string_view name = key.string();
+    for (size_t i = 0; i < built->items.size(); i += 2) {
+      if (built->items[i].string() == name) {
+        built->items[i + 1] = std::move(value);
+        return Flow::kContinue;
+      }
+    }
+    built->items.push_back(std::move(key));
+    built->items.push_back(std::move(value));
+    return Flow::kContinue;
+  }
+
+  // with_entries(f) on an object (DOM without a repeated key, or built): f runs on one
+  // {key, value} entry per member, reused while f keeps no reference to it, and each of its
+  // outputs goes straight into the result as from_entries takes it. No entries array and no
+  // array of f's outputs are built. The prelude collects all of f's outputs before from_entries
+  // reads any; doing both in one pass can only change which of two errors comes first, and the
+  // evaluator never words an error (kError), so the answer is the same. Other inputs: the
+  // prelude's pipeline (kids[1]).
+  Flow EvalWithEntries(const VNode& n, const VVal& in, Cont k) {
+    static const Value kKeyName = Value::String("key"), kValueName = Value::String("value");
+    const bool dom_object = in.is_dom() && in.dom().type() == element_type::OBJECT;
+    const bool built_object = in.is_composite() && in.composite().object;
+    fields_scratch_.clear();
+    if (!(built_object || (dom_object && ObjectFields(ObjectOf(in.dom()), cx_.sort_keys, &fields_scratch_)))) {
+      return Eval(n.kids[1], in, k);
+    }
+    std::vector<Field> fields = std::move(fields_scratch_);  // f may run with_entries in turn
+    const size_t count = dom_object ? fields.size() : in.composite().size();
+    if (!ChargeBytes(48 * count)) return Flow::kBail;
+    Composite* built = NewComposite(true);
+    VVal object = VVal::Adopt(built);
+    VVal entry;
+    for (size_t i = 0; i < count; ++i) {
+      if (!Step()) return Flow::kBail;
+      if (!entry.is_composite() || entry.composite().refs != 1) {
+        Composite* fresh = NewComposite(true);
+        fresh->items.resize(4);
+        fresh->items[0] = VVal::Ref(kKeyName);
+        fresh->items[2] = VVal::Ref(kValueName);
+        entry = VVal::Adopt(fresh);
+      }
+      Composite& members = entry.mutable_composite();
+      if (dom_object) {
+        members.items[1] = VVal::Key(fields[i].first);
+        members.items[3] = VVal::Dom(fields[i].second);
+      } else {
+        members.items[1] = in.composite().items[2 * i];
+        members.items[3] = in.composite().items[2 * i + 1];
+      }
+      Flow f = Eval(n.kids[0], entry, [&](const VVal& out) { return AddEntry(out, built); });
+      if (f != Flow::kContinue) return f;
+    }
+    fields_scratch_ = std::move(fields);
     return k(object);
   }
 
@@ -1353,6 +1405,7 @@ class Evaluator {
   uint64_t slice_ = 0;
   uint64_t memory_ = 0;
   std::vector<VVal> slots_;
+  std::vector<Field> fields_scratch_;  // EvalWithEntries' member list, its capacity kept
 };
 
 }  // namespace

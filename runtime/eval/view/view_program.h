@@ -34,6 +34,9 @@ enum class VOp : uint8_t {
   kBuiltin,                    // a: ir::BuiltinId of a pure builtin without arguments, on the input
   kAny, kAll,                  // kids[0]: the condition, on each element of .[]
   kFromEntries,                // the prelude's from_entries, on the input
+  kWithEntries,                // the prelude's with_entries(f): kids[0] f on each entry of an
+                               // object, kids[1] the whole `to_entries | map(f) | from_entries`
+                               // for other inputs
   kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), keys[0] the
                                // key, c = const index of the constant
 };

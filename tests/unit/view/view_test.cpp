@@ -135,6 +135,13 @@ TEST(ViewEngineTest, BuiltContainersReferToTheDocument) {
       "{x: {key: \"k\", value: .metadata}} | from_entries | .k.name", "[] | from_entries",
       ".spec | with_entries(select(.key == \"suspend\"))",
       "{cpu: .metadata.name, memory: .nope, gpu: 2} | with_entries(select(.value != null))",
+      // with_entries on an object runs f on one entry at a time: f keeping the entry (a fresh one
+      // for the next member), several outputs or none, a repeated key, nested, on built objects.
+      ".metadata | with_entries({key: .key, value: .})", ".metadata | with_entries(., {key: (.key + \"2\"), value: 1})",
+      ".metadata | with_entries(empty)", ".metadata | with_entries({key: \"same\", value: .value})",
+      "{a: .metadata, b: {x: 1}} | with_entries({key, value: (.value | with_entries(select(.key != \"name\")))})",
+      "{a: 1, b: .metadata} | with_entries(select(.key == \"b\")) | .b.name", "{} | with_entries(.)",
+      "[.metadata | with_entries(select(.key == \"name\"))] + [.spec | with_entries(select(.value == false))]",
       // Object addition and comparisons with an empty container, without converting.
       ".metadata + {}", "{} + .metadata", ".metadata + {name: \"x\", extra: 1}", "{a: 1, name: 2} + .metadata",
       ".metadata + .metadata", ".spec + {suspend: true} | keys", "(.metadata // {}) + (.nope // {}) != {}",
@@ -149,7 +156,8 @@ TEST(ViewEngineTest, BuiltContainersReferToTheDocument) {
   // Errors raised on a built container fall back with the engine's message.
   for (const char* expr : {"[1] | from_entries", "[{key: 1, value: 2}] | from_entries", "null | from_entries",
                            "[{value: 2}] | from_entries", ".metadata | from_entries", ".status.conditions | from_entries",
-                           ".metadata | with_entries(.key |= 1)", "{a: .metadata} | .a.name.x", "[.metadata] | .[\"x\"]", "{a: 1} | .[0]",
+                           ".metadata | with_entries(.key |= 1)", ".spec.replicatedJobs | with_entries(.)",
+                           ".metadata | with_entries({key: 1, value: .value})", ".metadata | with_entries(.value.x)", "null | with_entries(.)", "{a: .metadata} | .a.name.x", "[.metadata] | .[\"x\"]", "{a: 1} | .[0]",
                            "[.metadata] | .a", "{a: .metadata} | .[] | .[0]", ".metadata | to_entries | .[0].key.x"}) {
     for (bool sorted : {false, true}) {
       EXPECT_EQ(RunView(expr, kJobSet, sorted).text, Interpret(*Lowered(expr), kJobSet, sorted)) << expr;
