@@ -395,10 +395,16 @@ bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Fiel
 // object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
 // repeated key), or null when there is none; *present (when given) tells which. Lengths are
 // compared before bytes.
+// Whether two keys are equal: the length and the first byte inline (most keys of an object differ
+// there), the rest through memcmp.
+inline bool SameKey(const char* a, size_t a_size, const char* b, size_t b_size) {
+  return a_size == b_size && (a_size == 0 || (a[0] == b[0] && std::memcmp(a, b, a_size) == 0));
+}
+
 VVal FindField(element object, std::string_view key, bool* present = nullptr) {
   VVal found;
   for (simdjson::dom::key_value_pair field : ObjectOf(object)) {
-    if (field.key.size() == key.size() && std::memcmp(field.key.data(), key.data(), key.size()) == 0) {
+    if (SameKey(field.key.data(), field.key.size(), key.data(), key.size())) {
       found = VVal::Dom(field.value);
       if (present != nullptr) *present = true;
     }
@@ -553,7 +559,7 @@ struct PathCache {
       size_t size = field.key.size();
       const char* data = field.key.data();
       for (const ChildKey* c = first; c != last; ++c) {
-        if (c->size == size && std::memcmp(c->data, data, size) == 0) found(c->id, field.value);
+        if (SameKey(c->data, c->size, data, size)) found(c->id, field.value);
       }
     }
   }
@@ -719,11 +725,15 @@ class Evaluator {
   }
 
  private:
-  bool Step() {
-    if (slice_ > 0) {
+  // One step: inline (every node takes one), the next slice of the budget out of line.
+  [[gnu::always_inline]] bool Step() {
+    if (slice_ > 0) [[likely]] {
       --slice_;
       return true;
     }
+    return NextSlice();
+  }
+  [[gnu::noinline]] bool NextSlice() {
     std::string message;
     slice_ = budget_.NextSlice(&message);
     return slice_-- > 0;
@@ -1159,7 +1169,7 @@ class Evaluator {
   // .Name): ($e | if has("value") then .value else .Value end)})`: a later key replaces an earlier
   // one's value in its place. An entry that is not an object, a key that is not a string or an
   // input that cannot be iterated raise jq's errors: the engine words them (kError).
-  Flow EvalFromEntries(const VVal& in, Cont k) {
+  [[gnu::noinline]] Flow EvalFromEntries(const VVal& in, Cont k) {
     Composite* built = NewComposite(true);
     VVal object = VVal::Adopt(built);
     Flow f = Iterate(in, [&](const VVal& entry) { return AddEntry(entry, built); });
@@ -1200,7 +1210,7 @@ class Evaluator {
   // reads any; doing both in one pass can only change which of two errors comes first, and the
   // evaluator never words an error (kError), so the answer is the same. Other inputs: the
   // prelude's pipeline (kids[1]).
-  Flow EvalWithEntries(const VNode& n, const VVal& in, Cont k) {
+  [[gnu::noinline]] Flow EvalWithEntries(const VNode& n, const VVal& in, Cont k) {
     static const Value kKeyName = Value::String("key"), kValueName = Value::String("value");
     const bool dom_object = in.is_dom() && in.dom().type() == element_type::OBJECT;
     const bool built_object = in.is_composite() && in.composite().object;
