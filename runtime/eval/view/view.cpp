@@ -1580,9 +1580,11 @@ size_t FusedKind::fused_count() const {
 // How the runner answers one resolver, decoded once so that the per-object loop reads one flat
 // array instead of chasing each program's nodes.
 struct ResolverPlan {
-  enum class How : uint8_t { kFallback, kPath, kProgram, kSplit };
+  // kEachPath: `.a.b[]` or `.a.b[].c.d`, each element's path emitted without the evaluator.
+  enum class How : uint8_t { kFallback, kPath, kEachPath, kProgram, kSplit };
   How how = How::kFallback;
-  uint32_t node = 0;                      // kPath: the (absolute) trie node
+  uint32_t node = 0;                      // kPath: the (absolute) trie node; kEachPath: the node below the iteration
+  uint32_t iteration = 0;                 // kEachPath: the iteration node
   const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
   const Filter* tail = nullptr;           // kSplit
 };
@@ -1609,6 +1611,16 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       step.how = path ? ResolverPlan::How::kPath : ResolverPlan::How::kProgram;
       step.node = root.a;
       step.program = view.get();
+      if (root.op == VOp::kIterEach) {
+        step.how = ResolverPlan::How::kEachPath;
+        step.iteration = step.node = root.a;
+      } else if (root.op == VOp::kPipe && view->nodes[root.kids[0]].op == VOp::kIterEach &&
+                 view->nodes[root.kids[1]].op == VOp::kPath &&
+                 state_->paths.owner[view->nodes[root.kids[1]].a] == view->nodes[root.kids[0]].a) {
+        step.how = ResolverPlan::How::kEachPath;
+        step.iteration = view->nodes[root.kids[0]].a;
+        step.node = view->nodes[root.kids[1]].a;
+      }
     } else if (kind.split_heads_[i] != nullptr) {
       step.how = ResolverPlan::How::kSplit;
       step.program = kind.split_heads_[i].get();
@@ -1621,6 +1633,26 @@ FusedRunner::FusedRunner(const FusedKind& kind)
 FusedRunner::~FusedRunner() = default;
 
 namespace {
+
+// A kEachPath resolver: the path at `node` (the element itself when it is the iteration) of each
+// element of `iteration`, as the evaluator's kIterEach and kPath give it.
+Flow EmitEachPath(PathCache* paths, uint32_t iteration, uint32_t node, const Evaluator& evaluator,
+                  std::vector<ViewOutput>* outputs) {
+  const std::vector<element>* elements;
+  PathCache::State state = paths->Elements(iteration, &elements);
+  if (state != PathCache::kKnown) return FlowOf(state);
+  PathCache::Iteration& it = paths->iterations[iteration];
+  const uint32_t saved = it.current;
+  Flow flow = Flow::kContinue;
+  for (uint32_t i = 0; i < elements->size() && flow == Flow::kContinue; ++i) {
+    it.current = i;
+    VVal v;
+    state = paths->Get(node, &v);
+    flow = state == PathCache::kKnown ? evaluator.Emit(v, outputs) : FlowOf(state);
+  }
+  it.current = saved;
+  return flow;
+}
 
 // TAIL over each output of HEAD, as the interpreter runs `HEAD | TAIL`: outputs in order, the
 // first error ends the resolver. False when a limit was reached (the output count is shared by
@@ -1704,6 +1736,8 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
         VVal v;
         PathCache::State state = s.paths.Get(step.node, &v);
         flow = state == PathCache::kKnown ? evaluator.Emit(v, &result.outputs) : FlowOf(state);
+      } else if (step.how == ResolverPlan::How::kEachPath) {
+        flow = EmitEachPath(&s.paths, step.iteration, step.node, evaluator, &result.outputs);
       } else {
         flow = evaluator.Run(*step.program, &result.outputs);
       }
