@@ -203,15 +203,31 @@ class Lowerer {
     int64_t second_ctx = kNoContext;
     // After a trie path g's input is that path's value (`.spec.services | .[]` shares the
     // iteration as `.spec.services[]` does); after an iteration, its element.
-    const VNode& lowered_first = out_->nodes[first];
-    if (lowered_first.op == VOp::kIterEach || lowered_first.op == VOp::kPath) second_ctx = lowered_first.a;
-    bool iteration = lowered_first.op == VOp::kIterEach;
+    // Copies: lowering the second part grows out_->nodes.
+    const VOp first_op = out_->nodes[first].op;
+    const uint32_t first_operand = out_->nodes[first].a;
+    if (first_op == VOp::kIterEach || first_op == VOp::kPath) second_ctx = first_operand;
+    bool iteration = first_op == VOp::kIterEach;
     if (iteration) active_.push_back(static_cast<uint32_t>(second_ctx));
     bool ok = Lower(n.kids[1], second_ctx, &second);
     if (iteration) active_.pop_back();
     if (!ok) return false;
+    // `P | .[] ...` lowered to the trie's iteration of P reads P from the trie, not from its
+    // input, and raises P's error itself: the pipe is its second part alone (a resolver that is
+    // then one iteration is emitted without the evaluator).
+    if (first_op == VOp::kPath && IteratesTriePath(second, first_operand)) {
+      *result = second;
+      return true;
+    }
     *result = Push(VNode{VOp::kPipe, 0, {first, second}});
     return true;
+  }
+
+  // Whether lowered node `id` starts with the trie's iteration of `path` (`.[]`, or `.[] | f`).
+  bool IteratesTriePath(uint32_t id, uint32_t path) const {
+    const VNode& n = out_->nodes[id];
+    const VNode& head = n.op == VOp::kPipe ? out_->nodes[n.kids[0]] : n;
+    return head.op == VOp::kIterEach && trie_->nodes[head.a].parent == path;
   }
 
   // `to_entries[] | .value.k1...kn [| g]` on a trie path: the entries' values are the elements
