@@ -28,7 +28,8 @@ struct FusedKindOptions {
 };
 
 // The view engine's steps are not the regular engines' (a path answered from its cache costs none,
-// a fused node one step where the interpreter takes several); it bails out to the regular engine
+// as does a resolver that is one trie path or one trie iteration, bounded by the document and the
+// output limit; a fused node one step where the interpreter takes several); it bails out to the regular engine
 // when its own count reaches the budget. Its programs have no loops or recursion, so a run is
 // bounded by the document's size. Callers take it only under a step budget and a time limit at
 // least the defaults (or no time limit), where those limits are meant for runaway programs; a
