@@ -133,11 +133,6 @@ std::string Join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
-std::string StringField(const Value& object, std::string_view key) {
-  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
-  return v && v->IsString() ? std::string(v->AsString()) : "";
-}
-
 std::string ApiGroup(std::string_view api_version) {
   size_t slash = api_version.find('/');
   return slash == std::string_view::npos ? "" : std::string(api_version.substr(0, slash));

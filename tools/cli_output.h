@@ -53,9 +53,8 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 // `items` with `separator` between each two.
 std::string Join(const std::vector<std::string>& items, std::string_view separator = " ");
 
-// The string at `key` of `object`, or "" when `object` is not an object or the field is absent or
-// not a string (objects' names, kinds and apiVersions as the listings print them).
-std::string StringField(const Value& object, std::string_view key);
+// StringField (the string at a key, or "") is wm::StringField, runtime/value/value.h.
+using wm::StringField;
 
 // The API group of an apiVersion: "batch/v1" -> "batch", "v1" -> "" (the core group).
 std::string ApiGroup(std::string_view api_version);

@@ -151,17 +151,11 @@ bool ParseOutput(const std::vector<std::string>& args, const std::string& text, 
   return true;
 }
 
-std::string TextAt(const Value& object, std::string_view section, std::string_view key) {
-  const Value* s = object.IsObject() ? object.Find(section) : nullptr;
-  const Value* v = s && s->IsObject() ? s->Find(key) : nullptr;
-  return v && v->IsString() ? std::string(v->AsString()) : "";
-}
-
 // The kinds of the controller owners that objects name and that are not among them; `asked`
 // keeps each kind from being fetched twice.
 std::vector<ResolvedType> MissingOwnerKinds(const std::vector<Value>& objects, std::set<std::string>* asked) {
   std::set<std::string> uids;
-  for (const Value& o : objects) uids.insert(TextAt(o, "metadata", "uid"));
+  for (const Value& o : objects) uids.insert(StringAt(o, {"metadata", "uid"}));
   std::vector<ResolvedType> kinds;
   for (const Value& o : objects) {
     const Value* metadata = o.IsObject() ? o.Find("metadata") : nullptr;
@@ -309,7 +303,7 @@ bool InstalledTypes(const KubectlOptions& options, const std::vector<ResolvedTyp
 bool FetchPodsOf(const KubectlOptions& options, const Value& workload, std::vector<Value>* pods,
                  FetchError* error) {
   KubectlOptions scope = options;
-  scope.namespace_ = TextAt(workload, "metadata", "namespace");
+  scope.namespace_ = StringAt(workload, {"metadata", "namespace"});
   scope.all_namespaces = scope.namespace_.empty();
   ResolvedType pod{{"", "v1", "Pod"}, NamesOf("", "Pod")};
   return FetchObjects(scope, pod, std::nullopt, pods, error);
@@ -364,7 +358,7 @@ bool FetchDescribeInput(const KubectlOptions& options, const ResolvedType& type,
   if (!FetchPodsOf(options, objects.front(), &pods, error)) return false;
   // The owners between the pods and the workload live in the workload's namespace.
   KubectlOptions scope = options;
-  scope.namespace_ = TextAt(objects.front(), "metadata", "namespace");
+  scope.namespace_ = StringAt(objects.front(), {"metadata", "namespace"});
   scope.all_namespaces = scope.namespace_.empty();
   size_t workload_at = pods.size();
   pods.push_back(objects.front());  // so the owner walk stops at the workload

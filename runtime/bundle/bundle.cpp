@@ -21,11 +21,6 @@
 namespace wm {
 namespace {
 
-std::string StringField(const Value& object, std::string_view key) {
-  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
-  return v && v->IsString() ? std::string(v->AsString()) : std::string();
-}
-
 uint32_t ReadU32(std::string_view b, size_t at) {
   uint32_t v = 0;
   for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[at + i]);

@@ -238,6 +238,21 @@ Value& Value::operator=(Value&& other) noexcept {
 
 // Value::Bool and Value::Number are inline (value.h).
 
+std::string StringField(const Value& object, std::string_view key) {
+  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
+  return v != nullptr && v->IsString() ? std::string(v->AsString()) : std::string();
+}
+
+std::string StringAt(const Value& object, std::initializer_list<std::string_view> path) {
+  const Value* at = &object;
+  for (std::string_view key : path) {
+    at = at->IsObject() ? at->Find(key) : nullptr;
+    if (at == nullptr) return std::string();
+  }
+  return at->IsString() ? std::string(at->AsString()) : std::string();
+}
+
+
 Value Value::String(std::string_view utf8) {
   void* memory = ::operator new(sizeof(StringCell) + utf8.size() + 1);
   StringCell* cell = new (memory) StringCell(utf8.size());

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -142,6 +143,13 @@ inline Value Value::Number(double d) {
   v.number_ = d;
   return v;
 }
+
+// The string at `key` of an object, or "" when `object` is not an object, lacks the key or holds
+// something else there: how Kubernetes metadata (names, uids, kinds) is read for display and
+// matching, where an absent field and an empty one mean the same.
+std::string StringField(const Value& object, std::string_view key);
+// The same at a path of keys through nested objects (`{"metadata", "name"}`).
+std::string StringAt(const Value& object, std::initializer_list<std::string_view> path);
 
 // The value with the members of every object, at every depth, in bytewise key order: the order an
 // object has after a Go JSON round trip (a Go map), which is what upstream's Go library evaluates.

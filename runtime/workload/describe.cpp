@@ -25,11 +25,6 @@ const Value* Field(const Value& object, std::string_view key) {
   return object.IsObject() ? object.Find(key) : nullptr;
 }
 
-std::string TextField(const Value& object, std::string_view key) {
-  const Value* v = Field(object, key);
-  return v && v->IsString() ? std::string(v->AsString()) : "";
-}
-
 const Value& Sub(const Value& object, std::string_view key) {
   static const Value kNull;
   const Value* v = Field(object, key);
@@ -116,7 +111,7 @@ const Value& OwnerRefs(const Value& object) { return Sub(Sub(object, "metadata")
 bool NamesUid(const Value& refs, std::string_view uid) {
   if (!refs.IsArray()) return false;
   for (const Value& ref : refs.AsArray()) {
-    if (TextField(ref, "uid") == uid) return true;
+    if (StringField(ref, "uid") == uid) return true;
   }
   return false;
 }
@@ -125,7 +120,7 @@ bool PodReady(const Value& status) {
   const Value& conditions = Sub(status, "conditions");
   if (!conditions.IsArray()) return false;
   for (const Value& c : conditions.AsArray()) {
-    if (TextField(c, "type") == "Ready") return TextField(c, "status") == "True";
+    if (StringField(c, "type") == "Ready") return StringField(c, "status") == "True";
   }
   return false;
 }
@@ -136,22 +131,22 @@ std::string PodReason(const Value& status) {
   auto condition_reason = [&](std::string_view type) -> std::optional<std::string> {
     if (!conditions.IsArray()) return std::nullopt;
     for (const Value& c : conditions.AsArray()) {
-      if (TextField(c, "type") == type && TextField(c, "status") == "False") return TextField(c, "reason");
+      if (StringField(c, "type") == type && StringField(c, "status") == "False") return StringField(c, "reason");
     }
     return std::nullopt;
   };
   if (auto scheduled = condition_reason("PodScheduled")) return *scheduled;
-  if (std::string reason = TextField(status, "reason"); !reason.empty()) return reason;
+  if (std::string reason = StringField(status, "reason"); !reason.empty()) return reason;
   return condition_reason("Ready").value_or("");
 }
 
 DescribePod PodViewOf(const Value& pod) {
   DescribePod view;
   const Value& status = Sub(pod, "status");
-  view.name = TextField(Sub(pod, "metadata"), "name");
-  view.phase = TextField(status, "phase");
+  view.name = StringField(Sub(pod, "metadata"), "name");
+  view.phase = StringField(status, "phase");
   view.ready = PodReady(status);
-  if (std::string node = TextField(Sub(pod, "spec"), "nodeName"); !node.empty()) view.node = node;
+  if (std::string node = StringField(Sub(pod, "spec"), "nodeName"); !node.empty()) view.node = node;
   if (!view.ready) view.reason = PodReason(status);
   view.resources = PodRequest(Sub(pod, "spec"));
   return view;
@@ -484,7 +479,7 @@ DescribeResources PodRequest(const Value& spec) {
     for (const Value& c : init.AsArray()) {
       DescribeResources request = RequirementsOf(Sub(c, "resources"));
       // A sidecar (restartPolicy Always) never exits, so it adds up instead of peaking.
-      if (TextField(c, "restartPolicy") == "Always") {
+      if (StringField(c, "restartPolicy") == "Always") {
         running.Add(request);
       } else {
         largest_init = Max(largest_init, request);
@@ -520,12 +515,12 @@ DescribeResources InstanceRequest(const ExtractedInstance& instance) {
 std::vector<Value> PodsOwnedBy(const std::vector<Value>& objects, std::string_view root_uid) {
   std::unordered_map<std::string, const Value*> by_uid;
   for (const Value& o : objects) {
-    std::string uid = TextField(Sub(o, "metadata"), "uid");
+    std::string uid = StringField(Sub(o, "metadata"), "uid");
     if (!uid.empty()) by_uid.emplace(uid, &o);
   }
   std::vector<Value> owned;
   for (const Value& o : objects) {
-    if (TextField(o, "kind") != "Pod") continue;
+    if (StringField(o, "kind") != "Pod") continue;
     const Value* refs = &OwnerRefs(o);
     for (int level = 0; level < kMaxOwnerDepth && !root_uid.empty(); ++level) {
       if (NamesUid(*refs, root_uid)) {
@@ -533,7 +528,7 @@ std::vector<Value> PodsOwnedBy(const std::vector<Value>& objects, std::string_vi
         break;
       }
       const Value* controller = ControllerRef(*refs);
-      auto owner = controller ? by_uid.find(TextField(*controller, "uid")) : by_uid.end();
+      auto owner = controller ? by_uid.find(StringField(*controller, "uid")) : by_uid.end();
       if (owner == by_uid.end()) break;
       refs = &OwnerRefs(*owner->second);
     }
@@ -546,11 +541,11 @@ Result<DescribeView> BuildDescribeView(const Bundle& bundle, const catalog::Defi
                                        const DescribeViewOptions& options) {
   DescribeView view;
   const Value& metadata = Sub(object, "metadata");
-  view.name = TextField(metadata, "name");
-  view.namespace_ = TextField(metadata, "namespace");
-  view.kind = TextField(object, "kind");
-  view.api_version = TextField(object, "apiVersion");
-  view.created_at = TextField(metadata, "creationTimestamp");
+  view.name = StringField(metadata, "name");
+  view.namespace_ = StringField(metadata, "namespace");
+  view.kind = StringField(object, "kind");
+  view.api_version = StringField(object, "apiVersion");
+  view.created_at = StringField(metadata, "creationTimestamp");
   view.definition = definition.name;
   view.origin = options.origin;
   view.file_mode = options.file_mode;

@@ -122,9 +122,7 @@ Result<bool> MatchesSubtree(const PodQuerier& pod, const StructureSummary& summa
 }
 
 std::string PodNamespace(const PodQuerier& pod) {
-  const Value* metadata = pod.pod().IsObject() ? pod.pod().Find("metadata") : nullptr;
-  const Value* ns = metadata && metadata->IsObject() ? metadata->Find("namespace") : nullptr;
-  return ns && ns->IsString() ? std::string(ns->AsString()) : "";
+  return StringAt(pod.pod(), {"metadata", "namespace"});
 }
 
 }  // namespace
@@ -172,10 +170,7 @@ WorkloadIdentity WorkloadIdentity::Of(const Value& object) {
   WorkloadIdentity id;
   const Value* metadata = object.IsObject() ? object.Find("metadata") : nullptr;
   if (!metadata || !metadata->IsObject()) return id;
-  auto text = [&](const char* key) {
-    const Value* v = metadata->Find(key);
-    return v && v->IsString() ? std::string(v->AsString()) : std::string();
-  };
+  auto text = [&](const char* key) { return StringField(*metadata, key); };
   id.name = text("name");
   id.namespace_ = text("namespace");
   id.uid = text("uid");

@@ -93,9 +93,7 @@ PodQuerier::PodQuerier(const Bundle& bundle, const Value& pod, const PodQueryOpt
       budget_(std::make_shared<ObjectBudget>(options.object)) {}
 
 std::string PodQuerier::PodName() const {
-  const Value* metadata = pod_.IsObject() ? pod_.Find("metadata") : nullptr;
-  const Value* name = metadata && metadata->IsObject() ? metadata->Find("name") : nullptr;
-  return name && name->IsString() ? std::string(name->AsString()) : "";
+  return StringAt(pod_, {"metadata", "name"});
 }
 
 Outputs PodQuerier::Run(int32_t resolver) const {

@@ -25,7 +25,7 @@ Result<std::optional<std::string>> ExtractPhase(const Accessor& a, int32_t resol
 }
 
 // The string at `field` of a condition object; absent when missing or not a string.
-std::optional<std::string> StringField(const Value& condition, const std::string& field) {
+std::optional<std::string> OptionalStringField(const Value& condition, const std::string& field) {
   if (!condition.IsObject()) return std::nullopt;
   const Value* v = condition.Find(field);
   if (!v || !v->IsString()) return std::nullopt;
@@ -34,10 +34,10 @@ std::optional<std::string> StringField(const Value& condition, const std::string
 
 Condition ReadCondition(const Value& element, const catalog::StatusDefinition& s) {
   Condition c;
-  c.type = StringField(element, s.type_field).value_or("");
-  c.status = StringField(element, s.status_field);
-  c.message = StringField(element, s.message_field).value_or("");
-  c.reason = StringField(element, s.reason_field);
+  c.type = StringField(element, s.type_field);
+  c.status = OptionalStringField(element, s.status_field);
+  c.message = StringField(element, s.message_field);
+  c.reason = OptionalStringField(element, s.reason_field);
   return c;
 }
 

@@ -225,7 +225,7 @@ void TakeIdentity(Identity identity, ResolvedWorkload* out) {
 
 // The string at a key of a DOM object as Resolve reads it from the Value: the last of duplicate
 // keys (ParseJson keeps the last value), "" when absent or not a string.
-std::string StringField(simdjson::dom::object object, std::string_view key) {
+std::string DomStringField(simdjson::dom::object object, std::string_view key) {
   std::string out;
   for (simdjson::dom::key_value_pair field : object) {
     if (field.key != key) continue;
@@ -241,14 +241,14 @@ bool ReadIdentity(std::string_view json, Identity* out) {
   simdjson::dom::element root;
   simdjson::dom::object object;
   if (!json_dom::ParseDom(json, &parser, &root) || root.get_object().get(object) != simdjson::SUCCESS) return false;
-  out->api_version = StringField(object, "apiVersion");
-  out->kind = StringField(object, "kind");
+  out->api_version = DomStringField(object, "apiVersion");
+  out->kind = DomStringField(object, "kind");
   for (simdjson::dom::key_value_pair field : object) {
     if (field.key != "metadata") continue;
     simdjson::dom::object meta;
     bool is_object = field.value.get_object().get(meta) == simdjson::SUCCESS;
-    out->name = is_object ? StringField(meta, "name") : "";
-    out->namespace_ = is_object ? StringField(meta, "namespace") : "";
+    out->name = is_object ? DomStringField(meta, "name") : "";
+    out->namespace_ = is_object ? DomStringField(meta, "namespace") : "";
   }
   return !out->api_version.empty() && !out->kind.empty();
 }
@@ -262,16 +262,13 @@ bool Resolve(const Bundle& bundle, const Value& object, ResolvedWorkload* out, s
              std::string(KindName(object.kind()));
     return false;
   }
-  auto text = [&](const Value* v) { return v && v->IsString() ? std::string(v->AsString()) : ""; };
-  Identity identity{text(object.Find("apiVersion")), text(object.Find("kind")), "", ""};
+  Identity identity{StringField(object, "apiVersion"), StringField(object, "kind"), "", ""};
   if (identity.api_version.empty() || identity.kind.empty()) {
     *error = "not a Kubernetes object: apiVersion and kind are required";
     return false;
   }
-  if (const Value* meta = object.Find("metadata"); meta && meta->IsObject()) {
-    identity.name = text(meta->Find("name"));
-    identity.namespace_ = text(meta->Find("namespace"));
-  }
+  identity.name = StringAt(object, {"metadata", "name"});
+  identity.namespace_ = StringAt(object, {"metadata", "namespace"});
   TakeIdentity(std::move(identity), out);
   out->definition = bundle.FindDefinition(out->api_version, out->kind);
   if (!out->definition) {

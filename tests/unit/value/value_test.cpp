@@ -346,6 +346,21 @@ TEST(Value, ConcurrentFindOnSharedLargeObject) {
   EXPECT_EQ(failures.load(), 0);
 }
 
+// StringField / StringAt: how names, uids and kinds are read; anything but a string reads as "".
+TEST(Value, StringFieldAndStringAtReadTextOrNothing) {
+  Value pod = Json(R"({"kind":"Pod","metadata":{"name":"p-0","uid":7,"labels":null},"spec":[1]})");
+  EXPECT_EQ(StringField(pod, "kind"), "Pod");
+  EXPECT_EQ(StringField(pod, "apiVersion"), "");    // absent
+  EXPECT_EQ(StringField(pod, "metadata"), "");      // an object
+  EXPECT_EQ(StringField(Value::Number(1), "kind"), "");  // not an object
+  EXPECT_EQ(StringAt(pod, {"metadata", "name"}), "p-0");
+  EXPECT_EQ(StringAt(pod, {"metadata", "uid"}), "");        // a number
+  EXPECT_EQ(StringAt(pod, {"metadata", "labels", "x"}), "");  // through null
+  EXPECT_EQ(StringAt(pod, {"spec", "x"}), "");               // through an array
+  EXPECT_EQ(StringAt(pod, {"kind"}), "Pod");
+  EXPECT_EQ(StringAt(Value::String("top"), {}), "top");      // the empty path: the value itself
+}
+
 }  // namespace
 }  // namespace wm
 
@@ -377,3 +392,4 @@ TEST(SortKeysDeep, SortsEveryObjectAndSharesSortedSubtrees) {
 
 }  // namespace
 }  // namespace wm
+
