@@ -438,15 +438,17 @@ using Cont = FnRef<Flow(const VVal&)>;
 struct PathCache {
   // kMissing: known to be null (the key is absent or its parent is null), value not stored.
   enum State : uint8_t { kUnknown = 0, kKnown = 1, kError = 2, kBail = 3, kMissing = 4 };
+  // The nodes below an iteration are kept per element in two flat arrays, node-major
+  // (`below_states[below_index[node] * elements.size() + element]`): listing the elements resets
+  // them all with one fill, and `below_values` only grows (a stale value is never read: its
+  // state says whether it is this object's).
   struct Iteration {
     uint64_t stamp = 0;
     State state = kUnknown;
     std::vector<element> elements;
     uint32_t current = 0;  // the element the evaluator is at
-  };
-  struct PerElement {  // a node below an iteration
-    std::vector<State> states;
-    std::vector<VVal> values;
+    std::vector<State> below_states;
+    std::vector<VVal> below_values;
   };
   struct ChildKey {
     uint32_t id;
@@ -463,14 +465,17 @@ struct PathCache {
     states.assign(n, kUnknown);
     values.resize(n);
     iterations.resize(n);
-    per_element.resize(n);
+    below_index.assign(n, 0);
     owned.assign(n, {});
     children_begin.assign(n + 1, 0);
     for (uint32_t id = 0; id < n; ++id) {
       const PathTrie::Node& node = trie->nodes[id];
       parent[id] = node.parent;
       owner[id] = node.owner;
-      if (node.owner != 0 && node.owner != id) owned[node.owner].push_back(id);
+      if (node.owner != 0 && node.owner != id) {
+        below_index[id] = static_cast<uint32_t>(owned[node.owner].size());
+        owned[node.owner].push_back(id);
+      }
       children_begin[id] = static_cast<uint32_t>(children.size());
       for (uint32_t c : node.children) {
         const PathTrie::Node& child = trie->nodes[c];
@@ -508,9 +513,14 @@ struct PathCache {
       *out = VVal::Dom(it.elements[it.current]);
       return kKnown;
     }
-    PerElement& pe = per_element[id];
-    if (pe.states[it.current] == kUnknown) FillBelowIteration(parent[id], it.current);
-    return Read(pe.states[it.current], pe.values[it.current], out);
+    const size_t slot = BelowSlot(it, id, it.current);
+    if (it.below_states[slot] == kUnknown) FillBelowIteration(parent[id], it.current);
+    return Read(it.below_states[slot], it.below_values[slot], out);
+  }
+
+  // The place of node `node` (below an iteration) at element `element` in the iteration's arrays.
+  size_t BelowSlot(const Iteration& it, uint32_t node, uint32_t element) const {
+    return static_cast<size_t>(below_index[node]) * it.elements.size() + element;
   }
 
   static State Read(State state, const VVal& value, VVal* out) {
@@ -536,7 +546,7 @@ struct PathCache {
   std::vector<State> states;
   std::vector<VVal> values;
   std::vector<Iteration> iterations;
-  std::vector<PerElement> per_element;
+  std::vector<uint32_t> below_index;  // a node below an iteration: its place in owned[iteration]
   std::vector<uint32_t> children_begin;  // node id -> its keyed children in `children`
   std::vector<ChildKey> children;
   std::vector<std::vector<uint32_t>> owned;  // per iteration node: the nodes below it
@@ -582,11 +592,13 @@ struct PathCache {
   void FillBelowIteration(uint32_t node, uint32_t index) {
     VVal value;
     State state = Get(node, &value);
+    Iteration& it = iterations[owner[node]];  // node is the iteration or below it
     ScanChildren(
-        node, state, value, [&](uint32_t c, State st) { per_element[c].states[index] = st; },
+        node, state, value, [&](uint32_t c, State st) { it.below_states[BelowSlot(it, c, index)] = st; },
         [&](uint32_t c, element e) {
-          per_element[c].states[index] = kKnown;
-          per_element[c].values[index].SetDom(e);
+          const size_t slot = BelowSlot(it, c, index);
+          it.below_states[slot] = kKnown;
+          it.below_values[slot].SetDom(e);
         });
   }
 
@@ -608,10 +620,9 @@ struct PathCache {
         it.state = kError;  // `null | .[]` and scalars: "Cannot iterate over ..."
       }
     }
-    for (uint32_t below : owned[id]) {
-      per_element[below].states.assign(it.elements.size(), kUnknown);
-      per_element[below].values.resize(it.elements.size());
-    }
+    const size_t slots = owned[id].size() * it.elements.size();
+    it.below_states.assign(slots, kUnknown);
+    if (it.below_values.size() < slots) it.below_values.resize(slots);
   }
 };
 
