@@ -77,7 +77,7 @@ class ValueAccess {
     v.heap_ = cell;
     return v;
   }
-  static bool HasCell(const Value& v) { return v.kind_ >= Kind::String; }
+  static bool HasCell(const Value& v) { return v.HasCell(); }
   static detail::HeapCell* Cell(const Value& v) { return v.heap_; }
 };
 
@@ -238,10 +238,7 @@ Value& Value::operator=(Value&& other) noexcept {
 
 // Value::Bool and Value::Number are inline (value.h).
 
-std::string StringField(const Value& object, std::string_view key) {
-  const Value* v = object.IsObject() ? object.Find(key) : nullptr;
-  return v != nullptr && v->IsString() ? std::string(v->AsString()) : std::string();
-}
+std::string StringField(const Value& object, std::string_view key) { return StringAt(object, {key}); }
 
 std::string StringAt(const Value& object, std::initializer_list<std::string_view> path) {
   const Value* at = &object;

@@ -90,6 +90,9 @@ class Value {
  private:
   void SetMember(std::string_view key, Value* key_value, Value v);
 
+  // Strings, arrays and objects live in a reference-counted heap cell; the other kinds in place.
+  bool HasCell() const { return kind_ >= Kind::String; }
+
   Kind kind_;
   // 7 bytes of padding: keeps the layout {uint8 kind; double|pointer payload} stable for native code.
   union {
@@ -109,7 +112,7 @@ void ReleaseHeapCell(HeapCell* cell) noexcept;  // value.cpp: frees the cell at 
 }  // namespace detail
 
 inline Value::Value(const Value& other) noexcept : kind_(other.kind_) {
-  if (kind_ >= Kind::String) {
+  if (HasCell()) {
     heap_ = other.heap_;
     detail::RetainHeapCell(heap_);
   } else {
@@ -118,7 +121,7 @@ inline Value::Value(const Value& other) noexcept : kind_(other.kind_) {
 }
 
 inline Value::Value(Value&& other) noexcept : kind_(other.kind_) {
-  if (kind_ >= Kind::String) {
+  if (HasCell()) {
     heap_ = other.heap_;
   } else {
     number_ = other.number_;
@@ -128,7 +131,7 @@ inline Value::Value(Value&& other) noexcept : kind_(other.kind_) {
 }
 
 inline Value::~Value() {
-  if (kind_ >= Kind::String) detail::ReleaseHeapCell(heap_);
+  if (HasCell()) detail::ReleaseHeapCell(heap_);
 }
 
 inline Value Value::Bool(bool b) {

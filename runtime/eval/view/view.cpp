@@ -392,15 +392,14 @@ bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Fiel
   return true;
 }
 
-// object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
-// repeated key), or null when there is none; *present (when given) tells which. Lengths are
-// compared before bytes.
 // Whether two keys are equal: the length and the first byte inline (most keys of an object differ
 // there), the rest through memcmp.
 inline bool SameKey(const char* a, size_t a_size, const char* b, size_t b_size) {
   return a_size == b_size && (a_size == 0 || (a[0] == b[0] && std::memcmp(a, b, a_size) == 0));
 }
 
+// object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
+// repeated key), or null when there is none; *present (when given) tells which.
 VVal FindField(element object, std::string_view key, bool* present = nullptr) {
   VVal found;
   for (simdjson::dom::key_value_pair field : ObjectOf(object)) {
@@ -1157,23 +1156,39 @@ class Evaluator {
   // `to_entries` of a DOM object (its `fields`) or a built object: [{key: K, value: V}, ...] in the
   // evaluator's key order, the keys and values referring to the object's.
   Flow EntriesOf(const VVal& object, const std::vector<Field>& fields, Cont k) {
-    static const Value kKeyName = Value::String("key"), kValueName = Value::String("value");
     const size_t count = object.is_dom() ? fields.size() : object.composite().size();
     if (!ChargeBytes(48 * count)) return Flow::kBail;
     Composite* entries = NewComposite(false);
     VVal array = VVal::Adopt(entries);
     entries->items.reserve(count);
     for (size_t i = 0; i < count; ++i) {
-      Composite* entry = NewComposite(true);
-      if (object.is_dom()) {
-        entry->items = {VVal::Ref(kKeyName), VVal::Key(fields[i].first), VVal::Ref(kValueName), VVal::Dom(fields[i].second)};
-      } else {
-        const Composite& built = object.composite();
-        entry->items = {VVal::Ref(kKeyName), built.items[2 * i], VVal::Ref(kValueName), built.items[2 * i + 1]};
-      }
+      Composite* entry = NewEntry();
+      SetEntryMember(object, fields, i, entry);
       entries->items.push_back(VVal::Adopt(entry));
     }
     return k(array);
+  }
+
+  // A `to_entries` entry {key: null, value: null}, for SetEntryMember to fill.
+  static Composite* NewEntry() {
+    static const Value kKeyName = Value::String("key"), kValueName = Value::String("value");
+    Composite* entry = NewComposite(true);
+    entry->items.resize(4);
+    entry->items[0] = VVal::Ref(kKeyName);
+    entry->items[2] = VVal::Ref(kValueName);
+    return entry;
+  }
+
+  // Sets an entry's key and value to those of member i of `object` (a DOM object listed in
+  // `fields`, or a built object), referring to the object's.
+  static void SetEntryMember(const VVal& object, const std::vector<Field>& fields, size_t i, Composite* entry) {
+    if (object.is_dom()) {
+      entry->items[1] = VVal::Key(fields[i].first);
+      entry->items[3] = VVal::Dom(fields[i].second);
+    } else {
+      entry->items[1] = object.composite().items[2 * i];
+      entry->items[3] = object.composite().items[2 * i + 1];
+    }
   }
 
   // from_entries, as the prelude's `reduce .[] as $e ({}; . + {($e | .key // .Key // .name //
@@ -1222,7 +1237,6 @@ class Evaluator {
   // evaluator never words an error (kError), so the answer is the same. Other inputs: the
   // prelude's pipeline (kids[1]).
   [[gnu::noinline]] Flow EvalWithEntries(const VNode& n, const VVal& in, Cont k) {
-    static const Value kKeyName = Value::String("key"), kValueName = Value::String("value");
     const bool dom_object = in.is_dom() && in.dom().type() == element_type::OBJECT;
     const bool built_object = in.is_composite() && in.composite().object;
     fields_scratch_.clear();
@@ -1237,21 +1251,8 @@ class Evaluator {
     VVal entry;
     for (size_t i = 0; i < count; ++i) {
       if (!Step()) return Flow::kBail;
-      if (!entry.is_composite() || entry.composite().refs != 1) {
-        Composite* fresh = NewComposite(true);
-        fresh->items.resize(4);
-        fresh->items[0] = VVal::Ref(kKeyName);
-        fresh->items[2] = VVal::Ref(kValueName);
-        entry = VVal::Adopt(fresh);
-      }
-      Composite& members = entry.mutable_composite();
-      if (dom_object) {
-        members.items[1] = VVal::Key(fields[i].first);
-        members.items[3] = VVal::Dom(fields[i].second);
-      } else {
-        members.items[1] = in.composite().items[2 * i];
-        members.items[3] = in.composite().items[2 * i + 1];
-      }
+      if (!entry.is_composite() || entry.composite().refs != 1) entry = VVal::Adopt(NewEntry());
+      SetEntryMember(in, fields, i, &entry.mutable_composite());
       Flow f = Eval(n.kids[0], entry, [&](const VVal& out) { return AddEntry(out, built); });
       if (f != Flow::kContinue) return f;
     }
@@ -1297,13 +1298,7 @@ class Evaluator {
   Flow EvalObject(const VNode& n, size_t entry, const VVal& in, std::vector<VVal>* members, Cont k) {
     if (entry * 2 >= n.kids.size()) {
       if (!ChargeBytes(16 * members->size())) return Flow::kBail;
-      if (!KeysUnique(*members)) {
-        std::vector<Member> repeated;
-        for (size_t i = 0; i < members->size(); i += 2) {
-          repeated.emplace_back(Materialize((*members)[i]), Materialize((*members)[i + 1]));
-        }
-        return k(VVal::Of(Value::MakeObject(std::move(repeated))));
-      }
+      if (!KeysUnique(*members)) return k(ObjectWithRepeatedKeys(*members));
       Composite* built = NewComposite(true);
       built->items = *members;
       return k(VVal::Adopt(built));
@@ -1333,16 +1328,18 @@ class Evaluator {
       if (built->items[i].kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
     }
     if (!ChargeBytes(16 * built->items.size())) return Flow::kBail;
-    if (!KeysUnique(built->items)) {
-      std::vector<Member> repeated;
-      for (size_t i = 0; i < built->items.size(); i += 2) {
-        repeated.emplace_back(Materialize(built->items[i]), Materialize(built->items[i + 1]));
-      }
-      *out = VVal::Of(Value::MakeObject(std::move(repeated)));
-      return Flow::kContinue;
-    }
-    *out = std::move(object);
+    *out = KeysUnique(built->items) ? std::move(object) : ObjectWithRepeatedKeys(built->items);
     return Flow::kContinue;
+  }
+
+  // An object construction that repeats a key (key, value, key, value, ...) as a Value, where
+  // MakeObject decides which value stays (the last, at the first key's place).
+  VVal ObjectWithRepeatedKeys(const std::vector<VVal>& members) const {
+    std::vector<Member> repeated;
+    for (size_t i = 0; i < members.size(); i += 2) {
+      repeated.emplace_back(Materialize(members[i]), Materialize(members[i + 1]));
+    }
+    return VVal::Of(Value::MakeObject(std::move(repeated)));
   }
 
   // Whether the string keys of key, value, key, value, ... differ from each other.
