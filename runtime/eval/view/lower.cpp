@@ -223,6 +223,16 @@ class Lowerer {
     return true;
   }
 
+  // Whether lowered node `id` is `select(.value OP constant)` (kIf of a kFieldCompare on "value",
+  // then `.`, else `empty`): with_entries(f) then keeps each member whose value passes, as it was.
+  bool KeepsMembersByValue(uint32_t id) const {
+    const VNode& n = out_->nodes[id];
+    if (n.op != VOp::kIf) return false;
+    const VNode& test = out_->nodes[n.kids[0]];
+    return test.op == VOp::kFieldCompare && test.keys.size() == 1 && test.keys[0] == "value" &&
+           out_->nodes[n.kids[1]].op == VOp::kIdentity && out_->nodes[n.kids[2]].op == VOp::kEmpty;
+  }
+
   // Whether lowered node `id` starts with the trie's iteration of `path` (`.[]`, or `.[] | f`).
   bool IteratesTriePath(uint32_t id, uint32_t path) const {
     const VNode& n = out_->nodes[id];
@@ -397,7 +407,8 @@ class Lowerer {
       uint32_t mapped = Push(VNode{VOp::kCollect, 0, {Push(VNode{VOp::kPipe, 0, {each, f}})}});
       uint32_t rebuilt = Push(VNode{VOp::kPipe, 0, {mapped, Push(VNode{VOp::kFromEntries, 0, {}})}});
       uint32_t pipeline = Push(VNode{VOp::kPipe, 0, {to_entries, rebuilt}});
-      *result = Push(VNode{VOp::kWithEntries, 0, {f_on_entry, pipeline}});
+      *result = Push(VNode{VOp::kWithEntries, KeepsMembersByValue(f_on_entry) ? kKeepMembersWhere : 0,
+                           {f_on_entry, pipeline}});
       return true;
     }
     if (callee.name == "select/1" && shape == kSelectShape) {
@@ -467,7 +478,8 @@ void MarkSingle(ViewProgram* program) {
       case VOp::kIdentity:
       case VOp::kConst:
       case VOp::kPath:
-      case VOp::kVar: n.single = true; break;
+      case VOp::kVar:
+      case VOp::kWithEntries: n.single = true; break;  // with_entries: one object (or an error)
       case VOp::kFieldPath:
       case VOp::kPipe:
       case VOp::kIf:

@@ -424,6 +424,14 @@ enum class Flow : uint8_t { kContinue, kStop, kError, kBail };
 
 using Cont = FnRef<Flow(const VVal&)>;
 
+// Where one resolver's outputs go: appended to a buffer after its first `begin` entries (the
+// outputs of the resolvers before it on this object).
+struct OutputSink {
+  std::vector<ViewOutput>* all;
+  size_t begin;
+  size_t count() const { return all->size() - begin; }
+};
+
 }  // namespace
 
 // ---- the per-object cache of the trie's paths
@@ -694,7 +702,7 @@ class Evaluator {
  public:
   explicit Evaluator(const EvalContext& context) : cx_(context), budget_(*context.limits) {}
 
-  Flow Run(const ViewProgram& program, std::vector<ViewOutput>* outputs) {
+  Flow Run(const ViewProgram& program, OutputSink outputs) {
     p_ = &program;
     budget_ = eval_internal::StepBudget(*cx_.limits);
     slice_ = budget_.FirstSlice();
@@ -707,9 +715,9 @@ class Evaluator {
   }
 
   // Appends one output; reaching the output limit is the engine's error: let it report it.
-  Flow Emit(const VVal& v, std::vector<ViewOutput>* outputs) const {
-    if (outputs->size() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-    outputs->push_back(OutputOf(v));
+  Flow Emit(const VVal& v, OutputSink outputs) const {
+    if (outputs.count() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
+    outputs.all->push_back(OutputOf(v));
     return Flow::kContinue;
   }
   ViewOutput OutputOf(const VVal& v) const {
@@ -870,6 +878,11 @@ class Evaluator {
         return f == Flow::kContinue ? Single(Truthy(condition) ? n.kids[1] : n.kids[2], in, out) : f;
       }
       case VOp::kObject: return SingleObject(n, in, out);
+      case VOp::kWithEntries:
+        return EvalWithEntries(n, in, [&](const VVal& v) {
+          *out = v;
+          return Flow::kContinue;
+        });
       case VOp::kAnd:
       case VOp::kOr: {
         bool is_and = n.op == VOp::kAnd;
@@ -1248,6 +1261,23 @@ class Evaluator {
     if (!ChargeBytes(48 * count)) return Flow::kBail;
     Composite* built = NewComposite(true);
     VVal object = VVal::Adopt(built);
+    if (n.a == kKeepMembersWhere) {
+      // f is `select(.value OP c)`: each member whose value passes, kept as it is (the keys of
+      // the input are unique strings, so from_entries would add each once, in this order).
+      const VNode& test = p_->nodes[p_->nodes[n.kids[0]].kids[0]];
+      const auto op = static_cast<ir::BinaryOp>(test.a);
+      const VVal constant = VVal::Ref(Const(test.c));
+      for (size_t i = 0; i < count; ++i) {
+        if (!Step() || built->items.size() > 512) return Flow::kBail;  // long: AddEntry's bound
+        VVal value = dom_object ? VVal::Dom(fields[i].second) : in.composite().items[2 * i + 1];
+        if (!ComparisonHolds(op, CompareViews(value, constant))) continue;
+        if (!ChargeBytes(32)) return Flow::kBail;
+        built->items.push_back(dom_object ? VVal::Key(fields[i].first) : in.composite().items[2 * i]);
+        built->items.push_back(std::move(value));
+      }
+      fields_scratch_ = std::move(fields);
+      return k(object);
+    }
     VVal entry;
     for (size_t i = 0; i < count; ++i) {
       if (!Step()) return Flow::kBail;
@@ -1430,30 +1460,26 @@ class Evaluator {
 
 // ---- ViewOutput
 
-ViewOutput ViewOutput::OfElement(const void* element_bytes, bool sort_keys) {
-  ViewOutput out;
-  std::memcpy(out.element_, element_bytes, sizeof(element));
-  out.is_view_ = true;
-  out.sort_keys_ = sort_keys;
-  return out;
-}
+const std::vector<ViewOutput> ViewOutputs::kNone;
+
+static_assert(sizeof(element) == 16, "ViewOutput keeps a simdjson::dom::element in 16 bytes");
 
 ViewOutput ViewOutput::OfComposite(std::shared_ptr<const ViewComposite> members) {
-  ViewOutput out;
-  out.composite_ = std::move(members);
+  ViewOutput out(Form::kComposite);
+  new (&out.composite_) std::shared_ptr<const ViewComposite>(std::move(members));
   return out;
 }
 
 bool ViewOutput::IsString() const {
-  if (composite_ != nullptr) return false;
-  if (!is_view_) return value_.IsString();
+  if (form_ == Form::kComposite) return false;
+  if (form_ == Form::kValue) return value_.IsString();
   element e;
   std::memcpy(static_cast<void*>(&e), element_, sizeof(element));
   return e.type() == simdjson::dom::element_type::STRING;
 }
 
 Value ViewOutput::ToValue() const {
-  if (composite_ != nullptr) {
+  if (form_ == Form::kComposite) {
     const ViewComposite& built = *composite_;
     if (!built.object) {
       Array elements;
@@ -1466,14 +1492,14 @@ Value ViewOutput::ToValue() const {
     for (size_t i = 0; i < built.items.size(); ++i) members.emplace_back(built.keys[i], built.items[i].ToValue());
     return Value::MakeObject(std::move(members));
   }
-  if (!is_view_) return value_;
+  if (form_ == Form::kValue) return value_;
   element e;
   std::memcpy(static_cast<void*>(&e), element_, sizeof(element));
   return ConvertView(e, sort_keys_);
 }
 
 void ViewOutput::WriteJson(std::string* out, const JsonWriteOptions& options) const {
-  if (composite_ != nullptr && options.indent == 0 && !options.sort_keys) {
+  if (form_ == Form::kComposite && options.indent == 0 && !options.sort_keys) {
     // Compact and in construction order: the members written where they are (views from the DOM).
     const ViewComposite& built = *composite_;
     out->push_back(built.object ? '{' : '[');
@@ -1488,11 +1514,11 @@ void ViewOutput::WriteJson(std::string* out, const JsonWriteOptions& options) co
     out->push_back(built.object ? '}' : ']');
     return;
   }
-  if (composite_ != nullptr) {
+  if (form_ == Form::kComposite) {
     wm::WriteJson(ToValue(), out, options);
     return;
   }
-  if (!is_view_) {
+  if (form_ == Form::kValue) {
     wm::WriteJson(value_, out, options);
     return;
   }
@@ -1645,7 +1671,7 @@ namespace {
 // A kEachPath resolver: the path at `node` (the element itself when it is the iteration) of each
 // element of `iteration`, as the evaluator's kIterEach and kPath give it.
 Flow EmitEachPath(PathCache* paths, uint32_t iteration, uint32_t node, const Evaluator& evaluator,
-                  std::vector<ViewOutput>* outputs) {
+                  OutputSink outputs) {
   const std::vector<element>* elements;
   PathCache::State state = paths->Elements(iteration, &elements);
   if (state != PathCache::kKnown) return FlowOf(state);
@@ -1667,19 +1693,19 @@ Flow EmitEachPath(PathCache* paths, uint32_t iteration, uint32_t node, const Eva
 // the tail runs as by one evaluation): the whole program then runs on the regular engine, which
 // words the limit as it would.
 bool RunSplitTail(const Filter& tail, const std::vector<ViewOutput>& inputs, const RunOptions& options,
-                  bool sort_keys, ConvertedDocuments* converted, uint64_t* conversions, ResolverResult* result) {
-  result->outputs.clear();
+                  bool sort_keys, ConvertedDocuments* converted, uint64_t* conversions, OutputSink outputs,
+                  ResolverResult* result) {
   result->fused = false;
   result->error = EvalError();
   result->status = EvalStatus::kOk;
   for (const ViewOutput& input : inputs) {
     RunOptions remaining = options;
-    const uint64_t produced = result->outputs.size();
+    const uint64_t produced = outputs.count();
     if (produced >= options.limits.max_outputs) return false;
     remaining.limits.max_outputs = options.limits.max_outputs - produced;
     Value in = input.is_view() ? converted->Of(input.element_bytes(), sort_keys, conversions) : input.ToValue();
     EvalStatus status = tail.Run(in, [&](const Value& v) {
-      result->outputs.emplace_back(v);
+      outputs.all->emplace_back(v);
       return true;
     }, &result->error, remaining);
     if (status == EvalStatus::kError && result->error.limit) return false;
@@ -1691,12 +1717,12 @@ bool RunSplitTail(const Filter& tail, const std::vector<ViewOutput>& inputs, con
   return true;
 }
 
-void RunFallback(const Filter& filter, const Value& document, const RunOptions& options, ResolverResult* result) {
-  result->outputs.clear();
+void RunFallback(const Filter& filter, const Value& document, const RunOptions& options, OutputSink outputs,
+                 ResolverResult* result) {
   result->fused = false;
   result->error = EvalError();
   result->status = filter.Run(document, [&](const Value& v) {
-    result->outputs.emplace_back(v);
+    outputs.all->emplace_back(v);
     return true;
   }, &result->error, options);
 }
@@ -1707,6 +1733,14 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   ++stats_.objects;
   State& s = *state_;
   const bool sort_keys = kind_.options_.sort_keys;
+  outputs_.clear();
+  // Resolver i's outputs are outputs_[begin, end) once it is done; a failed attempt (a bail, an
+  // error left to the regular engine) is cut off before the next one appends.
+  auto finish = [&](size_t i, size_t begin) {
+    results_[i].outputs.all_ = &outputs_;
+    results_[i].outputs.begin_ = begin;
+    results_[i].outputs.end_ = outputs_.size();
+  };
   element root;
   if (!json_dom::ParseDom(json, &s.parser, &root)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
@@ -1715,7 +1749,9 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     if (sort_keys) document = SortKeysDeep(document);
     ++stats_.document_fallbacks;
     for (size_t i = 0; i < kind_.size(); ++i) {
-      RunFallback(*kind_.fallbacks_[i], document, options, &results_[i]);
+      const size_t begin = outputs_.size();
+      RunFallback(*kind_.fallbacks_[i], document, options, OutputSink{&outputs_, begin}, &results_[i]);
+      finish(i, begin);
       ++stats_.fallback_runs;
     }
     return true;
@@ -1728,40 +1764,45 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];
     const ResolverPlan& step = s.plan[i];
+    const size_t begin = outputs_.size();
+    const OutputSink sink{&outputs_, begin};
     if (step.how == ResolverPlan::How::kSplit) {
       s.head_outputs.clear();
-      if (evaluator.Run(*step.program, &s.head_outputs) == Flow::kContinue &&
+      if (evaluator.Run(*step.program, OutputSink{&s.head_outputs, 0}) == Flow::kContinue &&
           RunSplitTail(*step.tail, s.head_outputs, options, sort_keys, &s.converted, &stats_.split_conversions,
-                       &result)) {
+                       sink, &result)) {
+        finish(i, begin);
         ++stats_.split_runs;
         continue;
       }
     } else if (step.how != ResolverPlan::How::kFallback) {
-      result.outputs.clear();
       // A program that is one trie path (most of a catalog's resolvers) needs no evaluator.
       Flow flow;
       if (step.how == ResolverPlan::How::kPath) {
         VVal v;
         PathCache::State state = s.paths.Get(step.node, &v);
-        flow = state == PathCache::kKnown ? evaluator.Emit(v, &result.outputs) : FlowOf(state);
+        flow = state == PathCache::kKnown ? evaluator.Emit(v, sink) : FlowOf(state);
       } else if (step.how == ResolverPlan::How::kEachPath) {
-        flow = EmitEachPath(&s.paths, step.iteration, step.node, evaluator, &result.outputs);
+        flow = EmitEachPath(&s.paths, step.iteration, step.node, evaluator, sink);
       } else {
-        flow = evaluator.Run(*step.program, &result.outputs);
+        flow = evaluator.Run(*step.program, sink);
       }
       if (flow == Flow::kContinue) {
         if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
         result.status = EvalStatus::kOk;
         result.fused = true;
+        finish(i, begin);
         ++stats_.fused_runs;
         continue;
       }
     }
+    outputs_.erase(outputs_.begin() + static_cast<std::ptrdiff_t>(begin), outputs_.end());
     if (!s.document_ready) {
       s.document = ConvertView(root, sort_keys);
       s.document_ready = true;
     }
-    RunFallback(*kind_.fallbacks_[i], s.document, options, &result);
+    RunFallback(*kind_.fallbacks_[i], s.document, options, sink, &result);
+    finish(i, begin);
     ++stats_.fallback_runs;
   }
   return true;

@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,17 +47,42 @@ struct ViewComposite;
 // One output: a sub-document of the parsed object (a view, no copy), a value the program built,
 // or an array or object the program built whose members are outputs in turn (`{spec: .spec}`
 // refers to the document's spec). A view, or a composite holding one, is valid until its
-// FusedRunner runs the next object.
+// FusedRunner runs the next object. 24 bytes, one form at a time: a catalog kind makes a hundred
+// outputs per object, mostly views, and a view is copied and dropped without a branch into a
+// Value's or a shared pointer's bookkeeping.
 class ViewOutput {
  public:
-  ViewOutput() = default;
-  explicit ViewOutput(Value value) : value_(std::move(value)) {}
+  ViewOutput() noexcept : value_() {}
+  explicit ViewOutput(Value value) noexcept : value_(std::move(value)) {}
+  ViewOutput(const ViewOutput& other) noexcept { CopyFrom(other); }
+  ViewOutput(ViewOutput&& other) noexcept { MoveFrom(std::move(other)); }
+  ViewOutput& operator=(const ViewOutput& other) noexcept {
+    if (this != &other) {
+      Destroy();
+      CopyFrom(other);
+    }
+    return *this;
+  }
+  ViewOutput& operator=(ViewOutput&& other) noexcept {
+    if (this != &other) {
+      Destroy();
+      MoveFrom(std::move(other));
+    }
+    return *this;
+  }
+  ~ViewOutput() { Destroy(); }
+
   // Internal: a DOM element (raw bytes of a simdjson::dom::element) seen in the given key order.
-  static ViewOutput OfElement(const void* element_bytes, bool sort_keys);
+  static ViewOutput OfElement(const void* element_bytes, bool sort_keys) noexcept {
+    ViewOutput out(Form::kView);
+    std::memcpy(out.element_, element_bytes, sizeof(out.element_));
+    out.sort_keys_ = sort_keys;
+    return out;
+  }
   // Internal: a built array or object (an object's keys unique).
   static ViewOutput OfComposite(std::shared_ptr<const ViewComposite> members);
 
-  bool is_view() const { return is_view_; }
+  bool is_view() const { return form_ == Form::kView; }
   // Internal: the DOM element's raw bytes (precondition: is_view()).
   const void* element_bytes() const { return element_; }
   // True for a string output, read from the DOM without converting the output (`wmc eval -r`).
@@ -66,11 +93,46 @@ class ViewOutput {
   void WriteJson(std::string* out, const JsonWriteOptions& options = {}) const;
 
  private:
-  alignas(8) unsigned char element_[16] = {};
-  bool is_view_ = false;
+  enum class Form : uint8_t { kValue, kView, kComposite };
+  explicit ViewOutput(Form form) noexcept : form_(form) {}
+
+  void Destroy() noexcept {
+    if (form_ == Form::kValue) {
+      value_.~Value();
+    } else if (form_ == Form::kComposite) {
+      composite_.~shared_ptr();
+    }
+  }
+  void CopyFrom(const ViewOutput& other) noexcept {
+    form_ = other.form_;
+    sort_keys_ = other.sort_keys_;
+    if (form_ == Form::kView) {
+      std::memcpy(element_, other.element_, sizeof(element_));
+    } else if (form_ == Form::kValue) {
+      new (&value_) Value(other.value_);
+    } else {
+      new (&composite_) std::shared_ptr<const ViewComposite>(other.composite_);
+    }
+  }
+  void MoveFrom(ViewOutput&& other) noexcept {
+    form_ = other.form_;
+    sort_keys_ = other.sort_keys_;
+    if (form_ == Form::kView) {
+      std::memcpy(element_, other.element_, sizeof(element_));
+    } else if (form_ == Form::kValue) {
+      new (&value_) Value(std::move(other.value_));
+    } else {
+      new (&composite_) std::shared_ptr<const ViewComposite>(std::move(other.composite_));
+    }
+  }
+
+  Form form_ = Form::kValue;
   bool sort_keys_ = false;
-  Value value_;
-  std::shared_ptr<const ViewComposite> composite_;
+  union {
+    alignas(8) unsigned char element_[16];
+    Value value_;
+    std::shared_ptr<const ViewComposite> composite_;
+  };
 };
 
 // The members of a composite output: items in order, and for an object the key of each.
@@ -80,12 +142,31 @@ struct ViewComposite {
   std::vector<ViewOutput> items;
 };
 
+// The outputs of one resolver on one object, in order: a range of its runner's output buffer (the
+// outputs of every resolver of the object, one after the other), valid until the runner's next
+// Run. One buffer, its capacity kept across objects, instead of a vector per resolver.
+class ViewOutputs {
+ public:
+  const ViewOutput* begin() const { return all_->data() + begin_; }
+  const ViewOutput* end() const { return all_->data() + end_; }
+  size_t size() const { return end_ - begin_; }
+  bool empty() const { return end_ == begin_; }
+  const ViewOutput& operator[](size_t i) const { return (*all_)[begin_ + i]; }
+
+ private:
+  friend class FusedRunner;
+  static const std::vector<ViewOutput> kNone;
+  const std::vector<ViewOutput>* all_ = &kNone;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+};
+
 // The result of one resolver on one object.
 struct ResolverResult {
   EvalStatus status = EvalStatus::kOk;
-  EvalError error;                  // when status == kError
-  std::vector<ViewOutput> outputs;  // in order
-  bool fused = false;               // true when the view engine produced it (no fallback)
+  EvalError error;      // when status == kError
+  ViewOutputs outputs;  // in order
+  bool fused = false;   // true when the view engine produced it (no fallback)
 };
 
 struct ViewProgram;  // view_program.h
@@ -158,6 +239,7 @@ class FusedRunner {
   const FusedKind& kind_;
   std::unique_ptr<State> state_;
   std::vector<ResolverResult> results_;
+  std::vector<ViewOutput> outputs_;  // every resolver's outputs on the current object (ViewOutputs)
   FusedStats stats_;
 };
 

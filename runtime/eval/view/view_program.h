@@ -36,10 +36,15 @@ enum class VOp : uint8_t {
   kFromEntries,                // the prelude's from_entries, on the input
   kWithEntries,                // the prelude's with_entries(f): kids[0] f on each entry of an
                                // object, kids[1] the whole `to_entries | map(f) | from_entries`
-                               // for other inputs
+                               // for other inputs; a = kKeepMembersWhere when f is
+                               // `select(.value OP constant)` (kids[0] the kIf of that select)
   kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), keys[0] the
                                // key, c = const index of the constant
 };
+
+// kWithEntries' `a` when f keeps or drops each entry by its value alone (`select(.value != null)`):
+// the members are tested where they are, without building entries.
+constexpr uint32_t kKeepMembersWhere = 1;
 
 struct VNode {
   VNode() = default;

@@ -153,5 +153,44 @@ TEST(ViewSharedPathsTest, ComputedValuesKeepJqSemantics) {
   ExpectAgree(exprs, docs);
 }
 
+// `with_entries(select(.value OP c))` keeps each member whose value passes, tested in place (no
+// entries built): lowered to that form, and every answer the interpreter's, for DOM and built
+// objects, each comparison, values of every type, a repeated key and inputs that are not objects.
+TEST(ViewSharedPathsTest, MemberFiltersKeepTheMembersWhoseValuePasses) {
+  auto lowered_form = [](const std::string& expr) {
+    view::PathTrie trie;
+    std::string reason;
+    auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+    EXPECT_TRUE(program) << expr << ": " << reason;
+    for (const view::VNode& node : program ? program->nodes : std::vector<view::VNode>{}) {
+      if (node.op == view::VOp::kWithEntries) return node.a;
+    }
+    return ~0u;
+  };
+  EXPECT_EQ(lowered_form(".m | with_entries(select(.value != null))"), view::kKeepMembersWhere);
+  EXPECT_EQ(lowered_form("{a: .x} | with_entries(select(.value > 1))"), view::kKeepMembersWhere);
+  // Other fs keep the general form: a key test, a value path deeper than .value, a computed side.
+  EXPECT_EQ(lowered_form(".m | with_entries(select(.key != \"a\"))"), 0u);
+  EXPECT_EQ(lowered_form(".m | with_entries(select(.value.x != null))"), 0u);
+  EXPECT_EQ(lowered_form(".m | with_entries(select(.value != .a))"), 0u);
+
+  const std::vector<std::string> exprs = {
+      ".m | with_entries(select(.value != null))", ".m | with_entries(select(.value == null))",
+      ".m | with_entries(select(.value > 1))", ".m | with_entries(select(.value <= \"b\"))",
+      ".m | with_entries(select(.value == {}))", ".m | with_entries(select(.value >= []))",
+      "{cpu: .r.cpu, memory: .r.memory, gpu: .r.gpu} | with_entries(select(.value != null))",
+      "{a: .m, b: null, c: .m.n} | with_entries(select(.value != null)) | keys_unsorted",
+      ".l | with_entries(select(.value != null))", ".m.n | with_entries(select(.value != null))",
+      ".s | with_entries(select(.value != null))", "(.s | with_entries(select(.value != null)))?",
+      "{x: (.m | with_entries(select(.value != false)))} | .x",
+  };
+  const std::vector<std::string> docs = {
+      R"({"m":{"n":null,"a":1,"z":"a","b":2,"o":{},"e":[],"t":true,"f":false},"r":{"cpu":"1","gpu":null},"l":[1,null],"s":"x"})",
+      R"({"m":{},"r":{"memory":"1Gi","cpu":null,"gpu":2},"l":[],"s":1})",
+      R"({"m":{"a":null,"a":2},"r":null,"l":null})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 }  // namespace
 }  // namespace wm::testing
