@@ -4,6 +4,7 @@
 // become shared trie paths, and other constant-key chains become one kFieldPath node.
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 
 #include "runtime/eval/view/view_program.h"
 #include "runtime/value/json.h"
@@ -479,7 +480,12 @@ void MarkSingle(ViewProgram* program) {
       case VOp::kConst:
       case VOp::kPath:
       case VOp::kVar:
-      case VOp::kWithEntries: n.single = true; break;  // with_entries: one object (or an error)
+      case VOp::kWithEntries:  // one object (or an error)
+      case VOp::kAny:          // one boolean (or an error), whatever the condition outputs
+      case VOp::kAll:
+      case VOp::kCollect:      // one array (or an error), whatever its body outputs
+        n.single = true;
+        break;
       case VOp::kFieldPath:
       case VOp::kPipe:
       case VOp::kIf:
@@ -496,6 +502,107 @@ void MarkSingle(ViewProgram* program) {
       default: n.single = false; break;
     }
   }
+}
+
+namespace {
+
+// Whether the kids of a node see the node's own input (so that a node whose input is the root
+// passes the root on): kid `i` of `n`.
+bool KidSeesInput(const VNode& n, size_t i) {
+  switch (n.op) {
+    case VOp::kPipe: return i == 0;
+    case VOp::kFieldPath: case VOp::kIndex: case VOp::kComma: case VOp::kNeg: case VOp::kBinary:
+    case VOp::kAnd: case VOp::kOr: case VOp::kAlternative: case VOp::kIf: case VOp::kCollect:
+    case VOp::kObject: case VOp::kBind: return true;  // a binding's body: its variable makes it not closed
+    default: return false;  // iterations, any/all, with_entries, try: other inputs
+  }
+}
+
+// A canonical text of node `id`'s subexpression (constants by value, paths by trie node, which
+// the kind's programs share), built kids first; *closed[id] false when it reads a variable or an
+// iteration's current element, whose values are not the object's alone.
+void RenderSubexpressions(const ViewProgram& program, const PathTrie& trie, std::vector<std::string>* text,
+                          std::vector<bool>* closed) {
+  const size_t n = program.nodes.size();
+  text->assign(n, "");
+  closed->assign(n, true);
+  for (size_t id = 0; id < n; ++id) {  // kids precede their parents
+    const VNode& v = program.nodes[id];
+    std::string& out = (*text)[id];
+    out = std::to_string(static_cast<int>(v.op)) + ":";
+    if (v.op == VOp::kConst) out += ToJson(program.consts[v.a]);
+    else out += std::to_string(v.a);
+    if (v.op == VOp::kFieldCompare) out += "," + ToJson(program.consts[v.c]);
+    for (const std::string& key : v.keys) out += "," + ToJson(Value::String(key));
+    bool reads_element = (v.op == VOp::kPath || v.op == VOp::kIterEach) && trie.nodes[v.a].owner != 0;
+    if (v.op == VOp::kVar || v.op == VOp::kBind || reads_element) (*closed)[id] = false;
+    out += "(";
+    for (uint32_t kid : v.kids) {
+      out += (*text)[kid] + ";";
+      if (!(*closed)[kid]) (*closed)[id] = false;
+    }
+    out += ")";
+  }
+}
+
+// The nodes of `program` whose input is the document's root (the program's own input).
+std::vector<bool> RootInputNodes(const ViewProgram& program) {
+  std::vector<bool> root(program.nodes.size(), false);
+  std::vector<uint32_t> work{program.root};
+  root[program.root] = true;
+  while (!work.empty()) {
+    const VNode& v = program.nodes[work.back()];
+    work.pop_back();
+    for (size_t i = 0; i < v.kids.size(); ++i) {
+      if (KidSeesInput(v, i) && !root[v.kids[i]]) {
+        root[v.kids[i]] = true;
+        work.push_back(v.kids[i]);
+      }
+    }
+  }
+  return root;
+}
+
+}  // namespace
+
+uint32_t ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, const PathTrie& trie) {
+  // Candidates: single, closed, on the root, and more than a read the trie already caches.
+  std::vector<std::vector<std::string>> texts(programs.size());
+  std::vector<std::vector<bool>> candidate(programs.size());
+  std::unordered_map<std::string, uint32_t> uses;
+  for (size_t p = 0; p < programs.size(); ++p) {
+    const ViewProgram& program = *programs[p];
+    std::vector<bool> closed;
+    RenderSubexpressions(program, trie, &texts[p], &closed);
+    std::vector<bool> root = RootInputNodes(program);
+    candidate[p].assign(program.nodes.size(), false);
+    for (size_t id = 0; id < program.nodes.size(); ++id) {
+      const VNode& v = program.nodes[id];
+      bool trivial = v.op == VOp::kConst || v.op == VOp::kIdentity || v.op == VOp::kPath || v.op == VOp::kEmpty;
+      if (v.single && closed[id] && root[id] && !trivial) {
+        candidate[p][id] = true;
+        ++uses[texts[p][id]];
+      }
+    }
+  }
+  // From each root down, the outermost repeated candidates: the parts of a shared subexpression
+  // are computed once with it, so they get no slot of their own there.
+  std::unordered_map<std::string, uint32_t> slots;
+  for (size_t p = 0; p < programs.size(); ++p) {
+    ViewProgram& program = *programs[p];
+    std::vector<uint32_t> work{program.root};
+    while (!work.empty()) {
+      uint32_t id = work.back();
+      work.pop_back();
+      if (candidate[p][id] && uses[texts[p][id]] >= 2) {
+        auto [it, inserted] = slots.try_emplace(texts[p][id], static_cast<uint32_t>(slots.size()));
+        program.nodes[id].memo = it->second + 1;
+        continue;
+      }
+      for (uint32_t kid : program.nodes[id].kids) work.push_back(kid);
+    }
+  }
+  return static_cast<uint32_t>(slots.size());
 }
 
 std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* trie, std::string* reason) {

@@ -667,8 +667,16 @@ class ConvertedDocuments {
   std::unordered_map<Key, Value, KeyHash> converted_;
 };
 
+// The values of the kind's shared subexpressions (VNode::memo) on the current object: a slot holds
+// a value when its stamp is the PathCache generation of this object.
+struct SubexpressionMemo {
+  std::vector<uint64_t> stamps;
+  std::vector<VVal> values;
+};
+
 struct EvalContext {
   PathCache* paths;
+  SubexpressionMemo* memo;
   const EvalLimits* limits;
   bool sort_keys;
   const std::vector<Value>* globals;  // RunOptions::globals: the first slots, as the interpreter
@@ -846,7 +854,30 @@ class Evaluator {
 
   // The one output of a node marked single (VNode::single), computed directly: the same steps,
   // order of evaluation and outcomes as through Eval and continuations.
-  Flow Single(uint32_t id, const VVal& in, VVal* out) {
+  [[gnu::always_inline]] Flow Single(uint32_t id, const VVal& in, VVal* out) {
+    if (p_->nodes[id].memo != 0) [[unlikely]] return SingleShared(id, in, out);
+    return SingleUncached(id, in, out);
+  }
+
+  // A subexpression the kind's programs share (VNode::memo): computed at its first use on this
+  // object, read back after that. Composites are not kept (their holders refill them in place).
+  [[gnu::noinline]] Flow SingleShared(uint32_t id, const VVal& in, VVal* out) {
+    const uint32_t slot = p_->nodes[id].memo - 1;
+    SubexpressionMemo& memo = *cx_.memo;
+    const uint64_t generation = cx_.paths->generation;
+    if (memo.stamps[slot] == generation) {
+      *out = memo.values[slot];
+      return Flow::kContinue;
+    }
+    Flow f = SingleUncached(id, in, out);
+    if (f == Flow::kContinue && !out->is_composite()) {
+      memo.stamps[slot] = generation;
+      memo.values[slot] = *out;
+    }
+    return f;
+  }
+
+  Flow SingleUncached(uint32_t id, const VVal& in, VVal* out) {
     if (!Step()) return Flow::kBail;
     const VNode& n = p_->nodes[id];
     switch (n.op) {
@@ -879,10 +910,16 @@ class Evaluator {
       }
       case VOp::kObject: return SingleObject(n, in, out);
       case VOp::kWithEntries:
-        return EvalWithEntries(n, in, [&](const VVal& v) {
+      case VOp::kAny:
+      case VOp::kAll:
+      case VOp::kCollect: {
+        auto take = [&](const VVal& v) {
           *out = v;
           return Flow::kContinue;
-        });
+        };
+        if (n.op == VOp::kCollect) return EvalCollect(n, in, take);
+        return n.op == VOp::kWithEntries ? EvalWithEntries(n, in, take) : EvalAnyAll(n, in, take);
+      }
       case VOp::kAnd:
       case VOp::kOr: {
         bool is_and = n.op == VOp::kAnd;
@@ -1555,6 +1592,12 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     split_tails_.emplace_back();
     if (!views_.back()) SplitAtPipe(i, tail_engine);
   }
+  std::vector<ViewProgram*> lowered;
+  for (size_t i = 0; i < programs_.size(); ++i) {
+    if (views_[i] != nullptr) lowered.push_back(views_[i].get());
+    if (split_heads_[i] != nullptr) lowered.push_back(split_heads_[i].get());
+  }
+  memo_slots_ = ShareRepeatedSubexpressions(lowered, *trie_);
 }
 
 // jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
@@ -1631,11 +1674,14 @@ struct FusedRunner::State {
   bool document_ready = false;
   std::vector<ViewOutput> head_outputs;  // kSplit: the head's outputs on this object
   ConvertedDocuments converted;          // this object's sub-documents converted for builtins and tails
+  SubexpressionMemo memo;
 };
 
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
   state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
+  state_->memo.stamps.assign(kind.memo_slots_, 0);
+  state_->memo.values.resize(kind.memo_slots_);
   for (size_t i = 0; i < kind.views_.size(); ++i) {
     const auto& view = kind.views_[i];
     ResolverPlan step;
@@ -1759,7 +1805,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   s.paths.Reset(root);
   s.document_ready = false;
   s.converted.Clear();
-  EvalContext context{&s.paths, &options.limits, sort_keys, options.globals, &s.converted, &stats_.split_conversions};
+  EvalContext context{&s.paths, &s.memo, &options.limits, sort_keys, options.globals, &s.converted, &stats_.split_conversions};
   Evaluator evaluator(context);
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];

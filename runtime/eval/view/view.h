@@ -210,6 +210,7 @@ class FusedKind {
   std::vector<std::unique_ptr<ViewProgram>> split_heads_;
   std::vector<std::shared_ptr<const Filter>> split_tails_;
   std::unique_ptr<PathTrie> trie_;
+  uint32_t memo_slots_ = 0;  // subexpressions shared by the programs (ShareRepeatedSubexpressions)
 };
 
 // Counters of one runner, for benchmarks and tests.

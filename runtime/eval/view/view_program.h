@@ -59,6 +59,9 @@ struct VNode {
   // Exactly one output or an error, with no generator inside (`.a // 0`, `.a == .b`, `$x`): the
   // evaluator computes it directly instead of through continuations. Set by MarkSingle.
   bool single = false;
+  // 1 + the kind's per-object memo slot of this subexpression, 0 for none: set by
+  // ShareRepeatedSubexpressions on a subexpression the kind computes more than once per object.
+  uint32_t memo = 0;
 };
 
 struct ViewProgram {
@@ -88,6 +91,15 @@ struct PathTrie {
 
 // Sets VNode::single on every node of `program` (kids precede their parents in `nodes`).
 void MarkSingle(ViewProgram* program);
+
+// Common subexpressions across the resolvers of one kind: gives a memo slot (VNode::memo) to each
+// single subexpression whose input is the document's root, that reads no variable and no
+// iteration's current element, and that the programs compute more than once per object (the
+// same status test in several resolvers: `(.spec.replicas // 1)`, `(.status.conditions // []) |
+// any(...)`), outermost first (the parts of a shared subexpression get no slot of their own
+// there). The evaluator computes such a node once per object and reads it back after that, as
+// the trie does for paths. Returns the number of slots.
+uint32_t ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, const PathTrie& trie);
 
 // Lowers `program` (its entry function) to a view program, adding its paths to `trie`; null with
 // *reason set when it uses a form the view engine does not support.

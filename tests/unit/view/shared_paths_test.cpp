@@ -192,5 +192,58 @@ TEST(ViewSharedPathsTest, MemberFiltersKeepTheMembersWhoseValuePasses) {
   ExpectAgree(exprs, docs);
 }
 
+// A subexpression several resolvers of a kind compute on the document's root gets one memo slot
+// (computed once per object); one that reads a variable, an iteration's element or an input other
+// than the root does not.
+TEST(ViewSharedPathsTest, RepeatedSubexpressionsOnTheRootShareAMemoSlot) {
+  const std::vector<std::string> exprs = {
+      "(.a // 1) > 0", "(.a // 1) < 5 and ((.l // []) | any(. == 2))", "(.l // []) | any(. == 2) | not",
+      ".x[] | (.a // 1)", "(.a // 1) as $v | $v + 1", "(.x[0] | (.a // 1)) + 1", "[.x[] | .a // 1]",
+  };
+  view::PathTrie trie;
+  std::vector<std::unique_ptr<view::ViewProgram>> owned;
+  std::vector<view::ViewProgram*> programs;
+  for (const std::string& e : exprs) {
+    std::string reason;
+    owned.push_back(view::LowerToView(*Lowered(e), &trie, &reason));
+    ASSERT_TRUE(owned.back()) << e << ": " << reason;
+    programs.push_back(owned.back().get());
+  }
+  const uint32_t slots = view::ShareRepeatedSubexpressions(programs, trie);
+  // `(.a // 1)` on the root and `(.l // []) | any(. == 2)` are shared; nothing else repeats on the root.
+  EXPECT_EQ(slots, 2u);
+  auto memoized = [&](size_t p) {
+    size_t count = 0;
+    for (const view::VNode& node : programs[p]->nodes) count += node.memo != 0;
+    return count;
+  };
+  EXPECT_EQ(memoized(0), 1u);  // (.a // 1)
+  EXPECT_EQ(memoized(1), 2u);  // (.a // 1) and the any
+  EXPECT_EQ(memoized(2), 1u);  // the any
+  EXPECT_EQ(memoized(3), 0u);  // below an iteration: each element's .a
+  EXPECT_EQ(memoized(4), 1u);  // a binding's source (its body reads the variable)
+  EXPECT_EQ(memoized(5), 0u);  // .a of another input
+  EXPECT_EQ(memoized(6), 0u);
+}
+
+TEST(ViewSharedPathsTest, SharedSubexpressionsAgreeAcrossObjects) {
+  // Shared tests that succeed, fail (an error is not kept: each resolver falls back with its own
+  // message), build containers (not kept) or short-circuit, over objects that change what they give.
+  const std::vector<std::string> exprs = {
+      "(.a // 1) > 0", "(.a // 1) < 5 and ((.l // []) | any(. == 2))", "((.l // []) | any(. == 2)) or .b",
+      "(.a // 1) + (.a // 1)", "((.l // []) | any(. == 2) | not) and ((.a // 1) == 1)", "[.l[]?] | length",
+      "([.l[]?] | length) + 1", "{n: (.a // 1)} | .n", "(.s | length) > 1", "((.s | length) > 1) or false",
+      "if (.a // 1) == 1 then [.l[]?] else {a: (.a // 1)} end", "(.a // 1) as $v | $v",
+  };
+  const std::vector<std::string> docs = {
+      R"({"a":2,"l":[1,2],"s":"xyz","b":true})",
+      R"({"l":[3],"s":5})",
+      R"({"a":null,"l":"text","s":{"k":1}})",
+      R"({"a":0,"l":null,"s":[1,2]})",
+      R"({"a":7,"l":[2],"s":null,"b":false})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 }  // namespace
 }  // namespace wm::testing
