@@ -239,7 +239,8 @@ class EvalRun {
     return false;
   }
 
-  // The view engine over each value's text.
+  // The view engine over each value's text, parsed where it is in the stream's buffer.
+  static_assert(JsonValueStream::kReadableAfterText >= view::FusedRunner::kTextPadding);
   bool ReadFileOnView(JsonValueStream& in) {
     size_t base = consumed_;
     view::FusedRunner runner(*view_);
@@ -249,7 +250,7 @@ class EvalRun {
     while (in.NextText(&text, &offset, &speculative)) {
       consumed_ = base + in.bytes_consumed();
       JsonError json_error;
-      if (!runner.Run(text, run_options_, &json_error)) {
+      if (!runner.Run(text, run_options_, &json_error, JsonValueStream::kReadableAfterText)) {
         if (speculative) {  // a guessed NDJSON line that is not one value: scan it exactly
           in.Unread();
           continue;

@@ -185,7 +185,9 @@ bool JsonValueStream::Fill() {
   size_t want = std::max(kChunkBytes, size_);
   if (capacity_ < size_ + want) {
     size_t capacity = std::max(size_ + want, capacity_ * 2);
-    std::unique_ptr<char[]> grown(new char[capacity]);
+    // kReadableAfterText spare bytes past the capacity (set, so that reading them is defined).
+    std::unique_ptr<char[]> grown(new char[capacity + kReadableAfterText]);
+    std::memset(grown.get() + capacity, ' ', kReadableAfterText);
     if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
     data_ = std::move(grown);
     capacity_ = capacity;

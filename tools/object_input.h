@@ -66,6 +66,9 @@ class JsonValueStream {
   // bookkeeping (line, bytes consumed) moves past it as Next does. *speculative (when given) is
   // true for a guessed NDJSON line (see above); without it every value is scanned exactly.
   bool NextText(std::string_view* text, size_t* offset, bool* speculative = nullptr);
+  // At least this many bytes after a text NextText returns may be read (its buffer's spare end):
+  // the view engine parses the text where it is instead of copying it (FusedRunner::Run).
+  static constexpr size_t kReadableAfterText = 64;
   // Steps back over the value NextText returned last (a rejected guess): the next NextText scans
   // it exactly. Valid only right after a NextText that returned true.
   void Unread();

@@ -869,23 +869,23 @@ std::string ToJson(const Value& v, const JsonWriteOptions& options) {
 
 namespace json_dom {
 
-bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root) {
+bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root, bool padded) {
   if (parser->max_depth() != kSimdjsonMaxDepth &&
       parser->allocate(std::max<size_t>(parser->capacity(), text.size()), kSimdjsonMaxDepth) !=
           simdjson::SUCCESS) {
     return false;
   }
-  if (text.size() > kReusableCapacity) {
+  if (padded || text.size() > kReusableCapacity) {
     if (MayHoldNegativeZero(text, nullptr)) return false;
-    return parser->parse(text.data(), text.size(), true).get(*root) == simdjson::SUCCESS;
+    return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS;
   }
   // simdjson reads up to SIMDJSON_PADDING bytes past the end: the scan copies the text into a
   // per-thread padded buffer that keeps its capacity, instead of simdjson's fresh allocation per
   // document. The DOM does not point into it (strings are copied into the parser's own buffer).
-  thread_local std::string padded;
-  if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
-  if (MayHoldNegativeZero(text, padded.data())) return false;
-  return parser->parse(padded.data(), text.size(), false).get(*root) == simdjson::SUCCESS;
+  thread_local std::string copy;
+  if (copy.size() < text.size() + simdjson::SIMDJSON_PADDING) copy.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  if (MayHoldNegativeZero(text, copy.data())) return false;
+  return parser->parse(copy.data(), text.size(), false).get(*root) == simdjson::SUCCESS;
 }
 
 bool ConvertElement(simdjson::dom::element element, int max_depth, Value* out) {

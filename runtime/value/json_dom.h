@@ -20,7 +20,11 @@ inline constexpr size_t kMaxDomDepth = 128;
 // Parses `text` with `parser` when simdjson's DOM represents it exactly as ParseJson would (no
 // integer "-0", whose sign simdjson drops; valid UTF-8; numbers in double range; depth <= 128).
 // false = undecided: the caller must use ParseJson (which reports errors and repairs).
-bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root);
+// `padded`: at least SIMDJSON_PADDING bytes after the text may be read (the rest of a read
+// buffer, a padded string), so simdjson parses the text where it is; otherwise it is copied into
+// a padded buffer first.
+bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root,
+              bool padded = false);
 
 // The Value of a DOM element (duplicate keys: the last value at the first key's position, as
 // ParseJson). false when the element nests deeper than max_depth.

@@ -1775,7 +1775,9 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
 
 }  // namespace
 
-bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonError* error) {
+static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPadding is simdjson's padding");
+
+bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonError* error, size_t readable_after) {
   ++stats_.objects;
   State& s = *state_;
   const bool sort_keys = kind_.options_.sort_keys;
@@ -1788,7 +1790,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     results_[i].outputs.end_ = outputs_.size();
   };
   element root;
-  if (!json_dom::ParseDom(json, &s.parser, &root)) {
+  if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
     Value document;
     if (!ParseJson(json, &document, error)) return false;

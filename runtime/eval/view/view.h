@@ -229,9 +229,15 @@ class FusedRunner {
   explicit FusedRunner(const FusedKind& kind);
   ~FusedRunner();
 
+  // Bytes after a text that let Run parse it where it is (simdjson's padding): a caller whose
+  // text is followed by that many readable bytes (the rest of a read buffer, a padded copy) says
+  // so with `readable_after`, and saves a copy of the text per object.
+  static constexpr size_t kTextPadding = 64;
+
   // Parses one JSON document and evaluates every resolver of the kind on it. false (with *error)
-  // when the text is not valid JSON. Results stay valid until the next Run.
-  bool Run(std::string_view json, const RunOptions& options, JsonError* error);
+  // when the text is not valid JSON. Results stay valid until the next Run. `readable_after`:
+  // how many bytes after the text may be read (they are never used as part of it).
+  bool Run(std::string_view json, const RunOptions& options, JsonError* error, size_t readable_after = 0);
   const ResolverResult& result(size_t i) const { return results_[i]; }
   const FusedStats& stats() const { return stats_; }
 
