@@ -341,6 +341,14 @@ TEST(ViewEngineTest, LimitsAreTheEnginesLimits) {
   std::string big = "[";
   for (int i = 0; i < 100; ++i) big += (i ? "," : "") + std::to_string(i);
   big += "]";
+  // A resolver that is one path has one output: a cap of one makes it the engine's error too.
+  RunOptions one;
+  one.limits.max_outputs = 1;
+  for (const char* doc : {R"({"a":{"b":1}})", R"({"x":1})"}) {
+    ViewRun capped = RunView(".a", doc, false, one);
+    EXPECT_EQ(capped.text, Interpret(*Lowered(".a"), doc, false, one)) << doc;
+    EXPECT_FALSE(capped.answered) << doc;
+  }
   ViewRun fuel = RunView(".[] | . + 1", big, false, tight);
   EXPECT_FALSE(fuel.answered);
   EXPECT_NE(fuel.text.find("evaluation step budget exhausted (fuel 20)"), std::string::npos);
@@ -365,6 +373,33 @@ TEST(ViewEngineTest, PathsSharedByResolversAreReadOnce) {
   EXPECT_EQ(Describe(runner.result(0)), "");
   EXPECT_EQ(Describe(runner.result(1)), "true\n");
   EXPECT_EQ(Describe(runner.result(2)), "null\n");
+}
+
+// Resolvers that are one trie path are answered before the others, in one loop; a path through a
+// value that is not an object is left to the engine (its error), and every result and counter is
+// the object's own, whatever the previous object gave.
+TEST(ViewEngineTest, PathResolversAnsweredFirstKeepTheirResults) {
+  std::vector<std::shared_ptr<const ir::Program>> programs = {Lowered(".a.b"), Lowered(".a | length"),
+                                                              Lowered(".c"), Lowered(".a.b.c")};
+  view::FusedKind kind(programs);
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(R"({"a":1,"c":[2]})", {}, &error));
+  EXPECT_EQ(Describe(runner.result(0)), "error: Cannot index number with \"b\"\n");
+  EXPECT_EQ(Describe(runner.result(1)), "1\n");
+  EXPECT_EQ(Describe(runner.result(2)), "[2]\n");
+  EXPECT_EQ(Describe(runner.result(3)), "error: Cannot index number with \"b\"\n");
+  EXPECT_FALSE(runner.result(0).fused);
+  EXPECT_TRUE(runner.result(2).fused);
+  EXPECT_EQ(runner.stats().fused_runs, 2u);
+  EXPECT_EQ(runner.stats().fallback_runs, 2u);
+  ASSERT_TRUE(runner.Run(R"({"a":{"b":{"c":3}}})", {}, &error));
+  EXPECT_EQ(Describe(runner.result(0)), "{\"c\":3}\n");
+  EXPECT_EQ(Describe(runner.result(2)), "null\n");
+  EXPECT_EQ(Describe(runner.result(3)), "3\n");
+  EXPECT_TRUE(runner.result(0).fused);
+  EXPECT_EQ(runner.stats().fused_runs, 6u);
+  EXPECT_EQ(runner.stats().fallback_runs, 2u);
 }
 
 // `P | to_entries[] | .value...` is lowered onto the trie's iteration of P (an entry's value is
