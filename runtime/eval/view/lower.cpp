@@ -495,6 +495,7 @@ void MarkSingle(ViewProgram* program) {
       case VOp::kOr:
       case VOp::kNot:
       case VOp::kType:
+      case VOp::kIndex:
       case VOp::kNeg: n.single = kids_single(); break;
       case VOp::kBinary: n.single = n.a >= static_cast<uint32_t>(ir::BinaryOp::Eq) ||
                                     n.a <= static_cast<uint32_t>(ir::BinaryOp::Mul) ? kids_single() : false;
@@ -518,14 +519,21 @@ bool KidSeesInput(const VNode& n, size_t i) {
   }
 }
 
+// What a subexpression reads besides its input: kNone, one iteration's current element (the
+// iteration node), or kOpen (a variable, or the elements of several iterations).
+constexpr int64_t kReadsNone = 0, kReadsOpen = -1;
+
 // A canonical text of node `id`'s subexpression (constants by value, paths by trie node, which
-// the kind's programs share), built kids first; *closed[id] false when it reads a variable or an
-// iteration's current element, whose values are not the object's alone.
+// the kind's programs share), built kids first, and what it reads besides its input.
 void RenderSubexpressions(const ViewProgram& program, const PathTrie& trie, std::vector<std::string>* text,
-                          std::vector<bool>* closed) {
+                          std::vector<int64_t>* reads) {
   const size_t n = program.nodes.size();
   text->assign(n, "");
-  closed->assign(n, true);
+  reads->assign(n, kReadsNone);
+  auto add = [](int64_t* into, int64_t what) {
+    if (what == kReadsNone || *into == what) return;
+    *into = *into == kReadsNone ? what : kReadsOpen;
+  };
   for (size_t id = 0; id < n; ++id) {  // kids precede their parents
     const VNode& v = program.nodes[id];
     std::string& out = (*text)[id];
@@ -534,59 +542,110 @@ void RenderSubexpressions(const ViewProgram& program, const PathTrie& trie, std:
     else out += std::to_string(v.a);
     if (v.op == VOp::kFieldCompare) out += "," + ToJson(program.consts[v.c]);
     for (const std::string& key : v.keys) out += "," + ToJson(Value::String(key));
-    bool reads_element = (v.op == VOp::kPath || v.op == VOp::kIterEach) && trie.nodes[v.a].owner != 0;
-    if (v.op == VOp::kVar || v.op == VOp::kBind || reads_element) (*closed)[id] = false;
+    int64_t& r = (*reads)[id];
+    if (v.op == VOp::kVar || v.op == VOp::kBind) r = kReadsOpen;
+    if (v.op == VOp::kIterEach) r = kReadsOpen;  // lists an iteration: its current element moves
+    if (v.op == VOp::kPath && trie.nodes[v.a].owner != 0) add(&r, trie.nodes[v.a].owner);
     out += "(";
     for (uint32_t kid : v.kids) {
       out += (*text)[kid] + ";";
-      if (!(*closed)[kid]) (*closed)[id] = false;
+      add(&r, (*reads)[kid]);
     }
     out += ")";
   }
 }
 
-// The nodes of `program` whose input is the document's root (the program's own input).
-std::vector<bool> RootInputNodes(const ViewProgram& program) {
-  std::vector<bool> root(program.nodes.size(), false);
-  std::vector<uint32_t> work{program.root};
-  root[program.root] = true;
-  while (!work.empty()) {
-    const VNode& v = program.nodes[work.back()];
-    work.pop_back();
-    for (size_t i = 0; i < v.kids.size(); ++i) {
-      if (KidSeesInput(v, i) && !root[v.kids[i]]) {
-        root[v.kids[i]] = true;
-        work.push_back(v.kids[i]);
-      }
+// What a node's input is known to be: a key naming the value (equal keys, equal values on one
+// object, and on one element of `iteration` when it is not 0), or nothing (`known` false).
+struct InputKey {
+  bool known = false;
+  std::string key;
+  uint32_t iteration = 0;
+};
+
+// Per node of `program`, its input (InputKey), and per node the key of its own value when it is
+// a candidate (single, known input, reading nothing but its input and that input's iteration
+// element), with the iteration it depends on. The program's root sees the document (key "0");
+// kids that see their parent's input (KidSeesInput) inherit it; the second part of `P | f` sees
+// the value at P when P is a trie path or an iteration's element (`.a[] | f`, `.a[] | .b | f`:
+// the trie node's number is its key), or P's own value when P is a candidate (`(.c // []) | map(g)`:
+// P's key), so a chain of such steps is numbered as a whole.
+void NumberValues(const ViewProgram& program, const PathTrie& trie, const std::vector<std::string>& texts,
+                  const std::vector<int64_t>& reads, std::vector<InputKey>* values) {
+  const size_t n = program.nodes.size();
+  std::vector<InputKey> inputs(n);
+  values->assign(n, InputKey{});
+  // A node's own value key, from its input (call once the input is set).
+  auto number = [&](uint32_t id) {
+    const VNode& v = program.nodes[id];
+    const InputKey& in = inputs[id];
+    if (!v.single || !in.known || reads[id] == kReadsOpen) return;
+    uint32_t iteration = in.iteration;
+    if (reads[id] != kReadsNone) {
+      if (iteration != 0 && static_cast<int64_t>(iteration) != reads[id]) return;  // two iterations
+      iteration = static_cast<uint32_t>(reads[id]);
     }
+    (*values)[id] = InputKey{true, in.key + "|" + texts[id], iteration};
+  };
+  auto trie_value = [&](uint32_t id) -> int64_t {  // the trie node whose value `id` outputs, or -1
+    const VNode& v = program.nodes[id];
+    if (v.op == VOp::kPath || v.op == VOp::kIterEach) return v.a;
+    if (v.op == VOp::kPipe && program.nodes[v.kids[0]].op == VOp::kIterEach &&
+        program.nodes[v.kids[1]].op == VOp::kPath &&
+        trie.nodes[program.nodes[v.kids[1]].a].owner == program.nodes[v.kids[0]].a) {
+      return program.nodes[v.kids[1]].a;
+    }
+    return -1;
+  };
+  // Depth first, kids in order (the second part of a pipe after the first has its key).
+  std::vector<uint32_t> order;
+  std::vector<std::pair<uint32_t, size_t>> stack{{program.root, 0}};
+  inputs[program.root] = InputKey{true, "0", 0};
+  number(program.root);
+  while (!stack.empty()) {
+    auto& [id, next] = stack.back();
+    const VNode& v = program.nodes[id];
+    if (next == v.kids.size()) {
+      stack.pop_back();
+      continue;
+    }
+    const size_t i = next++;
+    const uint32_t kid = v.kids[i];
+    InputKey in;
+    if (KidSeesInput(v, i)) {
+      in = inputs[id];
+    } else if (v.op == VOp::kPipe && i == 1) {
+      int64_t node = trie_value(v.kids[0]);
+      if (node >= 0) in = InputKey{true, std::to_string(node), trie.nodes[node].owner};
+      else in = (*values)[v.kids[0]];
+    }
+    inputs[kid] = in;
+    number(kid);
+    stack.emplace_back(kid, 0);
   }
-  return root;
 }
 
 }  // namespace
 
-uint32_t ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, const PathTrie& trie) {
-  // Candidates: single, closed, on the root, and more than a read the trie already caches.
-  std::vector<std::vector<std::string>> texts(programs.size());
-  std::vector<std::vector<bool>> candidate(programs.size());
+SharedSubexpressions ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, const PathTrie& trie) {
+  // Candidates: their value keys (NumberValues); more than a read the trie already caches.
+  std::vector<std::vector<InputKey>> values(programs.size());
   std::unordered_map<std::string, uint32_t> uses;
   for (size_t p = 0; p < programs.size(); ++p) {
     const ViewProgram& program = *programs[p];
-    std::vector<bool> closed;
-    RenderSubexpressions(program, trie, &texts[p], &closed);
-    std::vector<bool> root = RootInputNodes(program);
-    candidate[p].assign(program.nodes.size(), false);
+    std::vector<std::string> texts;
+    std::vector<int64_t> reads;
+    RenderSubexpressions(program, trie, &texts, &reads);
+    NumberValues(program, trie, texts, reads, &values[p]);
     for (size_t id = 0; id < program.nodes.size(); ++id) {
-      const VNode& v = program.nodes[id];
-      bool trivial = v.op == VOp::kConst || v.op == VOp::kIdentity || v.op == VOp::kPath || v.op == VOp::kEmpty;
-      if (v.single && closed[id] && root[id] && !trivial) {
-        candidate[p][id] = true;
-        ++uses[texts[p][id]];
-      }
+      const VOp op = program.nodes[id].op;
+      if (op == VOp::kConst || op == VOp::kIdentity || op == VOp::kPath || op == VOp::kEmpty) values[p][id].known = false;
+      if (values[p][id].known) ++uses[values[p][id].key];
     }
   }
   // From each root down, the outermost repeated candidates: the parts of a shared subexpression
   // are computed once with it, so they get no slot of their own there.
+  SharedSubexpressions shared;
   std::unordered_map<std::string, uint32_t> slots;
   for (size_t p = 0; p < programs.size(); ++p) {
     ViewProgram& program = *programs[p];
@@ -594,15 +653,17 @@ uint32_t ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, 
     while (!work.empty()) {
       uint32_t id = work.back();
       work.pop_back();
-      if (candidate[p][id] && uses[texts[p][id]] >= 2) {
-        auto [it, inserted] = slots.try_emplace(texts[p][id], static_cast<uint32_t>(slots.size()));
+      const InputKey& value = values[p][id];
+      if (value.known && uses[value.key] >= 2) {
+        auto [it, inserted] = slots.try_emplace(value.key, static_cast<uint32_t>(slots.size()));
+        if (inserted) shared.iteration.push_back(value.iteration);
         program.nodes[id].memo = it->second + 1;
         continue;
       }
       for (uint32_t kid : program.nodes[id].kids) work.push_back(kid);
     }
   }
-  return static_cast<uint32_t>(slots.size());
+  return shared;
 }
 
 std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* trie, std::string* reason) {

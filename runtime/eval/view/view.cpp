@@ -667,11 +667,35 @@ class ConvertedDocuments {
   std::unordered_map<Key, Value, KeyHash> converted_;
 };
 
-// The values of the kind's shared subexpressions (VNode::memo) on the current object: a slot holds
-// a value when its stamp is the PathCache generation of this object.
+// The values of the kind's shared subexpressions (VNode::memo) on the current object. A slot of
+// the object holds a value when its stamp is the PathCache generation of this object; a slot
+// below an iteration holds one per element, listed when the slot is first used on the object.
 struct SubexpressionMemo {
-  std::vector<uint64_t> stamps;
-  std::vector<VVal> values;
+  struct Slot {
+    uint32_t iteration = 0;  // 0: the object's; else the iteration node of the element
+    uint64_t stamp = 0;
+    VVal value;                  // the object's
+    std::vector<uint8_t> known;  // per element (iteration slots)
+    std::vector<VVal> values;
+  };
+  std::vector<Slot> slots;
+  // The (slot, element) places holding a built array or object: released at the end of the run,
+  // as no composite outlives the run that built it (CompositePool).
+  std::vector<std::pair<uint32_t, uint32_t>> composites;
+
+  void Keep(uint32_t slot, uint32_t element, VVal* place, const VVal& value) {
+    *place = value;
+    if (value.is_composite()) composites.emplace_back(slot, element);
+  }
+  void ReleaseComposites() {
+    for (auto [slot, element] : composites) {
+      Slot& s = slots[slot];
+      if (s.iteration == 0) s.value = VVal();
+      else s.values[element] = VVal();
+      s.stamp = 0;  // not this object's any more
+    }
+    composites.clear();
+  }
 };
 
 struct EvalContext {
@@ -860,19 +884,41 @@ class Evaluator {
   }
 
   // A subexpression the kind's programs share (VNode::memo): computed at its first use on this
-  // object, read back after that. Composites are not kept (their holders refill them in place).
+  // object (or element), read back after that. A built array or object is shared as it is: its
+  // holders only refill a composite in place when they hold its only reference.
   [[gnu::noinline]] Flow SingleShared(uint32_t id, const VVal& in, VVal* out) {
-    const uint32_t slot = p_->nodes[id].memo - 1;
+    const uint32_t index = p_->nodes[id].memo - 1;
     SubexpressionMemo& memo = *cx_.memo;
+    SubexpressionMemo::Slot& slot = memo.slots[index];
     const uint64_t generation = cx_.paths->generation;
-    if (memo.stamps[slot] == generation) {
-      *out = memo.values[slot];
+    if (slot.iteration == 0) {
+      if (slot.stamp == generation) {
+        *out = slot.value;
+        return Flow::kContinue;
+      }
+      Flow f = SingleUncached(id, in, out);
+      if (f == Flow::kContinue) {
+        slot.stamp = generation;
+        memo.Keep(index, 0, &slot.value, *out);
+      }
+      return f;
+    }
+    // Below an iteration: the node runs inside it, at its current element of this object.
+    const PathCache::Iteration& it = cx_.paths->iterations[slot.iteration];
+    if (slot.stamp != generation) {
+      slot.stamp = generation;
+      slot.known.assign(it.elements.size(), 0);
+      if (slot.values.size() < it.elements.size()) slot.values.resize(it.elements.size());
+    }
+    const uint32_t element = it.current;
+    if (slot.known[element]) {
+      *out = slot.values[element];
       return Flow::kContinue;
     }
     Flow f = SingleUncached(id, in, out);
-    if (f == Flow::kContinue && !out->is_composite()) {
-      memo.stamps[slot] = generation;
-      memo.values[slot] = *out;
+    if (f == Flow::kContinue) {
+      slot.known[element] = 1;
+      memo.Keep(index, element, &slot.values[element], *out);
     }
     return f;
   }
@@ -943,7 +989,8 @@ class Evaluator {
   Flow SingleOperator(const VNode& n, const VVal& in, VVal* out) {
     VVal a, b;
     Flow f = Flow::kContinue;
-    if (n.op == VOp::kBinary) f = Single(n.kids[1], in, &b);  // jq order: the right side first
+    // jq order: the right side first; an index's key before its target
+    if (n.op == VOp::kBinary || n.op == VOp::kIndex) f = Single(n.kids[1], in, &b);
     if (f == Flow::kContinue) f = Single(n.kids[0], in, &a);
     if (f != Flow::kContinue) return f;
     auto take = [&](const VVal& v) {
@@ -954,6 +1001,7 @@ class Evaluator {
       case VOp::kNeg: return EvalNeg(a, take);
       case VOp::kBinary: return BinaryOf(static_cast<ir::BinaryOp>(n.a), a, b, take);
       case VOp::kFieldPath: return FieldPath(a, n.keys, 0, take);
+      case VOp::kIndex: return IndexBy(a, b, take);
       default: return Flow::kBail;
     }
   }
@@ -1597,7 +1645,7 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     if (views_[i] != nullptr) lowered.push_back(views_[i].get());
     if (split_heads_[i] != nullptr) lowered.push_back(split_heads_[i].get());
   }
-  memo_slots_ = ShareRepeatedSubexpressions(lowered, *trie_);
+  memo_iterations_ = ShareRepeatedSubexpressions(lowered, *trie_).iteration;
 }
 
 // jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
@@ -1684,8 +1732,8 @@ struct FusedRunner::State {
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
   state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
-  state_->memo.stamps.assign(kind.memo_slots_, 0);
-  state_->memo.values.resize(kind.memo_slots_);
+  state_->memo.slots.resize(kind.memo_iterations_.size());
+  for (size_t i = 0; i < kind.memo_iterations_.size(); ++i) state_->memo.slots[i].iteration = kind.memo_iterations_[i];
   for (size_t i = 0; i < kind.views_.size(); ++i) {
     const auto& view = kind.views_[i];
     ResolverPlan step;
@@ -1878,6 +1926,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     finish(i, begin);
     ++stats_.fallback_runs;
   }
+  s.memo.ReleaseComposites();
   return true;
 }
 

@@ -210,7 +210,9 @@ class FusedKind {
   std::vector<std::unique_ptr<ViewProgram>> split_heads_;
   std::vector<std::shared_ptr<const Filter>> split_tails_;
   std::unique_ptr<PathTrie> trie_;
-  uint32_t memo_slots_ = 0;  // subexpressions shared by the programs (ShareRepeatedSubexpressions)
+  // Per memo slot (subexpressions shared by the programs, ShareRepeatedSubexpressions): the
+  // iteration node whose element its value depends on, 0 for none.
+  std::vector<uint32_t> memo_iterations_;
 };
 
 // Counters of one runner, for benchmarks and tests.

@@ -93,13 +93,20 @@ struct PathTrie {
 void MarkSingle(ViewProgram* program);
 
 // Common subexpressions across the resolvers of one kind: gives a memo slot (VNode::memo) to each
-// single subexpression whose input is the document's root, that reads no variable and no
-// iteration's current element, and that the programs compute more than once per object (the
-// same status test in several resolvers: `(.spec.replicas // 1)`, `(.status.conditions // []) |
-// any(...)`), outermost first (the parts of a shared subexpression get no slot of their own
-// there). The evaluator computes such a node once per object and reads it back after that, as
-// the trie does for paths. Returns the number of slots.
-uint32_t ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, const PathTrie& trie);
+// single subexpression whose input is a trie node's value (the document's root, a constant path
+// from it, an iteration's element or a path below it), that reads nothing else (no variable, no
+// other iteration's element), and that the programs compute more than once per object: the same
+// status test in several resolvers (`(.spec.replicas // 1)`, `(.status.conditions // []) |
+// any(...)`), the same per-element test in several resolvers over one iteration. Outermost
+// first (the parts of a shared subexpression get no slot of their own there). The evaluator
+// computes such a node once per object, or once per element of the iteration it is below, and
+// reads it back after that, as the trie does for paths.
+struct SharedSubexpressions {
+  // Per slot: the iteration node whose current element the value depends on, 0 for none.
+  std::vector<uint32_t> iteration;
+  uint32_t slots() const { return static_cast<uint32_t>(iteration.size()); }
+};
+SharedSubexpressions ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, const PathTrie& trie);
 
 // Lowers `program` (its entry function) to a view program, adding its paths to `trie`; null with
 // *reason set when it uses a form the view engine does not support.

@@ -4,6 +4,7 @@
 // fallbacks those paths must still take. Every result is compared with the interpreter.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -192,13 +193,14 @@ TEST(ViewSharedPathsTest, MemberFiltersKeepTheMembersWhoseValuePasses) {
   ExpectAgree(exprs, docs);
 }
 
-// A subexpression several resolvers of a kind compute on the document's root gets one memo slot
-// (computed once per object); one that reads a variable, an iteration's element or an input other
-// than the root does not.
-TEST(ViewSharedPathsTest, RepeatedSubexpressionsOnTheRootShareAMemoSlot) {
+// A subexpression several resolvers of a kind compute on the same input gets one memo slot: on
+// the document's root (computed once per object), or on an iteration's element (once per
+// element); one that reads a variable, another iteration's element or an unknown input does not.
+TEST(ViewSharedPathsTest, RepeatedSubexpressionsShareAMemoSlot) {
   const std::vector<std::string> exprs = {
       "(.a // 1) > 0", "(.a // 1) < 5 and ((.l // []) | any(. == 2))", "(.l // []) | any(. == 2) | not",
       ".x[] | (.a // 1)", "(.a // 1) as $v | $v + 1", "(.x[0] | (.a // 1)) + 1", "[.x[] | .a // 1]",
+      ".y[] | (.a // 1) as $v | $v", ".x[] | .z[0] | (.a // 1)",
   };
   view::PathTrie trie;
   std::vector<std::unique_ptr<view::ViewProgram>> owned;
@@ -209,21 +211,26 @@ TEST(ViewSharedPathsTest, RepeatedSubexpressionsOnTheRootShareAMemoSlot) {
     ASSERT_TRUE(owned.back()) << e << ": " << reason;
     programs.push_back(owned.back().get());
   }
-  const uint32_t slots = view::ShareRepeatedSubexpressions(programs, trie);
-  // `(.a // 1)` on the root and `(.l // []) | any(. == 2)` are shared; nothing else repeats on the root.
-  EXPECT_EQ(slots, 2u);
+  const view::SharedSubexpressions shared = view::ShareRepeatedSubexpressions(programs, trie);
+  // On the root: `(.a // 1)`, `(.l // [])` and the `any(. == 2)` of its value (a pipe's second
+  // part sees the first part's value: the two anys are one value); `.a // 1` on each element of
+  // `.x[]`.
+  ASSERT_EQ(shared.slots(), 4u);
+  EXPECT_EQ(std::count(shared.iteration.begin(), shared.iteration.end(), 0u), 3);
   auto memoized = [&](size_t p) {
     size_t count = 0;
     for (const view::VNode& node : programs[p]->nodes) count += node.memo != 0;
     return count;
   };
   EXPECT_EQ(memoized(0), 1u);  // (.a // 1)
-  EXPECT_EQ(memoized(1), 2u);  // (.a // 1) and the any
-  EXPECT_EQ(memoized(2), 1u);  // the any
-  EXPECT_EQ(memoized(3), 0u);  // below an iteration: each element's .a
+  EXPECT_EQ(memoized(1), 3u);  // (.a // 1), (.l // []) and the any
+  EXPECT_EQ(memoized(2), 2u);  // (.l // []) and the any
+  EXPECT_EQ(memoized(3), 1u);  // each element's .a // 1, shared with the collect's
   EXPECT_EQ(memoized(4), 1u);  // a binding's source (its body reads the variable)
-  EXPECT_EQ(memoized(5), 0u);  // .a of another input
-  EXPECT_EQ(memoized(6), 0u);
+  EXPECT_EQ(memoized(5), 0u);  // used once
+  EXPECT_EQ(memoized(6), 1u);
+  EXPECT_EQ(memoized(7), 0u);  // .y's elements: `.a // 1` there once (its body reads $v)
+  EXPECT_EQ(memoized(8), 0u);  // used once
 }
 
 TEST(ViewSharedPathsTest, SharedSubexpressionsAgreeAcrossObjects) {
@@ -234,13 +241,17 @@ TEST(ViewSharedPathsTest, SharedSubexpressionsAgreeAcrossObjects) {
       "(.a // 1) + (.a // 1)", "((.l // []) | any(. == 2) | not) and ((.a // 1) == 1)", "[.l[]?] | length",
       "([.l[]?] | length) + 1", "{n: (.a // 1)} | .n", "(.s | length) > 1", "((.s | length) > 1) or false",
       "if (.a // 1) == 1 then [.l[]?] else {a: (.a // 1)} end", "(.a // 1) as $v | $v",
+      // per element of a shared iteration: errors, nulls, built values and nested tests
+      ".x[] | (.c // []) | map(select(. > 1)) | first", "[.x[] | (.c // []) | map(select(. > 1)) | first | . + 1]",
+      ".x[] | ((.c // []) | length) > 1", "[.x[] | ((.c // []) | length) > 1] | any", ".x[] | .d.e // \"none\"",
+      ".x[] | .d | (.e // \"none\")", "[.x[] | .d.e // \"none\"] | length",
   };
   const std::vector<std::string> docs = {
-      R"({"a":2,"l":[1,2],"s":"xyz","b":true})",
-      R"({"l":[3],"s":5})",
-      R"({"a":null,"l":"text","s":{"k":1}})",
-      R"({"a":0,"l":null,"s":[1,2]})",
-      R"({"a":7,"l":[2],"s":null,"b":false})",
+      R"({"a":2,"l":[1,2],"s":"xyz","b":true,"x":[{"c":[1,3,5],"d":{"e":1}},{"c":[]},{"d":null}]})",
+      R"({"l":[3],"s":5,"x":[{"c":"s"},{"c":[2]},{"d":{"e":false}}]})",
+      R"({"a":null,"l":"text","s":{"k":1},"x":{"p":{"c":[9]},"q":{"c":null,"d":5}}})",
+      R"({"a":0,"l":null,"s":[1,2],"x":[]})",
+      R"({"a":7,"l":[2],"s":null,"b":false,"x":[{"c":[0,0,4]},{"c":[7]},{"c":[7]},{"c":1}]})",
   };
   ExpectAgree(exprs, docs);
 }
