@@ -505,6 +505,17 @@ void MarkSingle(ViewProgram* program) {
   }
 }
 
+int64_t TrieValueOf(const ViewProgram& program, const PathTrie& trie, uint32_t id) {
+  const VNode& v = program.nodes[id];
+  if (v.op == VOp::kPath || v.op == VOp::kIterEach) return v.a;
+  if (v.op == VOp::kPipe && program.nodes[v.kids[0]].op == VOp::kIterEach &&
+      program.nodes[v.kids[1]].op == VOp::kPath &&
+      trie.nodes[program.nodes[v.kids[1]].a].owner == program.nodes[v.kids[0]].a) {
+    return program.nodes[v.kids[1]].a;
+  }
+  return -1;
+}
+
 namespace {
 
 // Whether the kids of a node see the node's own input (so that a node whose input is the root
@@ -587,18 +598,7 @@ void NumberValues(const ViewProgram& program, const PathTrie& trie, const std::v
     }
     (*values)[id] = InputKey{true, in.key + "|" + texts[id], iteration};
   };
-  auto trie_value = [&](uint32_t id) -> int64_t {  // the trie node whose value `id` outputs, or -1
-    const VNode& v = program.nodes[id];
-    if (v.op == VOp::kPath || v.op == VOp::kIterEach) return v.a;
-    if (v.op == VOp::kPipe && program.nodes[v.kids[0]].op == VOp::kIterEach &&
-        program.nodes[v.kids[1]].op == VOp::kPath &&
-        trie.nodes[program.nodes[v.kids[1]].a].owner == program.nodes[v.kids[0]].a) {
-      return program.nodes[v.kids[1]].a;
-    }
-    return -1;
-  };
   // Depth first, kids in order (the second part of a pipe after the first has its key).
-  std::vector<uint32_t> order;
   std::vector<std::pair<uint32_t, size_t>> stack{{program.root, 0}};
   inputs[program.root] = InputKey{true, "0", 0};
   number(program.root);
@@ -615,7 +615,7 @@ void NumberValues(const ViewProgram& program, const PathTrie& trie, const std::v
     if (KidSeesInput(v, i)) {
       in = inputs[id];
     } else if (v.op == VOp::kPipe && i == 1) {
-      int64_t node = trie_value(v.kids[0]);
+      int64_t node = TrieValueOf(program, trie, v.kids[0]);
       if (node >= 0) in = InputKey{true, std::to_string(node), trie.nodes[node].owner};
       else in = (*values)[v.kids[0]];
     }

@@ -500,7 +500,6 @@ struct PathCache {
   }
 
   const VVal& root() const { return values[0]; }
-  bool absolute(uint32_t id) const { return owner[id] == 0; }
 
   // The value at trie node `id` (below an iteration: at its current element) in *out, or why not.
   // The hit on an absolute node already read for this object is inline; the rest is out of line.
@@ -667,32 +666,31 @@ class ConvertedDocuments {
   std::unordered_map<Key, Value, KeyHash> converted_;
 };
 
-// The values of the kind's shared subexpressions (VNode::memo) on the current object. A slot of
-// the object holds a value when its stamp is the PathCache generation of this object; a slot
-// below an iteration holds one per element, listed when the slot is first used on the object.
+// The values of the kind's shared subexpressions (VNode::memo) on the current object. A slot has
+// one place for a value of the object (made with the runner), or one per element for a value
+// below an iteration (listed at its first use on the object); its places are this object's when
+// its stamp is the PathCache generation of this object (set, and the places emptied, at that
+// first use).
 struct SubexpressionMemo {
   struct Slot {
     uint32_t iteration = 0;  // 0: the object's; else the iteration node of the element
     uint64_t stamp = 0;
-    VVal value;                  // the object's
-    std::vector<uint8_t> known;  // per element (iteration slots)
+    std::vector<uint8_t> known;  // per place
     std::vector<VVal> values;
   };
   std::vector<Slot> slots;
-  // The (slot, element) places holding a built array or object: released at the end of the run,
-  // as no composite outlives the run that built it (CompositePool).
+  // The (slot, place) pairs holding a built array or object: released at the end of the run, as
+  // no composite outlives the run that built it (CompositePool).
   std::vector<std::pair<uint32_t, uint32_t>> composites;
 
-  void Keep(uint32_t slot, uint32_t element, VVal* place, const VVal& value) {
-    *place = value;
-    if (value.is_composite()) composites.emplace_back(slot, element);
+  void Keep(uint32_t slot, uint32_t place, const VVal& value) {
+    slots[slot].values[place] = value;
+    if (value.is_composite()) composites.emplace_back(slot, place);
   }
   void ReleaseComposites() {
-    for (auto [slot, element] : composites) {
-      Slot& s = slots[slot];
-      if (s.iteration == 0) s.value = VVal();
-      else s.values[element] = VVal();
-      s.stamp = 0;  // not this object's any more
+    for (auto [slot, place] : composites) {
+      slots[slot].values[place] = VVal();
+      slots[slot].stamp = 0;  // not this object's any more
     }
     composites.clear();
   }
@@ -890,35 +888,28 @@ class Evaluator {
     const uint32_t index = p_->nodes[id].memo - 1;
     SubexpressionMemo& memo = *cx_.memo;
     SubexpressionMemo::Slot& slot = memo.slots[index];
+    // A slot of the object has one place; one below an iteration, a place per element (the node
+    // runs inside the iteration, at its current element of this object).
+    const PathCache::Iteration* it = slot.iteration == 0 ? nullptr : &cx_.paths->iterations[slot.iteration];
     const uint64_t generation = cx_.paths->generation;
-    if (slot.iteration == 0) {
-      if (slot.stamp == generation) {
-        *out = slot.value;
-        return Flow::kContinue;
-      }
-      Flow f = SingleUncached(id, in, out);
-      if (f == Flow::kContinue) {
-        slot.stamp = generation;
-        memo.Keep(index, 0, &slot.value, *out);
-      }
-      return f;
-    }
-    // Below an iteration: the node runs inside it, at its current element of this object.
-    const PathCache::Iteration& it = cx_.paths->iterations[slot.iteration];
     if (slot.stamp != generation) {
       slot.stamp = generation;
-      slot.known.assign(it.elements.size(), 0);
-      if (slot.values.size() < it.elements.size()) slot.values.resize(it.elements.size());
+      if (it == nullptr) {
+        slot.known[0] = 0;  // its one place, made with the runner
+      } else {
+        slot.known.assign(it->elements.size(), 0);
+        if (slot.values.size() < it->elements.size()) slot.values.resize(it->elements.size());
+      }
     }
-    const uint32_t element = it.current;
-    if (slot.known[element]) {
-      *out = slot.values[element];
+    const uint32_t place = it == nullptr ? 0 : it->current;
+    if (slot.known[place]) {
+      *out = slot.values[place];
       return Flow::kContinue;
     }
     Flow f = SingleUncached(id, in, out);
     if (f == Flow::kContinue) {
-      slot.known[element] = 1;
-      memo.Keep(index, element, &slot.values[element], *out);
+      slot.known[place] = 1;
+      memo.Keep(index, place, *out);
     }
     return f;
   }
@@ -1733,25 +1724,27 @@ FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
   state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
   state_->memo.slots.resize(kind.memo_iterations_.size());
-  for (size_t i = 0; i < kind.memo_iterations_.size(); ++i) state_->memo.slots[i].iteration = kind.memo_iterations_[i];
+  for (size_t i = 0; i < kind.memo_iterations_.size(); ++i) {
+    SubexpressionMemo::Slot& slot = state_->memo.slots[i];
+    slot.iteration = kind.memo_iterations_[i];
+    if (slot.iteration == 0) {  // the object's value: one place
+      slot.known.assign(1, 0);
+      slot.values.resize(1);
+    }
+  }
   for (size_t i = 0; i < kind.views_.size(); ++i) {
     const auto& view = kind.views_[i];
     ResolverPlan step;
     if (view != nullptr) {
-      const VNode& root = view->nodes[view->root];
-      bool path = root.op == VOp::kPath && state_->paths.absolute(root.a);
-      step.how = path ? ResolverPlan::How::kPath : ResolverPlan::How::kProgram;
-      step.node = root.a;
+      // A program whose output is a trie node's value: one path from the root, or each element's
+      // (the iteration node itself, or a path below it).
+      const int64_t value = TrieValueOf(*view, *kind.trie_, view->root);
       step.program = view.get();
-      if (root.op == VOp::kIterEach) {
-        step.how = ResolverPlan::How::kEachPath;
-        step.iteration = step.node = root.a;
-      } else if (root.op == VOp::kPipe && view->nodes[root.kids[0]].op == VOp::kIterEach &&
-                 view->nodes[root.kids[1]].op == VOp::kPath &&
-                 state_->paths.owner[view->nodes[root.kids[1]].a] == view->nodes[root.kids[0]].a) {
-        step.how = ResolverPlan::How::kEachPath;
-        step.iteration = view->nodes[root.kids[0]].a;
-        step.node = view->nodes[root.kids[1]].a;
+      step.how = ResolverPlan::How::kProgram;
+      if (value >= 0) {
+        step.node = static_cast<uint32_t>(value);
+        step.iteration = state_->paths.owner[step.node];
+        step.how = step.iteration == 0 ? ResolverPlan::How::kPath : ResolverPlan::How::kEachPath;
       }
     } else if (kind.split_heads_[i] != nullptr) {
       step.how = ResolverPlan::How::kSplit;
@@ -1843,6 +1836,15 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     results_[i].outputs.begin_ = begin;
     results_[i].outputs.end_ = outputs_.size();
   };
+  // Resolver i answered on the DOM: its outputs are outputs_[begin, end).
+  auto answered_on_dom = [&](size_t i, size_t begin) {
+    ResolverResult& result = results_[i];
+    if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
+    result.status = EvalStatus::kOk;
+    result.fused = true;
+    finish(i, begin);
+    ++stats_.fused_runs;
+  };
   element root;
   if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
@@ -1862,8 +1864,9 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   s.document_ready = false;
   s.converted.Clear();
   // Resolvers that are one trie path: the value at the path (a view, or null when it is absent)
-  // is the one output. An error or a bail (a path through a non-object) is left to the main loop.
-  const bool one_output_allowed = options.limits.max_outputs > 1;  // Emit's limit for one output
+  // is the one output. An error or a bail (a path through a non-object), or an output cap of
+  // one (Emit's limit), is left to the regular engine in the main loop.
+  const bool one_output_allowed = options.limits.max_outputs > 1;
   for (uint32_t i : s.path_resolvers) {
     VVal v;
     s.answered[i] = one_output_allowed && s.paths.Get(s.plan[i].node, &v) == PathCache::kKnown;
@@ -1871,13 +1874,8 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     const size_t begin = outputs_.size();
     if (v.is_dom()) outputs_.push_back(ViewOutput::OfElement(v.dom_bytes(), sort_keys));
     else outputs_.emplace_back();  // null: the trie holds views and nulls only
-    ResolverResult& result = results_[i];
-    if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
-    result.status = EvalStatus::kOk;
-    result.fused = true;
-    finish(i, begin);
+    answered_on_dom(i, begin);
   }
-  stats_.fused_runs += s.path_resolvers.size();
   EvalContext context{&s.paths, &s.memo, &options.limits, sort_keys, options.globals, &s.converted, &stats_.split_conversions};
   Evaluator evaluator(context);
   for (size_t i = 0; i < kind_.size(); ++i) {
@@ -1894,26 +1892,15 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
         ++stats_.split_runs;
         continue;
       }
+    } else if (step.how == ResolverPlan::How::kPath) {
+      if (s.answered[i]) continue;  // by the loop above; otherwise the regular engine's
     } else if (step.how != ResolverPlan::How::kFallback) {
-      // A program that is one trie path (most of a catalog's resolvers) needs no evaluator.
-      Flow flow;
-      if (step.how == ResolverPlan::How::kPath) {
-        if (s.answered[i]) continue;  // by the loop above
-        --stats_.fused_runs;          // counted there
-        VVal v;
-        PathCache::State state = s.paths.Get(step.node, &v);
-        flow = state == PathCache::kKnown ? evaluator.Emit(v, sink) : FlowOf(state);
-      } else if (step.how == ResolverPlan::How::kEachPath) {
-        flow = EmitEachPath(&s.paths, step.iteration, step.node, evaluator, sink);
-      } else {
-        flow = evaluator.Run(*step.program, sink);
-      }
+      // A program that is one trie iteration needs no evaluator either.
+      Flow flow = step.how == ResolverPlan::How::kEachPath
+                      ? EmitEachPath(&s.paths, step.iteration, step.node, evaluator, sink)
+                      : evaluator.Run(*step.program, sink);
       if (flow == Flow::kContinue) {
-        if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
-        result.status = EvalStatus::kOk;
-        result.fused = true;
-        finish(i, begin);
-        ++stats_.fused_runs;
+        answered_on_dom(i, begin);
         continue;
       }
     }

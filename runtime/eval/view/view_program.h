@@ -59,8 +59,8 @@ struct VNode {
   // Exactly one output or an error, with no generator inside (`.a // 0`, `.a == .b`, `$x`): the
   // evaluator computes it directly instead of through continuations. Set by MarkSingle.
   bool single = false;
-  // 1 + the kind's per-object memo slot of this subexpression, 0 for none: set by
-  // ShareRepeatedSubexpressions on a subexpression the kind computes more than once per object.
+  // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
+  // on a subexpression the kind computes more than once per object (or per element).
   uint32_t memo = 0;
 };
 
@@ -92,10 +92,15 @@ struct PathTrie {
 // Sets VNode::single on every node of `program` (kids precede their parents in `nodes`).
 void MarkSingle(ViewProgram* program);
 
+// The trie node whose value node `id` outputs: a kPath's, a kIterEach's (each element), or that
+// of `.[] | P` with P a path below that iteration; -1 for any other node.
+int64_t TrieValueOf(const ViewProgram& program, const PathTrie& trie, uint32_t id);
+
 // Common subexpressions across the resolvers of one kind: gives a memo slot (VNode::memo) to each
-// single subexpression whose input is a trie node's value (the document's root, a constant path
-// from it, an iteration's element or a path below it), that reads nothing else (no variable, no
-// other iteration's element), and that the programs compute more than once per object: the same
+// single subexpression whose input is a known value (the document's root, a trie node's value:
+// a constant path, an iteration's element or a path below it; or a shared subexpression before
+// it in a pipe), that reads nothing else (no variable, no other iteration's element), and that
+// the programs compute more than once per object: the same
 // status test in several resolvers (`(.spec.replicas // 1)`, `(.status.conditions // []) |
 // any(...)`), the same per-element test in several resolvers over one iteration. Outermost
 // first (the parts of a shared subexpression get no slot of their own there). The evaluator
