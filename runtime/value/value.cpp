@@ -166,14 +166,6 @@ int CompareBytes(std::string_view a, std::string_view b) {
   return r < 0 ? -1 : (r > 0 ? 1 : 0);
 }
 
-// jq 1.6/1.7 order for numbers: NaN sorts below every number (including another NaN, so
-// `nan < nan` is true and `nan == nan` is false); otherwise numeric order, with -0 == 0.
-int CompareNumbers(double a, double b) {
-  if (std::isnan(a)) return -1;
-  if (std::isnan(b)) return 1;
-  return a < b ? -1 : (a == b ? 0 : 1);
-}
-
 // Members of an object in ascending key order (pointers into the object's member vector).
 std::vector<const Member*> SortedMembers(const std::vector<Member>& members) {
   std::vector<const Member*> sorted;
@@ -435,6 +427,14 @@ bool Identical(const Value& a, const Value& b) {
 }
 
 // ---- ordering
+
+// jq 1.6/1.7 order for numbers: NaN sorts below every number (including another NaN, so
+// `nan < nan` is true and `nan == nan` is false); otherwise numeric order, with -0 == 0.
+int CompareNumbers(double a, double b) {
+  if (std::isnan(a)) return -1;
+  if (std::isnan(b)) return 1;
+  return a < b ? -1 : (a == b ? 0 : 1);
+}
 
 int Compare(const Value& a, const Value& b) {
   // One frame per pair of containers being compared element by element.

@@ -160,4 +160,8 @@ std::string StringAt(const Value& object, std::initializer_list<std::string_view
 // their order (parsers stop far earlier).
 Value SortKeysDeep(const Value& v);
 
+// Compare's order of two numbers (NaN below every number, itself included; -0 == 0): for callers
+// that hold doubles, without making Values of them.
+int CompareNumbers(double a, double b);
+
 }  // namespace wm

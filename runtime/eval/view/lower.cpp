@@ -502,6 +502,14 @@ void MarkSingle(ViewProgram* program) {
         break;
       default: n.single = false; break;
     }
+    const auto form_of = [&](uint32_t kid) { return program->nodes[kid].form; };
+    if (n.op == VOp::kConst) n.form = VForm::kConst;
+    else if (n.op == VOp::kPath) n.form = VForm::kPath;
+    else if (n.op == VOp::kAlternative && form_of(n.kids[0]) == VForm::kPath && form_of(n.kids[1]) == VForm::kConst) {
+      n.form = VForm::kPathOrConst;
+    }
+    n.direct_compare = n.op == VOp::kBinary && n.a >= static_cast<uint32_t>(ir::BinaryOp::Eq) &&
+                       form_of(n.kids[0]) != VForm::kTree && form_of(n.kids[1]) != VForm::kTree;
   }
 }
 

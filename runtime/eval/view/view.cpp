@@ -357,7 +357,7 @@ int CompareViews(const VVal& a, const VVal& b) {
     if (a_empty || b_empty) return a_empty == b_empty ? 0 : (a_empty ? -1 : 1);
     return Compare(a.ToValue(false), b.ToValue(false));
   }
-  if (ka == Kind::Number) return Compare(Value::Number(a.number()), Value::Number(b.number()));
+  if (ka == Kind::Number) return CompareNumbers(a.number(), b.number());
   if (ka == Kind::String) {
     int r = a.string().compare(b.string());
     return r < 0 ? -1 : (r > 0 ? 1 : 0);
@@ -917,6 +917,8 @@ class Evaluator {
   Flow SingleUncached(uint32_t id, const VVal& in, VVal* out) {
     if (!Step()) return Flow::kBail;
     const VNode& n = p_->nodes[id];
+    if (n.direct_compare) return DirectCompare(n, out);
+    if (n.form == VForm::kPathOrConst) return Direct(n, out);
     switch (n.op) {
       case VOp::kIdentity: *out = in; return Flow::kContinue;
       case VOp::kConst: *out = VVal::Ref(Const(n.a)); return Flow::kContinue;
@@ -974,6 +976,31 @@ class Evaluator {
       default: break;
     }
     return SingleOperator(n, in, out);
+  }
+
+  // The value of a node with a direct form (VNode::form), read in line: a constant, a trie path,
+  // or `P // c` (P's value unless null or false; an error of P stays an error, as through the
+  // tree, for the regular engine to report or catch).
+  [[gnu::always_inline]] Flow Direct(const VNode& n, VVal* out) {
+    if (n.form == VForm::kConst) {
+      *out = VVal::Ref(Const(n.a));
+      return Flow::kContinue;
+    }
+    const uint32_t path = n.form == VForm::kPath ? n.a : p_->nodes[n.kids[0]].a;
+    const PathCache::State state = cx_.paths->Get(path, out);
+    if (state != PathCache::kKnown) return FlowOf(state);
+    if (n.form == VForm::kPathOrConst && !Truthy(*out)) *out = VVal::Ref(Const(p_->nodes[n.kids[1]].a));
+    return Flow::kContinue;
+  }
+
+  // A comparison of two direct operands (VNode::direct_compare), the right one first as jq.
+  Flow DirectCompare(const VNode& n, VVal* out) {
+    VVal a, b;
+    Flow f = Direct(p_->nodes[n.kids[1]], &b);
+    if (f == Flow::kContinue) f = Direct(p_->nodes[n.kids[0]], &a);
+    if (f != Flow::kContinue) return f;
+    *out = VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, b)));
+    return Flow::kContinue;
   }
 
   // Single nodes whose result is computed from their operands: `-x`, `a OP b`, `x.k1.k2`.

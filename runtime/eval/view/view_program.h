@@ -46,6 +46,16 @@ enum class VOp : uint8_t {
 // the members are tested where they are, without building entries.
 constexpr uint32_t kKeepMembersWhere = 1;
 
+// How the evaluator reads a single node's one value without walking it as a tree (set by
+// MarkSingle): the operands of the catalog's status comparisons, `(.status.readyReplicas // 0) ==
+// (.spec.replicas // 1)`, read in line by the comparison.
+enum class VForm : uint8_t {
+  kTree,         // evaluated as a tree
+  kConst,        // a kConst
+  kPath,         // a kPath
+  kPathOrConst,  // `P // c`: a kAlternative of a kPath and a kConst
+};
+
 struct VNode {
   VNode() = default;
   VNode(VOp node_op, uint32_t operand, std::vector<uint32_t> children)
@@ -59,6 +69,9 @@ struct VNode {
   // Exactly one output or an error, with no generator inside (`.a // 0`, `.a == .b`, `$x`): the
   // evaluator computes it directly instead of through continuations. Set by MarkSingle.
   bool single = false;
+  VForm form = VForm::kTree;
+  // A comparison (kBinary) whose two operands have a direct form: evaluated in line, one step.
+  bool direct_compare = false;
   // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
   // on a subexpression the kind computes more than once per object (or per element).
   uint32_t memo = 0;
@@ -89,7 +102,8 @@ struct PathTrie {
   uint32_t IterationChild(uint32_t parent);
 };
 
-// Sets VNode::single on every node of `program` (kids precede their parents in `nodes`).
+// Sets VNode::single, form and direct_compare on every node of `program` (kids precede their
+// parents in `nodes`).
 void MarkSingle(ViewProgram* program);
 
 // The trie node whose value node `id` outputs: a kPath's, a kIterEach's (each element), or that

@@ -256,5 +256,47 @@ TEST(ViewSharedPathsTest, SharedSubexpressionsAgreeAcrossObjects) {
   ExpectAgree(exprs, docs);
 }
 
+TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
+  // Which comparisons are marked: both operands a constant, a trie path or `path // constant`.
+  view::PathTrie trie;
+  std::string reason;
+  auto marked = [&](const std::string& expr) {
+    auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+    EXPECT_NE(program, nullptr) << expr << ": " << reason;
+    return program != nullptr && program->nodes[program->root].direct_compare;
+  };
+  EXPECT_TRUE(marked("(.status.readyReplicas // 0) == (.spec.replicas // 1)"));
+  EXPECT_TRUE(marked(".status.currentRevision != .status.updateRevision"));
+  EXPECT_TRUE(marked(".spec.replicas > 0"));
+  EXPECT_TRUE(marked("1 < (.a.b // 2)"));
+  EXPECT_FALSE(marked("(.a // .b) == 1"));        // a default that is not a constant
+  EXPECT_FALSE(marked("((.a // 0) + 1) == 1"));   // arithmetic in an operand
+  EXPECT_FALSE(marked(".a + .b"));                // not a comparison
+  EXPECT_FALSE(marked(".[] == 1"));               // a generator
+
+  // The answers, over operands that are present, absent, null, false (the default is taken),
+  // 0 and "" (kept: they are truthy), of every kind against every kind, below a parent that is
+  // absent or null, and through a scalar parent (an error the regular engine reports).
+  const std::vector<std::string> exprs = {
+      "(.s.r // 0) == (.p.n // 1)", "(.s.r // 0) != (.p.n // 1)", "(.s.r // 0) < (.p.n // 1)",
+      "(.s.r // 0) <= (.p.n // 1)", "(.s.r // 0) > (.p.n // 1)", "(.s.r // 0) >= (.p.n // 1)",
+      ".s.r == .p.n", ".s.r < .p.n", ".s.v != .p.v", ".s.v > \"m\"", "(.s.v // \"d\") <= \"d\"",
+      "(.s.o // {}) == {}", "(.s.o // {}) < [1]", "(.s.r // false) == false", "null == .s.missing",
+      "(.p.n // 1) > 0 and (.s.r // 0) < (.p.n // 1)", "(.s.r // 0) == (.s.r // 0)",
+  };
+  const std::vector<std::string> docs = {
+      R"({"s":{"r":2,"v":"x","o":{"k":1}},"p":{"n":2,"v":"x"}})",
+      R"({"s":{"r":null,"v":false,"o":null},"p":{"n":false,"v":null}})",
+      R"({"s":{"r":0,"v":"","o":{}},"p":{"n":0,"v":"a"}})",
+      R"({"s":{"r":-1.5,"v":[1],"o":[1,2]},"p":{"n":1e300,"v":{"a":1}}})",
+      R"({"s":null,"p":{}})",
+      R"({})",
+      R"({"s":{"r":"2","v":3,"o":true},"p":{"n":"10","v":true}})",
+      R"({"s":7,"p":{"n":1}})",
+      R"({"s":{"r":1},"p":"text"})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 }  // namespace
 }  // namespace wm::testing
