@@ -208,9 +208,17 @@ class Lowerer {
     const VOp first_op = out_->nodes[first].op;
     const uint32_t first_operand = out_->nodes[first].a;
     if (first_op == VOp::kIterEach || first_op == VOp::kPath) second_ctx = first_operand;
+    // After `P // {}` (P a trie path) g's keys are read below P: where P is null or absent, so
+    // are they, as on `{}`; where P is false, the trie raises an error that sends the resolver to
+    // the regular engine, which answers on `{}`. Iterating that input itself is not lowered onto
+    // P's iteration, which raises an error on null where `{} | .[]` gives nothing.
+    const int64_t defaulted = PathOrEmptyObject(n.kids[0], ctx);
+    if (defaulted >= 0) second_ctx = defaulted;
     bool iteration = first_op == VOp::kIterEach;
     if (iteration) active_.push_back(static_cast<uint32_t>(second_ctx));
+    if (defaulted >= 0) not_iterated_.push_back(static_cast<uint32_t>(defaulted));
     bool ok = Lower(n.kids[1], second_ctx, &second);
+    if (defaulted >= 0) not_iterated_.pop_back();
     if (iteration) active_.pop_back();
     if (!ok) return false;
     // `P | .[] ...` lowered to the trie's iteration of P reads P from the trie, not from its
@@ -282,6 +290,20 @@ class Lowerer {
     return true;
   }
 
+  // The trie node of P when node `id` is `P // {}` with P a constant-key path from trie node
+  // `ctx` (`.resources // {}`), else -1.
+  int64_t PathOrEmptyObject(NodeId id, int64_t ctx) {
+    const ir::Node& n = p_.nodes.at(id);
+    if (ctx < 0 || n.op != Op::Alternative) return -1;
+    const ir::Node& fallback = p_.nodes.at(n.kids[1]);
+    const bool empty_object = (fallback.op == Op::Object && fallback.kids.empty()) ||
+                              (fallback.op == Op::Const && p_.consts.at(fallback.a).IsObject() &&
+                               p_.consts[fallback.a].AsObject().empty());
+    if (!empty_object) return -1;
+    const int64_t path = PathOf(n.kids[0], ctx);
+    return path > 0 ? path : -1;
+  }
+
   // The keys of `.k1.k2...kn` (constant string keys down to Identity), outermost last.
   bool ConstantKeyChain(NodeId id, std::vector<std::string>* keys) const {
     const ir::Node& n = p_.nodes.at(id);
@@ -296,6 +318,7 @@ class Lowerer {
   // be shared (below another iteration, or that iteration is active around this node).
   int64_t IterationOf(int64_t path) {
     if (path < 0 || trie_->nodes[path].owner != 0 || trie_->nodes[path].iteration) return kNoContext;
+    if (std::find(not_iterated_.begin(), not_iterated_.end(), path) != not_iterated_.end()) return kNoContext;
     uint32_t iteration = trie_->IterationChild(static_cast<uint32_t>(path));
     if (std::find(active_.begin(), active_.end(), iteration) != active_.end()) return kNoContext;
     return iteration;
@@ -442,6 +465,7 @@ class Lowerer {
   ViewProgram* out_;
   std::string* reason_;
   std::vector<uint32_t> active_;  // iteration nodes whose element is the input of an enclosing pipe
+  std::vector<uint32_t> not_iterated_;  // trie nodes standing for `P // {}`: not iterated as P
 };
 
 }  // namespace

@@ -696,6 +696,38 @@ struct SubexpressionMemo {
   }
 };
 
+// The built arrays and objects a runner outputs (ViewComposite), reused from one object to the
+// next: a composite whose only holder is the pool (the caller dropped the outputs of the last
+// run) is emptied and refilled, its vectors' capacity kept, instead of a new allocation of the
+// composite and its two vectors per output. One pass over the pool per run, in order: a parent
+// precedes its members there (it is taken before them), so it is emptied, releasing them, before
+// they are reached.
+class CompositeOutputs {
+ public:
+  void Rewind() { next_ = 0; }
+  std::shared_ptr<ViewComposite> Take() {
+    while (next_ < kept_.size()) {
+      std::shared_ptr<ViewComposite>& kept = kept_[next_++];
+      if (kept.use_count() == 1) {
+        kept->keys.clear();
+        kept->items.clear();
+        return kept;
+      }
+    }
+    auto fresh = std::make_shared<ViewComposite>();
+    if (kept_.size() < kMaxKept) {
+      kept_.push_back(fresh);
+      next_ = kept_.size();
+    }
+    return fresh;
+  }
+
+ private:
+  static constexpr size_t kMaxKept = 4096;
+  std::vector<std::shared_ptr<ViewComposite>> kept_;
+  size_t next_ = 0;
+};
+
 struct EvalContext {
   PathCache* paths;
   SubexpressionMemo* memo;
@@ -704,6 +736,7 @@ struct EvalContext {
   const std::vector<Value>* globals;  // RunOptions::globals: the first slots, as the interpreter
   ConvertedDocuments* converted;      // this object's converted sub-documents
   uint64_t* conversions;              // FusedStats::split_conversions
+  CompositeOutputs* composite_outputs;
 };
 
 // `type`'s output for each kind, as constants the evaluator refers to (no string built per use).
@@ -761,7 +794,7 @@ class Evaluator {
     }
     if (!v.is_composite()) return ViewOutput(v.ToValue(cx_.sort_keys));
     const Composite& built = v.composite();
-    auto members = std::make_shared<ViewComposite>();
+    std::shared_ptr<ViewComposite> members = cx_.composite_outputs->Take();
     members->object = built.object;
     members->items.reserve(built.size());
     if (built.object) members->keys.reserve(built.size());
@@ -1741,6 +1774,7 @@ struct FusedRunner::State {
   std::vector<ViewOutput> head_outputs;  // kSplit: the head's outputs on this object
   ConvertedDocuments converted;          // this object's sub-documents converted for builtins and tails
   SubexpressionMemo memo;
+  CompositeOutputs composite_outputs;
   // The kPath resolvers (a catalog kind's most common), answered first in one tight loop; the
   // main loop skips those it answered (`answered`, per resolver, this object's).
   std::vector<uint32_t> path_resolvers;
@@ -1903,7 +1937,9 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     else outputs_.emplace_back();  // null: the trie holds views and nulls only
     answered_on_dom(i, begin);
   }
-  EvalContext context{&s.paths, &s.memo, &options.limits, sort_keys, options.globals, &s.converted, &stats_.split_conversions};
+  s.composite_outputs.Rewind();
+  EvalContext context{&s.paths,     &s.memo,      &options.limits,         sort_keys,
+                      options.globals, &s.converted, &stats_.split_conversions, &s.composite_outputs};
   Evaluator evaluator(context);
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];

@@ -298,5 +298,47 @@ TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
   ExpectAgree(exprs, docs);
 }
 
+TEST(ViewSharedPathsTest, KeysAfterADefaultEmptyObjectAreTriePaths) {
+  // `(P // {}) | f`: f's keys are read below P in the trie (one scan of P for all of them).
+  view::PathTrie trie;
+  std::string reason;
+  auto program = view::LowerToView(*Lowered("(.spec.res // {}) | {cpu: .req.cpu, mem: .req.mem}"), &trie, &reason);
+  ASSERT_NE(program, nullptr) << reason;
+  size_t paths = 0;
+  for (const view::VNode& node : program->nodes) paths += node.op == view::VOp::kPath;
+  EXPECT_EQ(paths, 3u);  // .spec.res, .spec.res.req.cpu, .spec.res.req.mem
+  EXPECT_EQ(trie.nodes.size(), 6u);  // root, spec, res, req, cpu, mem
+
+  // The answers, where P is an object, absent, null, false (the trie's error sends the resolver
+  // to the regular engine, which answers on {}), a scalar or an array (errors), below an
+  // iteration too, and with f reading its input itself (`.`, `keys`, `.[]`: on {}, not on P).
+  const std::vector<std::string> exprs = {
+      "(.r // {}) | {cpu: .q.cpu, mem: .q.mem}", "(.r // {}) | .q.cpu // \"none\"", "(.r // {}) | .",
+      "(.r // {}) | keys", "(.r // {}) | [.[]]", "(.r // {}) | length", "(.r // {}) | .q | length",
+      "(.r // {}) | (.q // {}) | .cpu", "[.x[] | (.r // {}) | .q.cpu]", ".x[] | (.r // {}) | {c: .q.cpu}",
+      "(.r // {}) | .q[]?",
+  };
+  const std::vector<std::string> docs = {
+      R"({"r":{"q":{"cpu":"1","mem":"2Gi"}},"x":[{"r":{"q":{"cpu":2}}},{"r":null},{}]})",
+      R"({"x":[{"r":{"q":null}},{"r":{"q":{"mem":1}}}]})",
+      R"({"r":null,"x":[]})",
+      R"({"r":{},"x":[{"r":{}}]})",
+      R"({"r":false,"x":[{"r":false}]})",
+      R"({"r":{"q":7},"x":[{"r":{"q":"s"}}]})",
+      R"({"r":3,"x":[{"r":[1]}]})",
+      R"({"r":{"q":{"cpu":"a","cpu":"b"}},"x":[{"r":{"q":{"cpu":"c"}}}]})",
+  };
+  ExpectAgree(exprs, docs);
+  // Iterating the defaulted input is not P's iteration (which fails on null): answered on the DOM.
+  view::FusedKind kind({Lowered("(.r // {}) | [.[]]"), Lowered("(.r // {}) | .q.cpu")});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(R"({"r":null})", {}, &error));
+  EXPECT_TRUE(runner.result(0).fused);
+  EXPECT_TRUE(runner.result(1).fused);
+  EXPECT_EQ(Describe(runner.result(0)), "[]\n");
+  EXPECT_EQ(Describe(runner.result(1)), "null\n");
+}
+
 }  // namespace
 }  // namespace wm::testing

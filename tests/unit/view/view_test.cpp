@@ -210,6 +210,39 @@ TEST(ViewEngineTest, BuiltOutputsConvertAndWriteAsValues) {
   }
 }
 
+// A runner reuses the built arrays and objects it outputs from one object to the next (their
+// allocations kept): outputs a caller still holds are never refilled, and every object's outputs
+// are its own. (Members that are views of the document are only valid until the next run, so
+// the held outputs here are built of computed values.)
+TEST(ViewEngineTest, BuiltOutputsHeldByTheCallerSurviveTheNextRun) {
+  const std::string expr = "{n: (.n + 1), inner: {k: (.k + \"!\"), list: [.n * 2, \"c\"]}}";
+  view::FusedKind kind({Lowered(expr)});
+  view::FusedRunner runner(kind);
+  std::vector<view::ViewOutput> held;
+  std::vector<std::string> held_text;
+  for (int i = 0; i < 40; ++i) {
+    const std::string doc = "{\"n\":" + std::to_string(i) + ",\"k\":\"key" + std::to_string(i) + "\"}";
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
+    ASSERT_TRUE(runner.result(0).fused);
+    ASSERT_EQ(runner.result(0).outputs.size(), 1u);
+    std::string text;
+    runner.result(0).outputs[0].WriteJson(&text);
+    EXPECT_EQ(text + "\n", Interpret(*Lowered(expr), doc, false)) << doc;
+    // Keep every third object's output; the others are dropped and their composites reused.
+    if (i % 3 == 0) {
+      ASSERT_FALSE(runner.result(0).outputs[0].is_view());
+      held.push_back(runner.result(0).outputs[0]);
+      held_text.push_back(text);
+    }
+  }
+  for (size_t i = 0; i < held.size(); ++i) {
+    std::string text;
+    held[i].WriteJson(&text);
+    EXPECT_EQ(text, held_text[i]) << i;
+  }
+}
+
 // select, map and first keep jq's errors: an error inside them (map over a number, first of an
 // object, a condition that fails) falls back with the interpreter's message.
 TEST(ViewEngineTest, InlinedPreludeFunctionsKeepTheirErrors) {
