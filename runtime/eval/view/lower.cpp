@@ -532,8 +532,8 @@ void MarkSingle(ViewProgram* program) {
     else if (n.op == VOp::kAlternative && form_of(n.kids[0]) == VForm::kPath && form_of(n.kids[1]) == VForm::kConst) {
       n.form = VForm::kPathOrConst;
     }
-    n.direct_compare = n.op == VOp::kBinary && n.a >= static_cast<uint32_t>(ir::BinaryOp::Eq) &&
-                       form_of(n.kids[0]) != VForm::kTree && form_of(n.kids[1]) != VForm::kTree;
+    n.direct_operands = n.op == VOp::kBinary && n.single && form_of(n.kids[0]) != VForm::kTree &&
+                        form_of(n.kids[1]) != VForm::kTree;
   }
 }
 

@@ -502,9 +502,17 @@ struct PathCache {
   const VVal& root() const { return values[0]; }
 
   // The value at trie node `id` (below an iteration: at its current element) in *out, or why not.
-  // The hit on an absolute node already read for this object is inline; the rest is out of line.
+  // A hit (a node already read for this object, or for the current element) is inline; the
+  // rest is out of line.
   State Get(uint32_t id, VVal* out) {
-    if (owner[id] == 0 && stamps[id] == generation) return Read(states[id], values[id], out);
+    const uint32_t o = owner[id];
+    if (o == 0) {
+      if (stamps[id] == generation) return Read(states[id], values[id], out);
+    } else if (o != id) {  // below an iteration, which is listed for this object (it is at an element)
+      const Iteration& it = iterations[o];
+      const size_t slot = BelowSlot(it, id, it.current);
+      if (it.below_states[slot] != kUnknown) return Read(it.below_states[slot], it.below_values[slot], out);
+    }
     return GetSlow(id, out);
   }
 
@@ -950,7 +958,7 @@ class Evaluator {
   Flow SingleUncached(uint32_t id, const VVal& in, VVal* out) {
     if (!Step()) return Flow::kBail;
     const VNode& n = p_->nodes[id];
-    if (n.direct_compare) return DirectCompare(n, out);
+    if (n.direct_operands) return DirectBinary(n, out);
     if (n.form == VForm::kPathOrConst) return Direct(n, out);
     switch (n.op) {
       case VOp::kIdentity: *out = in; return Flow::kContinue;
@@ -1026,14 +1034,26 @@ class Evaluator {
     return Flow::kContinue;
   }
 
-  // A comparison of two direct operands (VNode::direct_compare), the right one first as jq.
-  Flow DirectCompare(const VNode& n, VVal* out) {
+  // A binary operator on two direct operands (VNode::direct_operands), the right one first as jq;
+  // numbers added, subtracted or multiplied in line, other operands as BinaryOf.
+  Flow DirectBinary(const VNode& n, VVal* out) {
     VVal a, b;
     Flow f = Direct(p_->nodes[n.kids[1]], &b);
     if (f == Flow::kContinue) f = Direct(p_->nodes[n.kids[0]], &a);
     if (f != Flow::kContinue) return f;
-    *out = VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, b)));
-    return Flow::kContinue;
+    const auto op = static_cast<ir::BinaryOp>(n.a);
+    if (op >= ir::BinaryOp::Eq) {
+      *out = VVal::Bool(ComparisonHolds(op, CompareViews(a, b)));
+      return Flow::kContinue;
+    }
+    if (a.kind() == Kind::Number && b.kind() == Kind::Number) {
+      *out = VVal::Number(Arithmetic(op, a.number(), b.number()));
+      return Flow::kContinue;
+    }
+    return BinaryOf(op, a, b, [&](const VVal& v) {
+      *out = v;
+      return Flow::kContinue;
+    });
   }
 
   // Single nodes whose result is computed from their operands: `-x`, `a OP b`, `x.k1.k2`.

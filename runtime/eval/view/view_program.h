@@ -70,8 +70,9 @@ struct VNode {
   // evaluator computes it directly instead of through continuations. Set by MarkSingle.
   bool single = false;
   VForm form = VForm::kTree;
-  // A comparison (kBinary) whose two operands have a direct form: evaluated in line, one step.
-  bool direct_compare = false;
+  // A single kBinary (a comparison, `+`, `-`, `*`) whose two operands have a direct form: they
+  // are read in line, one step.
+  bool direct_operands = false;
   // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
   // on a subexpression the kind computes more than once per object (or per element).
   uint32_t memo = 0;
@@ -102,7 +103,7 @@ struct PathTrie {
   uint32_t IterationChild(uint32_t parent);
 };
 
-// Sets VNode::single, form and direct_compare on every node of `program` (kids precede their
+// Sets VNode::single, form and direct_operands on every node of `program` (kids precede their
 // parents in `nodes`).
 void MarkSingle(ViewProgram* program);
 

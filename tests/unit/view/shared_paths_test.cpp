@@ -263,7 +263,7 @@ TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
   auto marked = [&](const std::string& expr) {
     auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
     EXPECT_NE(program, nullptr) << expr << ": " << reason;
-    return program != nullptr && program->nodes[program->root].direct_compare;
+    return program != nullptr && program->nodes[program->root].direct_operands;
   };
   EXPECT_TRUE(marked("(.status.readyReplicas // 0) == (.spec.replicas // 1)"));
   EXPECT_TRUE(marked(".status.currentRevision != .status.updateRevision"));
@@ -271,7 +271,9 @@ TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
   EXPECT_TRUE(marked("1 < (.a.b // 2)"));
   EXPECT_FALSE(marked("(.a // .b) == 1"));        // a default that is not a constant
   EXPECT_FALSE(marked("((.a // 0) + 1) == 1"));   // arithmetic in an operand
-  EXPECT_FALSE(marked(".a + .b"));                // not a comparison
+  EXPECT_TRUE(marked("(.replicas // 0) * (.numOfHosts // 1)"));
+  EXPECT_TRUE(marked(".a + .b"));
+  EXPECT_FALSE(marked(".a / .b"));                // division: not a single node
   EXPECT_FALSE(marked(".[] == 1"));               // a generator
 
   // The answers, over operands that are present, absent, null, false (the default is taken),
@@ -283,6 +285,9 @@ TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
       ".s.r == .p.n", ".s.r < .p.n", ".s.v != .p.v", ".s.v > \"m\"", "(.s.v // \"d\") <= \"d\"",
       "(.s.o // {}) == {}", "(.s.o // {}) < [1]", "(.s.r // false) == false", "null == .s.missing",
       "(.p.n // 1) > 0 and (.s.r // 0) < (.p.n // 1)", "(.s.r // 0) == (.s.r // 0)",
+      // arithmetic: numbers in line; strings, arrays, objects, null and errors as the engine
+      "(.s.r // 0) * (.p.n // 1)", "(.s.r // 0) + (.p.n // 1)", "(.s.r // 0) - (.p.n // 1)", ".s.v + .p.v",
+      ".s.o + .s.o", "(.s.o // {}) + (.p.o // {})", ".s.missing + 1", "2 - .s.r", ".s.v * 2",
   };
   const std::vector<std::string> docs = {
       R"({"s":{"r":2,"v":"x","o":{"k":1}},"p":{"n":2,"v":"x"}})",
