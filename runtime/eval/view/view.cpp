@@ -736,6 +736,42 @@ class CompositeOutputs {
   size_t next_ = 0;
 };
 
+// The last few constant-key lookups on DOM objects (`.type`, read three times from each
+// condition by `(.type == "A" or .type == "B" or .type == "C") and .status == "True"`): a lookup
+// scans the whole object (a repeated key keeps its last value), so its answer is kept, keyed by
+// the object (its element's bytes: its place in this parse), the key's bytes and the object's
+// generation (PathCache::generation: an entry of an earlier parse never matches). Direct-mapped,
+// kept by the runner across objects (nothing to reset per object).
+class MemberLookups {
+ public:
+  VVal LookUp(element object, std::string_view key, uint64_t generation) {
+    uint64_t place[2];
+    std::memcpy(place, static_cast<const void*>(&object), sizeof(place));
+    const uint64_t first = key.empty() ? 0 : static_cast<unsigned char>(key[0]);
+    Entry& entry = entries_[(((place[1] << 16) ^ (first << 8) ^ key.size()) * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
+    if (entry.generation == generation && entry.object[0] == place[0] && entry.object[1] == place[1] &&
+        entry.key == key) {
+      return entry.value;
+    }
+    entry.generation = generation;
+    entry.object[0] = place[0];
+    entry.object[1] = place[1];
+    entry.key = key;  // a VNode's key: the program outlives the runner's entries' use
+    entry.value = FindField(object, key);
+    return entry.value;
+  }
+
+ private:
+  static constexpr int kBits = 3;
+  struct Entry {
+    uint64_t generation = 0;  // 0: empty (generations start at 1)
+    uint64_t object[2] = {0, 0};
+    std::string_view key;
+    VVal value;
+  };
+  Entry entries_[1 << kBits];
+};
+
 struct EvalContext {
   PathCache* paths;
   SubexpressionMemo* memo;
@@ -745,6 +781,7 @@ struct EvalContext {
   ConvertedDocuments* converted;      // this object's converted sub-documents
   uint64_t* conversions;              // FusedStats::split_conversions
   CompositeOutputs* composite_outputs;
+  MemberLookups* member_lookups;
 };
 
 // `type`'s output for each kind, as constants the evaluator refers to (no string built per use).
@@ -1103,7 +1140,7 @@ class Evaluator {
     VVal current = t;
     for (size_t i = from; i < keys.size(); ++i) {
       if (current.is_dom() && current.dom().type() == element_type::OBJECT) {
-        current = FindField(current.dom(), keys[i]);
+        current = cx_.member_lookups->LookUp(current.dom(), keys[i], cx_.paths->generation);
         continue;
       }
       Kind kind = current.kind();
@@ -1795,6 +1832,7 @@ struct FusedRunner::State {
   ConvertedDocuments converted;          // this object's sub-documents converted for builtins and tails
   SubexpressionMemo memo;
   CompositeOutputs composite_outputs;
+  MemberLookups member_lookups;
   // The kPath resolvers (a catalog kind's most common), answered first in one tight loop; the
   // main loop skips those it answered (`answered`, per resolver, this object's).
   std::vector<uint32_t> path_resolvers;
@@ -1958,8 +1996,9 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     answered_on_dom(i, begin);
   }
   s.composite_outputs.Rewind();
-  EvalContext context{&s.paths,     &s.memo,      &options.limits,         sort_keys,
-                      options.globals, &s.converted, &stats_.split_conversions, &s.composite_outputs};
+  EvalContext context{&s.paths,          &s.memo,     &options.limits,          sort_keys,
+                      options.globals,   &s.converted, &stats_.split_conversions, &s.composite_outputs,
+                      &s.member_lookups};
   Evaluator evaluator(context);
   for (size_t i = 0; i < kind_.size(); ++i) {
     ResolverResult& result = results_[i];

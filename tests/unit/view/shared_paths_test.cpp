@@ -345,5 +345,24 @@ TEST(ViewSharedPathsTest, KeysAfterADefaultEmptyObjectAreTriePaths) {
   EXPECT_EQ(Describe(runner.result(1)), "null\n");
 }
 
+TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
+  // A lookup on a DOM object is kept for the next reads of that key there (`.type` three times
+  // per condition): objects at the same place of the next document, other keys of the same
+  // length, the same key in another node and a repeated key must all read their own value.
+  const std::vector<std::string> exprs = {
+      "map((.type == \"A\" or .type == \"B\" or .type == \"C\") and .status == \"True\")",
+      "[.[] | select(.type == \"A\") | .stat // .status]", "map(.type)", "map(.t.u // 0)",
+      "map(.t.u + (.t.v // 0))", "map(.type == .kind)",
+  };
+  const std::vector<std::string> docs = {
+      R"([{"type":"A","status":"True","kind":"A","t":{"u":1}},{"type":"B","status":"False","kind":"X"}])",
+      R"([{"type":"C","status":"False","kind":"Z","t":{"u":2,"v":3}},{"type":"A","status":"True","kind":"A"}])",
+      R"([{"type":"B","status":"True","kind":"B","t":{"v":1,"u":5}},{"type":"Q","status":"True","kind":"Q"}])",
+      R"([{"type":"A","type":"B","status":"True","stat":"s","t":{"u":1,"u":4}},{"kind":"A","status":"True"}])",
+      R"([{"status":"True","t":null},{"type":"A","status":"True","t":{"u":"x"}}])",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 }  // namespace
 }  // namespace wm::testing
