@@ -1833,10 +1833,10 @@ struct FusedRunner::State {
   SubexpressionMemo memo;
   CompositeOutputs composite_outputs;
   MemberLookups member_lookups;
-  // The kPath resolvers (a catalog kind's most common), answered first in one tight loop; the
-  // main loop skips those it answered (`answered`, per resolver, this object's).
+  // The kPath resolvers (a catalog kind's most common), answered first in one tight loop, and
+  // the others, which the main loop runs: a kind's hundred path resolvers cost the main loop nothing.
   std::vector<uint32_t> path_resolvers;
-  std::vector<uint8_t> answered;
+  std::vector<uint32_t> other_resolvers;
 };
 
 FusedRunner::FusedRunner(const FusedKind& kind)
@@ -1870,10 +1870,10 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       step.program = kind.split_heads_[i].get();
       step.tail = kind.split_tails_[i].get();
     }
-    if (step.how == ResolverPlan::How::kPath) state_->path_resolvers.push_back(static_cast<uint32_t>(i));
+    (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
+        .push_back(static_cast<uint32_t>(i));
     state_->plan.push_back(step);
   }
-  state_->answered.assign(kind.views_.size(), 0);
 }
 
 FusedRunner::~FusedRunner() = default;
@@ -1982,15 +1982,29 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   s.paths.Reset(root);
   s.document_ready = false;
   s.converted.Clear();
+  // Resolver i on the regular engine over the converted document (converted once per object),
+  // its outputs from `begin` on (a failed attempt's are cut off first).
+  auto fall_back = [&](size_t i, size_t begin) {
+    outputs_.erase(outputs_.begin() + static_cast<std::ptrdiff_t>(begin), outputs_.end());
+    if (!s.document_ready) {
+      s.document = ConvertView(root, sort_keys);
+      s.document_ready = true;
+    }
+    RunFallback(*kind_.fallbacks_[i], s.document, options, OutputSink{&outputs_, begin}, &results_[i]);
+    finish(i, begin);
+    ++stats_.fallback_runs;
+  };
   // Resolvers that are one trie path: the value at the path (a view, or null when it is absent)
   // is the one output. An error or a bail (a path through a non-object), or an output cap of
-  // one (Emit's limit), is left to the regular engine in the main loop.
+  // one (Emit's limit), is left to the regular engine.
   const bool one_output_allowed = options.limits.max_outputs > 1;
   for (uint32_t i : s.path_resolvers) {
     VVal v;
-    s.answered[i] = one_output_allowed && s.paths.Get(s.plan[i].node, &v) == PathCache::kKnown;
-    if (!s.answered[i]) continue;
     const size_t begin = outputs_.size();
+    if (!one_output_allowed || s.paths.Get(s.plan[i].node, &v) != PathCache::kKnown) {
+      fall_back(i, begin);
+      continue;
+    }
     if (v.is_dom()) outputs_.push_back(ViewOutput::OfElement(v.dom_bytes(), sort_keys));
     else outputs_.emplace_back();  // null: the trie holds views and nulls only
     answered_on_dom(i, begin);
@@ -2000,8 +2014,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
                       options.globals,   &s.converted, &stats_.split_conversions, &s.composite_outputs,
                       &s.member_lookups};
   Evaluator evaluator(context);
-  for (size_t i = 0; i < kind_.size(); ++i) {
-    ResolverResult& result = results_[i];
+  for (uint32_t i : s.other_resolvers) {
     const ResolverPlan& step = s.plan[i];
     const size_t begin = outputs_.size();
     const OutputSink sink{&outputs_, begin};
@@ -2009,13 +2022,11 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
       s.head_outputs.clear();
       if (evaluator.Run(*step.program, OutputSink{&s.head_outputs, 0}) == Flow::kContinue &&
           RunSplitTail(*step.tail, s.head_outputs, options, sort_keys, &s.converted, &stats_.split_conversions,
-                       sink, &result)) {
+                       sink, &results_[i])) {
         finish(i, begin);
         ++stats_.split_runs;
         continue;
       }
-    } else if (step.how == ResolverPlan::How::kPath) {
-      if (s.answered[i]) continue;  // by the loop above; otherwise the regular engine's
     } else if (step.how != ResolverPlan::How::kFallback) {
       // A program that is one trie iteration needs no evaluator either.
       Flow flow = step.how == ResolverPlan::How::kEachPath
@@ -2026,14 +2037,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
         continue;
       }
     }
-    outputs_.erase(outputs_.begin() + static_cast<std::ptrdiff_t>(begin), outputs_.end());
-    if (!s.document_ready) {
-      s.document = ConvertView(root, sort_keys);
-      s.document_ready = true;
-    }
-    RunFallback(*kind_.fallbacks_[i], s.document, options, sink, &result);
-    finish(i, begin);
-    ++stats_.fallback_runs;
+    fall_back(i, begin);
   }
   s.memo.ReleaseComposites();
   return true;
