@@ -529,6 +529,8 @@ void MarkSingle(ViewProgram* program) {
     const auto form_of = [&](uint32_t kid) { return program->nodes[kid].form; };
     if (n.op == VOp::kConst) n.form = VForm::kConst;
     else if (n.op == VOp::kPath) n.form = VForm::kPath;
+    else if (n.op == VOp::kVar) n.form = VForm::kVar;
+    else if (n.op == VOp::kIdentity) n.form = VForm::kInput;
     else if (n.op == VOp::kAlternative && form_of(n.kids[0]) == VForm::kPath && form_of(n.kids[1]) == VForm::kConst) {
       n.form = VForm::kPathOrConst;
     }

@@ -995,8 +995,8 @@ class Evaluator {
   Flow SingleUncached(uint32_t id, const VVal& in, VVal* out) {
     if (!Step()) return Flow::kBail;
     const VNode& n = p_->nodes[id];
-    if (n.direct_operands) return DirectBinary(n, out);
-    if (n.form == VForm::kPathOrConst) return Direct(n, out);
+    if (n.direct_operands) return DirectBinary(n, in, out);
+    if (n.form == VForm::kPathOrConst) return Direct(n, in, out);
     switch (n.op) {
       case VOp::kIdentity: *out = in; return Flow::kContinue;
       case VOp::kConst: *out = VVal::Ref(Const(n.a)); return Flow::kContinue;
@@ -1056,13 +1056,18 @@ class Evaluator {
     return SingleOperator(n, in, out);
   }
 
-  // The value of a node with a direct form (VNode::form), read in line: a constant, a trie path,
-  // or `P // c` (P's value unless null or false; an error of P stays an error, as through the
-  // tree, for the regular engine to report or catch).
-  [[gnu::always_inline]] Flow Direct(const VNode& n, VVal* out) {
-    if (n.form == VForm::kConst) {
-      *out = VVal::Ref(Const(n.a));
-      return Flow::kContinue;
+  // The value of a node with a direct form (VNode::form), read in line: a constant, a variable,
+  // the input, a trie path, or `P // c` (P's value unless null or false; an error of P stays an
+  // error, as through the tree, for the regular engine to report or catch).
+  [[gnu::always_inline]] Flow Direct(const VNode& n, const VVal& in, VVal* out) {
+    switch (n.form) {
+      case VForm::kConst: *out = VVal::Ref(Const(n.a)); return Flow::kContinue;
+      case VForm::kInput: *out = in; return Flow::kContinue;
+      case VForm::kVar:
+        if (n.a >= slots_.size()) return Flow::kBail;
+        *out = slots_[n.a];
+        return Flow::kContinue;
+      default: break;
     }
     const uint32_t path = n.form == VForm::kPath ? n.a : p_->nodes[n.kids[0]].a;
     const PathCache::State state = cx_.paths->Get(path, out);
@@ -1073,10 +1078,10 @@ class Evaluator {
 
   // A binary operator on two direct operands (VNode::direct_operands), the right one first as jq;
   // numbers added, subtracted or multiplied in line, other operands as BinaryOf.
-  Flow DirectBinary(const VNode& n, VVal* out) {
+  Flow DirectBinary(const VNode& n, const VVal& in, VVal* out) {
     VVal a, b;
-    Flow f = Direct(p_->nodes[n.kids[1]], &b);
-    if (f == Flow::kContinue) f = Direct(p_->nodes[n.kids[0]], &a);
+    Flow f = Direct(p_->nodes[n.kids[1]], in, &b);
+    if (f == Flow::kContinue) f = Direct(p_->nodes[n.kids[0]], in, &a);
     if (f != Flow::kContinue) return f;
     const auto op = static_cast<ir::BinaryOp>(n.a);
     if (op >= ir::BinaryOp::Eq) {

@@ -54,6 +54,8 @@ enum class VForm : uint8_t {
   kConst,        // a kConst
   kPath,         // a kPath
   kPathOrConst,  // `P // c`: a kAlternative of a kPath and a kConst
+  kVar,          // a kVar
+  kInput,        // a kIdentity (the node's input)
 };
 
 struct VNode {

@@ -273,6 +273,15 @@ TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
   EXPECT_FALSE(marked("((.a // 0) + 1) == 1"));   // arithmetic in an operand
   EXPECT_TRUE(marked("(.replicas // 0) * (.numOfHosts // 1)"));
   EXPECT_TRUE(marked(".a + .b"));
+  EXPECT_TRUE(marked(". == \"x\""));                 // the input
+  auto marked_inside = [&](const std::string& expr) {  // some node below the root
+    auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+    EXPECT_NE(program, nullptr) << expr << ": " << reason;
+    return program != nullptr && std::any_of(program->nodes.begin(), program->nodes.end(),
+                                             [](const view::VNode& node) { return node.direct_operands; });
+  };
+  EXPECT_TRUE(marked_inside("(.spec.x // 2) as $n | .a[] | $n * (.replicas // 1)"));  // a variable
+  EXPECT_FALSE(marked_inside("(.spec.x // 2) as $n | .a[] | $n * (.replicas | length)"));
   EXPECT_FALSE(marked(".a / .b"));                // division: not a single node
   EXPECT_FALSE(marked(".[] == 1"));               // a generator
 
@@ -288,6 +297,9 @@ TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
       // arithmetic: numbers in line; strings, arrays, objects, null and errors as the engine
       "(.s.r // 0) * (.p.n // 1)", "(.s.r // 0) + (.p.n // 1)", "(.s.r // 0) - (.p.n // 1)", ".s.v + .p.v",
       ".s.o + .s.o", "(.s.o // {}) + (.p.o // {})", ".s.missing + 1", "2 - .s.r", ".s.v * 2",
+      // variables and the input as operands
+      "(.p.n // 2) as $n | $n * (.s.r // 1)", ".s.v as $v | $v == .p.v", "[.s[]? | . == 2]",
+      ".s.r as $r | [.p[]? | . > $r]",
   };
   const std::vector<std::string> docs = {
       R"({"s":{"r":2,"v":"x","o":{"k":1}},"p":{"n":2,"v":"x"}})",
