@@ -249,6 +249,7 @@ class Lowerer {
     return head.op == VOp::kIterEach && trie_->nodes[head.a].parent == path;
   }
 
+  // `to_entries[] | .key [| g]` likewise: each element's key, which the iteration lists with it.
   // `to_entries[] | .value.k1...kn [| g]` on a trie path: the entries' values are the elements
   // of `.[]` on it (keys_unsorted order, which is the iteration's: document order, or bytewise in
   // sort-keys mode; an array's entries hold its elements in order), so it is lowered as
@@ -267,11 +268,26 @@ class Lowerer {
     const ir::Node& second = p_.nodes.at(n.kids[1]);
     bool then_more = second.op == Op::Pipe;
     std::vector<std::string> keys;
-    if (!ConstantKeyChain(then_more ? second.kids[0] : n.kids[1], &keys) || keys.empty() || keys[0] != "value") {
-      return false;
-    }
+    if (!ConstantKeyChain(then_more ? second.kids[0] : n.kids[1], &keys) || keys.empty()) return false;
+    const bool entry_key = keys.size() == 1 && keys[0] == "key";  // `to_entries[] | .key`
+    if (keys[0] != "value" && !entry_key) return false;
     int64_t iteration = IterationOf(ctx);
     if (iteration == kNoContext) return false;
+    if (entry_key) {
+      uint32_t each = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
+      uint32_t read = Push(VNode{VOp::kPipe, 0, {each, Push(VNode{VOp::kEntryKey, static_cast<uint32_t>(iteration), {}})}});
+      if (!then_more) {
+        *result = read;
+        return true;
+      }
+      uint32_t rest;
+      active_.push_back(static_cast<uint32_t>(iteration));
+      bool ok = Lower(second.kids[1], kNoContext, &rest);  // a key is no trie node's value
+      active_.pop_back();
+      if (!ok) return false;
+      *result = Push(VNode{VOp::kPipe, 0, {read, rest}});
+      return true;
+    }
     int64_t below = iteration;
     for (size_t i = 1; i < keys.size(); ++i) below = trie_->Child(static_cast<uint32_t>(below), keys[i]);
     uint32_t each = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
@@ -503,6 +519,7 @@ void MarkSingle(ViewProgram* program) {
       case VOp::kIdentity:
       case VOp::kConst:
       case VOp::kPath:
+      case VOp::kEntryKey:
       case VOp::kVar:
       case VOp::kWithEntries:  // one object (or an error)
       case VOp::kAny:          // one boolean (or an error), whatever the condition outputs
@@ -591,6 +608,7 @@ void RenderSubexpressions(const ViewProgram& program, const PathTrie& trie, std:
     if (v.op == VOp::kVar || v.op == VOp::kBind) r = kReadsOpen;
     if (v.op == VOp::kIterEach) r = kReadsOpen;  // lists an iteration: its current element moves
     if (v.op == VOp::kPath && trie.nodes[v.a].owner != 0) add(&r, trie.nodes[v.a].owner);
+    if (v.op == VOp::kEntryKey) add(&r, v.a);  // the iteration's current element
     out += "(";
     for (uint32_t kid : v.kids) {
       out += (*text)[kid] + ";";

@@ -453,6 +453,8 @@ struct PathCache {
     uint64_t stamp = 0;
     State state = kUnknown;
     std::vector<element> elements;
+    // An object's elements: each one's key (`to_entries[] | .key`); an array's: none (its index).
+    std::vector<std::string_view> keys;
     uint32_t current = 0;  // the element the evaluator is at
     std::vector<State> below_states;
     std::vector<VVal> below_values;
@@ -620,6 +622,7 @@ struct PathCache {
     Iteration& it = iterations[id];
     it.stamp = generation;
     it.elements.clear();
+    it.keys.clear();
     VVal value;
     it.state = Get(parent[id], &value);
     if (it.state == kKnown) {
@@ -629,7 +632,10 @@ struct PathCache {
       } else if (kind == Kind::Object && value.is_dom()) {
         scratch_fields.clear();
         if (!ObjectFields(ObjectOf(value.dom()), sort_keys, &scratch_fields)) it.state = kBail;
-        for (const Field& field : scratch_fields) it.elements.push_back(field.second);
+        for (const Field& field : scratch_fields) {
+          it.elements.push_back(field.second);
+          it.keys.push_back(field.first);
+        }
       } else {
         it.state = kError;  // `null | .[]` and scalars: "Cannot iterate over ..."
       }
@@ -948,6 +954,7 @@ class Evaluator {
         return FieldPath(in, n.keys, 0, [&](const VVal& a) {
           return k(VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(Const(n.c))))));
         });
+      case VOp::kEntryKey: break;  // single: answered above
     }
     return Flow::kBail;
   }
@@ -1010,6 +1017,12 @@ class Evaluator {
       }
       case VOp::kNot: *out = VVal::Bool(!Truthy(in)); return Flow::kContinue;
       case VOp::kType: *out = VVal::Ref(TypeNameOf(in.kind())); return Flow::kContinue;
+      case VOp::kEntryKey: {  // inside the iteration (it is at an element of this object)
+        const PathCache::Iteration& it = cx_.paths->iterations[n.a];
+        if (it.keys.empty()) *out = VVal::Number(it.current);
+        else *out = VVal::Key(it.keys[it.current]);
+        return Flow::kContinue;
+      }
       case VOp::kAlternative: {
         Flow f = Single(n.kids[0], in, out);
         if (f != Flow::kContinue || Truthy(*out)) return f;

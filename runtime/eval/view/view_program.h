@@ -40,6 +40,8 @@ enum class VOp : uint8_t {
                                // `select(.value OP constant)` (kids[0] the kIf of that select)
   kFieldCompare,               // `.key OP constant`: a = ir::BinaryOp (a comparison), keys[0] the
                                // key, c = const index of the constant
+  kEntryKey,                   // a: iteration trie node: the key `to_entries` gives its current
+                               // element (an object member's name, an array element's index)
 };
 
 // kWithEntries' `a` when f keeps or drops each entry by its value alone (`select(.value != null)`):

@@ -443,7 +443,10 @@ TEST(ViewEngineTest, EntryValuesAreTheIterationsElements) {
       ".s | to_entries[] | .value", ".s | to_entries[] | .value.a", ".s | to_entries[] | .value.a.b",
       ".s | to_entries[] | .value | {x: .a, k: (.a // 0)}", "[.s | to_entries[] | .value.a]",
       ".s | to_entries[] | .value | .a // \"none\"", ".s | to_entries[] | .key",
-      ".t[] | .s | to_entries[] | .value.a", ".s | (to_entries[] | .value.a), length"};
+      ".t[] | .s | to_entries[] | .value.a", ".s | (to_entries[] | .value.a), length",
+      // keys: an object member's name, an array element's index, in the iteration's order
+      ".s | to_entries[] | .key | tostring", "[.s | to_entries[] | .key] | length",
+      ".s | to_entries[] | .key | . == \"m\"", "[.s | to_entries[] | .key, .value.a]"};
   const std::vector<std::string> answered_docs = {
       R"({"s":{"m":{"a":{"b":1}},"b":{"a":{"b":2}},"c":{}},"t":[{"s":{"q":{"a":3}}}]})",
       R"({"s":[{"a":{"b":1}},{"a":null,"z":0}],"t":[],"z":1})", R"({"s":{},"t":[]})", R"({"s":[],"t":[]})"};
@@ -458,10 +461,12 @@ TEST(ViewEngineTest, EntryValuesAreTheIterationsElements) {
     }
   }
   for (const char* doc : {R"({"s":null,"t":[]})", R"({"s":"str","t":[]})", R"({"s":1,"t":[]})", R"({"t":[]})"}) {
-    ViewRun run = RunView(".s | to_entries[] | .value.a", doc);
-    EXPECT_FALSE(run.answered) << doc;
-    EXPECT_EQ(run.text, Interpret(*Lowered(".s | to_entries[] | .value.a"), doc, false)) << doc;
-    EXPECT_NE(run.text.find("has no keys"), std::string::npos) << doc << ": " << run.text;
+    for (const char* expr : {".s | to_entries[] | .value.a", ".s | to_entries[] | .key"}) {
+      ViewRun run = RunView(expr, doc);
+      EXPECT_FALSE(run.answered) << doc;
+      EXPECT_EQ(run.text, Interpret(*Lowered(expr), doc, false)) << doc;
+      EXPECT_NE(run.text.find("has no keys"), std::string::npos) << doc << ": " << run.text;
+    }
   }
 }
 
