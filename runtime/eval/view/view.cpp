@@ -1003,18 +1003,9 @@ class Evaluator {
     if (!Step()) return Flow::kBail;
     const VNode& n = p_->nodes[id];
     if (n.direct_operands) return DirectBinary(n, in, out);
-    if (n.form == VForm::kPathOrConst) return Direct(n, in, out);
+    // A constant, a variable, the input, a trie path, `P // c`: read in one place.
+    if (n.form != VForm::kTree) return Direct(n, in, out);
     switch (n.op) {
-      case VOp::kIdentity: *out = in; return Flow::kContinue;
-      case VOp::kConst: *out = VVal::Ref(Const(n.a)); return Flow::kContinue;
-      case VOp::kVar:
-        if (n.a >= slots_.size()) return Flow::kBail;
-        *out = slots_[n.a];
-        return Flow::kContinue;
-      case VOp::kPath: {
-        PathCache::State state = cx_.paths->Get(n.a, out);
-        return state == PathCache::kKnown ? Flow::kContinue : FlowOf(state);
-      }
       case VOp::kNot: *out = VVal::Bool(!Truthy(in)); return Flow::kContinue;
       case VOp::kType: *out = VVal::Ref(TypeNameOf(in.kind())); return Flow::kContinue;
       case VOp::kEntryKey: {  // inside the iteration (it is at an element of this object)
