@@ -273,33 +273,26 @@ class Lowerer {
     if (keys[0] != "value" && !entry_key) return false;
     int64_t iteration = IterationOf(ctx);
     if (iteration == kNoContext) return false;
-    if (entry_key) {
-      uint32_t each = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
-      uint32_t read = Push(VNode{VOp::kPipe, 0, {each, Push(VNode{VOp::kEntryKey, static_cast<uint32_t>(iteration), {}})}});
-      if (!then_more) {
-        *result = read;
-        return true;
-      }
-      uint32_t rest;
-      active_.push_back(static_cast<uint32_t>(iteration));
-      bool ok = Lower(second.kids[1], kNoContext, &rest);  // a key is no trie node's value
-      active_.pop_back();
-      if (!ok) return false;
-      *result = Push(VNode{VOp::kPipe, 0, {read, rest}});
-      return true;
-    }
-    int64_t below = iteration;
-    for (size_t i = 1; i < keys.size(); ++i) below = trie_->Child(static_cast<uint32_t>(below), keys[i]);
+    // What each element gives (its key, or the value's path below the iteration), and what the
+    // rest then sees: a key is no trie node's value.
     uint32_t each = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
-    uint32_t read = below == iteration ? each
-                                       : Push(VNode{VOp::kPipe, 0, {each, Push(VNode{VOp::kPath, static_cast<uint32_t>(below), {}})}});
+    uint32_t read = each;
+    int64_t rest_ctx = kNoContext;
+    if (entry_key) {
+      read = Push(VNode{VOp::kPipe, 0, {each, Push(VNode{VOp::kEntryKey, static_cast<uint32_t>(iteration), {}})}});
+    } else {
+      int64_t below = iteration;
+      for (size_t i = 1; i < keys.size(); ++i) below = trie_->Child(static_cast<uint32_t>(below), keys[i]);
+      if (below != iteration) read = Push(VNode{VOp::kPipe, 0, {each, Push(VNode{VOp::kPath, static_cast<uint32_t>(below), {}})}});
+      rest_ctx = below;
+    }
     if (!then_more) {
       *result = read;
       return true;
     }
     active_.push_back(static_cast<uint32_t>(iteration));
     uint32_t rest;
-    bool ok = Lower(second.kids[1], below, &rest);
+    bool ok = Lower(second.kids[1], rest_ctx, &rest);
     active_.pop_back();
     if (!ok) return false;
     *result = Push(VNode{VOp::kPipe, 0, {read, rest}});
