@@ -257,7 +257,8 @@ TEST(ViewSharedPathsTest, SharedSubexpressionsAgreeAcrossObjects) {
 }
 
 TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
-  // Which comparisons are marked: both operands a constant, a trie path or `path // constant`.
+  // Which binary operators are marked: a comparison or `+`, `-`, `*` whose operands are each a
+  // constant, a variable, the input, a trie path or `path // constant`.
   view::PathTrie trie;
   std::string reason;
   auto marked = [&](const std::string& expr) {
