@@ -518,6 +518,8 @@ struct PathCache {
     return GetSlow(id, out);
   }
 
+  // Get's miss: an absolute node not read for this object, an iteration node, or a node below
+  // an iteration not read at its current element.
   [[gnu::noinline]] State GetSlow(uint32_t id, VVal* out) {
     uint32_t o = owner[id];
     if (o == 0) {
@@ -529,8 +531,9 @@ struct PathCache {
       *out = VVal::Dom(it.elements[it.current]);
       return kKnown;
     }
+    // Not read yet at this element (Get answers the rest in line).
+    FillBelowIteration(parent[id], it.current);
     const size_t slot = BelowSlot(it, id, it.current);
-    if (it.below_states[slot] == kUnknown) FillBelowIteration(parent[id], it.current);
     return Read(it.below_states[slot], it.below_values[slot], out);
   }
 
