@@ -471,26 +471,39 @@ bool NegativeZeroAt(std::string_view text, size_t at) {
 // prints), copying the text to `copy_to` (when not null) in the same pass: the parse needs a padded
 // copy anyway, and one pass touches the text once. Rare: a false positive inside a string, such as
 // "a -0", only costs speed; after a true result the copy is incomplete (the caller does not parse
-// it). Kubernetes text is full of '-' (names, dates): the pairs "-0" are found 32 bytes at a time
-// with AVX2 when the CPU has it (a byte is flagged when it is '0' and the byte before it '-', the
-// last '-' of a block carried into the next), else 16 at a time with SSE2 or 8 with SWAR; each
-// flag is then checked by NegativeZeroAt, so a real pair is never missed.
+// it). Kubernetes text is full of '-' (names, dates): the pairs "-0" are found with AVX2 when the
+// CPU has it, 128 bytes per step: each 32-byte block is compared with '-' and the same block one
+// byte further with '0', and the four blocks' flags are tested together, so a step without a pair
+// (most of them) costs one branch. Else 16 bytes at a time with SSE2 or 8 with SWAR. Each flag is then checked by NegativeZeroAt, so a real pair is
+// never missed.
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, char* copy_to, size_t* done) {
   const char* p = text.data();
   const __m256i dash = _mm256_set1_epi8('-'), zero = _mm256_set1_epi8('0');
-  uint32_t dash_carry = 0;
   size_t i = 0;
-  for (; i + 32 <= text.size(); i += 32) {
-    __m256i block = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-    if (copy_to != nullptr) _mm256_storeu_si256(reinterpret_cast<__m256i*>(copy_to + i), block);
-    auto dashes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, dash)));
-    auto zeros = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, zero)));
-    // Bit j: byte i+j is '0' and byte i+j-1 is '-'.
-    for (uint32_t pairs = ((dashes << 1) | dash_carry) & zeros; pairs != 0; pairs &= pairs - 1) {
-      if (NegativeZeroAt(text, i + static_cast<size_t>(__builtin_ctz(pairs)) - 1)) return true;
+  // Pairs starting at i .. i+127; the last one's '0' is byte i+128, so that byte must exist.
+  for (; i + 129 <= text.size(); i += 128) {
+    __m256i here[4], pairs[4];
+#pragma GCC unroll 4
+    for (int b = 0; b < 4; ++b) {
+      here[b] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32 * b));
+      __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32 * b + 1));
+      pairs[b] = _mm256_and_si256(_mm256_cmpeq_epi8(here[b], dash), _mm256_cmpeq_epi8(next, zero));
     }
-    dash_carry = dashes >> 31;
+    if (copy_to != nullptr) {
+#pragma GCC unroll 4
+      for (int b = 0; b < 4; ++b) _mm256_storeu_si256(reinterpret_cast<__m256i*>(copy_to + i + 32 * b), here[b]);
+    }
+    __m256i any = _mm256_or_si256(_mm256_or_si256(pairs[0], pairs[1]), _mm256_or_si256(pairs[2], pairs[3]));
+    if (_mm256_testz_si256(any, any)) continue;
+    for (int b = 0; b < 4; ++b) {
+      // Bit j: byte i+32b+j is '-' and the byte after it '0'.
+      for (auto bits = static_cast<uint32_t>(_mm256_movemask_epi8(pairs[b])); bits != 0; bits &= bits - 1) {
+        if (NegativeZeroAt(text, i + 32 * static_cast<size_t>(b) + static_cast<size_t>(__builtin_ctz(bits)))) {
+          return true;
+        }
+      }
+    }
   }
   *done = i;
   return false;
@@ -504,8 +517,8 @@ bool MayHoldNegativeZero(std::string_view text, char* copy_to) {
 #if defined(__x86_64__) && defined(__GNUC__)
   static const bool has_avx2 = __builtin_cpu_supports("avx2");
   if (has_avx2) {
-    // The blocks saw every pair whose '0' is in them; a '-' ending the last one is checked here.
-    if (MayHoldNegativeZeroAvx2(text, copy_to, &i) || (i > 0 && NegativeZeroAt(text, i - 1))) return true;
+    // The steps saw every pair starting before i; the rest continue from i.
+    if (MayHoldNegativeZeroAvx2(text, copy_to, &i)) return true;
   }
 #endif
 #ifdef __SSE2__

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/value/json.h"
+#include "runtime/value/json_dom.h"
 
 namespace wm {
 namespace {
@@ -309,6 +310,33 @@ TEST(ParseJsonStream, AdjacentValuesAndTrickyStringsAgreeOnBothPaths) {
   for (const Case& c : cases) {
     EXPECT_EQ(StreamToText(c.text, true), c.expected) << c.text;
     EXPECT_EQ(StreamToText(c.text, false), c.expected) << c.text;
+  }
+}
+
+// The scan for the integer "-0" (whose sign simdjson's DOM would drop) looks at many bytes per
+// step: a "-0" at any offset, across every step boundary, sends the document to the exact parser,
+// and look-alikes ("-0" inside strings and dates, -0.5, -0e1) do not, in both the padded and the
+// copying form of the DOM parse.
+TEST(ParseDom, FindsTheIntegerMinusZeroAtEveryOffset) {
+  simdjson::dom::parser parser;
+  for (size_t pad = 0; pad < 420; ++pad) {
+    const std::string filler = "\"" + std::string(pad, 'x') + "\",";
+    const std::string decoys = "\"web-0\",\"2024-05-01T00:00:00Z\",-0.5,-0e1,-10,";
+    for (bool padded : {false, true}) {
+      auto dom_parses = [&](const std::string& text) {
+        std::string buffer = text + std::string(simdjson::SIMDJSON_PADDING, ' ');
+        simdjson::dom::element root;
+        return json_dom::ParseDom(std::string_view(buffer.data(), text.size()), &parser, &root, padded);
+      };
+      const std::string minus_zero = "[" + filler + "-0]";
+      EXPECT_FALSE(dom_parses(minus_zero)) << pad;
+      EXPECT_FALSE(dom_parses("[" + filler + decoys + "-0," + decoys + "1]")) << pad;
+      EXPECT_TRUE(dom_parses("[" + filler + decoys + "1]")) << pad;
+      Value value;
+      JsonError error;
+      ASSERT_TRUE(ParseJson(minus_zero, &value, &error)) << pad;
+      EXPECT_EQ(ToJson(value), "[\"" + std::string(pad, 'x') + "\",-0]") << pad;
+    }
   }
 }
 
