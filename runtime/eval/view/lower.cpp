@@ -130,8 +130,18 @@ class Lowerer {
       case Op::Try:
         if (n.kids.size() > 1 && n.kids[1] != ir::kNoNode) return Refuse("try with a catch handler");
         return Emit(VNode{VOp::kTry, 0, {}}, {n.kids[0]}, ctx, result);
-      case Op::Collect: v.op = VOp::kCollect; break;
-      case Op::Object: v.op = VOp::kObject; break;
+      case Op::Collect:
+        // `[]` and `{}` are constants, so that `P // []` and `P // {}` are read in line as `P // 0`
+        // is (VForm::kPathOrConst), and `x == {}` compares with the constant.
+        if (n.kids.size() == 1 && n.kids[0] < p_.nodes.size() && p_.nodes[n.kids[0]].op == Op::Empty) {
+          return EmitConst(Value::EmptyArray(), result);
+        }
+        v.op = VOp::kCollect;
+        break;
+      case Op::Object:
+        if (n.kids.empty()) return EmitConst(Value::EmptyObject(), result);
+        v.op = VOp::kObject;
+        break;
       case Op::Var:
         if (ir::ScopeLevels(n.a) != 0) return Refuse("variable of an enclosing function");
         v.op = VOp::kVar;
@@ -186,6 +196,11 @@ class Lowerer {
     }
     out_->nodes.push_back(std::move(v));
     *result = static_cast<uint32_t>(out_->nodes.size() - 1);
+    return true;
+  }
+
+  bool EmitConst(const Value& constant, uint32_t* result) {
+    *result = Push(VNode{VOp::kConst, AddConst(constant), {}});
     return true;
   }
 

@@ -358,6 +358,47 @@ TEST(ViewSharedPathsTest, KeysAfterADefaultEmptyObjectAreTriePaths) {
   EXPECT_EQ(Describe(runner.result(1)), "null\n");
 }
 
+TEST(ViewSharedPathsTest, EmptyContainerLiteralsAreConstants) {
+  // `[]` and `{}` are lowered as constants: `P // []` and `P // {}` have the direct form
+  // `path // constant`, and `(A // {}) + (B // {})` reads both operands in line.
+  view::PathTrie trie;
+  std::string reason;
+  auto program = view::LowerToView(*Lowered("[(.a // []), (.b // {}), ((.c // {}) + (.d // {}))]"), &trie, &reason);
+  ASSERT_NE(program, nullptr) << reason;
+  view::MarkSingle(program.get());
+  size_t defaults = 0, direct_sums = 0, collects = 0, objects = 0;
+  for (const view::VNode& node : program->nodes) {
+    defaults += node.form == view::VForm::kPathOrConst;
+    direct_sums += node.op == view::VOp::kBinary && node.direct_operands;
+    collects += node.op == view::VOp::kCollect;
+    objects += node.op == view::VOp::kObject;
+  }
+  EXPECT_EQ(defaults, 4u);
+  EXPECT_EQ(direct_sums, 1u);
+  EXPECT_EQ(collects, 1u);  // the outer array only
+  EXPECT_EQ(objects, 0u);
+
+  // The constants are shared by every run: what the programs build from them must be new values,
+  // and the constants stay empty for the next resolver and the next object.
+  const std::vector<std::string> exprs = {
+      "[]", "{}", "[] | length", "{} | keys", ". == {}", ".a == []", "(.a // []) | length",
+      "(.a // []) + [1]", "[1] + (.a // [])", "(.b // {}) + {k: 1}", "{k: 1} + (.b // {})",
+      "(.c // {}) + (.d // {})", "((.c // {}) + (.d // {})) != {}", "(.a // []) | map(. + 1)",
+      "(.b // {}) | to_entries", "(.b // {}) | with_entries(select(.value != null))",
+      "[(.a // [])[], (.b // {})[]]", "[] | first", "{} | .x", "[] | .[0]", "(.a // []) | add",
+      "if (.c // {}) == {} then 1 else 2 end", "[.x[]? | (.a // []) | length]",
+  };
+  const std::vector<std::string> docs = {
+      R"({"a":[1,2],"b":{"k":0,"j":null},"c":{"x":1},"d":{"y":2,"x":3}})",
+      R"({})",
+      R"({"a":null,"b":false,"c":null,"d":{}})",
+      R"({"a":[],"b":{},"c":{},"d":null,"x":[{"a":[5]},{}]})",
+      R"({"a":"s","b":3,"c":[1],"d":{"z":1}})",
+      R"({"b":{"k":1,"k":2},"c":{"q":1,"q":2},"d":{"q":3}})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
   // A lookup on a DOM object is kept for the next reads of that key there (`.type` three times
   // per condition): objects at the same place of the next document, other keys of the same
