@@ -4,6 +4,7 @@
 // become shared trie paths, and other constant-key chains become one kFieldPath node.
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "runtime/eval/view/view_program.h"
@@ -561,6 +562,17 @@ void MarkSingle(ViewProgram* program) {
     }
     n.direct_operands = n.op == VOp::kBinary && n.single && form_of(n.kids[0]) != VForm::kTree &&
                         form_of(n.kids[1]) != VForm::kTree;
+    if (n.op == VOp::kObject) {
+      std::vector<std::string_view> keys;
+      for (size_t i = 0; i < n.kids.size(); i += 2) {
+        const VNode& key = program->nodes[n.kids[i]];
+        if (key.op != VOp::kConst || !program->consts[key.a].IsString()) break;
+        keys.push_back(program->consts[key.a].AsString());
+      }
+      std::sort(keys.begin(), keys.end());
+      n.distinct_constant_keys = keys.size() * 2 == n.kids.size() &&
+                                 std::adjacent_find(keys.begin(), keys.end()) == keys.end();
+    }
   }
 }
 

@@ -1533,7 +1533,7 @@ class Evaluator {
   Flow EvalObject(const VNode& n, size_t entry, const VVal& in, std::vector<VVal>* members, Cont k) {
     if (entry * 2 >= n.kids.size()) {
       if (!ChargeBytes(16 * members->size())) return Flow::kBail;
-      if (!KeysUnique(*members)) return k(ObjectWithRepeatedKeys(*members));
+      if (!n.distinct_constant_keys && !KeysUnique(*members)) return k(ObjectWithRepeatedKeys(*members));
       Composite* built = NewComposite(true);
       built->items = *members;
       return k(VVal::Adopt(built));
@@ -1563,7 +1563,7 @@ class Evaluator {
       if (built->items[i].kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
     }
     if (!ChargeBytes(16 * built->items.size())) return Flow::kBail;
-    *out = KeysUnique(built->items) ? std::move(object) : ObjectWithRepeatedKeys(built->items);
+    *out = n.distinct_constant_keys || KeysUnique(built->items) ? std::move(object) : ObjectWithRepeatedKeys(built->items);
     return Flow::kContinue;
   }
 

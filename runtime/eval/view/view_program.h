@@ -77,6 +77,9 @@ struct VNode {
   // A single kBinary (a comparison, `+`, `-`, `*`) whose two operands have a direct form: they
   // are read in line, one step.
   bool direct_operands = false;
+  // A kObject whose keys are string constants that differ from each other (`{cpu: .a, memory:
+  // .b}`): the object it builds never repeats a key, so the evaluator does not look. Set by MarkSingle.
+  bool distinct_constant_keys = false;
   // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
   // on a subexpression the kind computes more than once per object (or per element).
   uint32_t memo = 0;

@@ -399,6 +399,39 @@ TEST(ViewSharedPathsTest, EmptyContainerLiteralsAreConstants) {
   ExpectAgree(exprs, docs);
 }
 
+TEST(ViewSharedPathsTest, OnlyObjectsWithDistinctConstantKeysSkipTheRepeatCheck) {
+  // MarkSingle flags an object construction whose keys are distinct string constants; one that
+  // repeats a constant key, or computes a key, is still checked (the last value stays, at the
+  // first key's place).
+  const std::vector<std::pair<std::string, bool>> flagged = {
+      {"{a: .x, b: .y}", true},      {"{a: .x, b: .y, a: .z}", false}, {"{(.k): .x, a: .y}", false},
+      {"{a: 1, \"a\": 2}", false}, {"{\"a b\": 1, a: 2}", true},     {"{a: (.x, .y), b: 1}", true},
+  };
+  for (const auto& [expr, distinct] : flagged) {
+    view::PathTrie trie;
+    std::string reason;
+    auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+    ASSERT_NE(program, nullptr) << expr << ": " << reason;
+    view::MarkSingle(program.get());
+    size_t objects = 0, flags = 0;
+    for (const view::VNode& node : program->nodes) {
+      objects += node.op == view::VOp::kObject;
+      flags += node.op == view::VOp::kObject && node.distinct_constant_keys;
+    }
+    EXPECT_EQ(objects, 1u) << expr;
+    EXPECT_EQ(flags, distinct ? 1u : 0u) << expr;
+  }
+  std::vector<std::string> exprs;
+  for (const auto& entry : flagged) exprs.push_back(entry.first);
+  exprs.push_back("[.r[] | {a: .x, b: .x, a: .y}]");
+  const std::vector<std::string> docs = {
+      R"({"x":1,"y":2,"z":3,"k":"a","r":[{"x":1,"y":2},{"x":3}]})",
+      R"({"x":null,"k":"b"})",
+      R"({"k":"a","x":{"a":1},"y":[1]})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
   // A lookup on a DOM object is kept for the next reads of that key there (`.type` three times
   // per condition): objects at the same place of the next document, other keys of the same
