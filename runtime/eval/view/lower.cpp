@@ -516,6 +516,26 @@ uint32_t PathTrie::IterationChild(uint32_t parent) {
   return id;
 }
 
+namespace {
+
+// Whether node `id` is `.[] | select(c)` with c single or a kFieldCompare (one boolean or an
+// error per element): the body of a kCollect that VNode::select_each runs as a loop.
+bool SelectsEachElement(const ViewProgram& program, uint32_t id) {
+  const VNode& pipe = program.nodes[id];
+  if (pipe.op != VOp::kPipe) return false;
+  const VNode& each = program.nodes[pipe.kids[0]];
+  const VNode& select = program.nodes[pipe.kids[1]];
+  if (each.op != VOp::kIterate || program.nodes[each.kids[0]].op != VOp::kIdentity) return false;
+  if (select.op != VOp::kIf || program.nodes[select.kids[1]].op != VOp::kIdentity ||
+      program.nodes[select.kids[2]].op != VOp::kEmpty) {
+    return false;
+  }
+  const VNode& condition = program.nodes[select.kids[0]];
+  return condition.single || condition.op == VOp::kFieldCompare;
+}
+
+}  // namespace
+
 void MarkSingle(ViewProgram* program) {
   for (VNode& n : program->nodes) {
     auto kids_single = [&] {
@@ -562,6 +582,7 @@ void MarkSingle(ViewProgram* program) {
     }
     n.direct_operands = n.op == VOp::kBinary && n.single && form_of(n.kids[0]) != VForm::kTree &&
                         form_of(n.kids[1]) != VForm::kTree;
+    if (n.op == VOp::kCollect) n.select_each = SelectsEachElement(*program, n.kids[0]);
     if (n.op == VOp::kObject) {
       std::vector<std::string_view> keys;
       for (size_t i = 0; i < n.kids.size(); i += 2) {

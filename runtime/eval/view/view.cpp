@@ -1519,6 +1519,22 @@ class Evaluator {
   Flow EvalCollect(const VNode& n, const VVal& in, Cont k) {
     Composite* built = NewComposite(false);
     VVal array = VVal::Adopt(built);
+    if (n.select_each && in.is_dom() && in.dom().type() == element_type::ARRAY) {
+      // `[.[] | select(c)]` on an array of the document: each element tested in one loop, kept
+      // as a view when c holds (the order, outcomes and errors of the pipeline's).
+      const uint32_t condition = p_->nodes[p_->nodes[n.kids[0]].kids[1]].kids[0];
+      for (element e : ArrayOf(in.dom())) {
+        if (!Step()) return Flow::kBail;
+        VVal item = VVal::Dom(e);
+        bool holds = false;
+        Flow f = Holds(condition, item, &holds);
+        if (f != Flow::kContinue) return f;
+        if (!holds) continue;
+        if (!ChargeBytes(16)) return Flow::kBail;
+        built->items.push_back(std::move(item));
+      }
+      return k(array);
+    }
     Flow f = Eval(n.kids[0], in, [&](const VVal& v) {
       if (!ChargeBytes(16)) return Flow::kBail;
       built->items.push_back(v);
@@ -1526,6 +1542,21 @@ class Evaluator {
     });
     if (f != Flow::kContinue) return f;
     return k(array);
+  }
+
+  // Whether condition `id` (single, or a kFieldCompare) holds on `in`.
+  Flow Holds(uint32_t id, const VVal& in, bool* holds) {
+    const VNode& c = p_->nodes[id];
+    if (c.op != VOp::kFieldCompare) {
+      VVal v;
+      Flow f = Single(id, in, &v);
+      *holds = f == Flow::kContinue && Truthy(v);
+      return f;
+    }
+    return FieldPath(in, c.keys, 0, [&](const VVal& field) {
+      *holds = ComparisonHolds(static_cast<ir::BinaryOp>(c.a), CompareViews(field, VVal::Ref(Const(c.c))));
+      return Flow::kContinue;
+    });
   }
 
   // `{k1: v1, ...}`, one object per combination of the keys' and values' outputs. `members` holds

@@ -80,6 +80,9 @@ struct VNode {
   // A kObject whose keys are string constants that differ from each other (`{cpu: .a, memory:
   // .b}`): the object it builds never repeats a key, so the evaluator does not look. Set by MarkSingle.
   bool distinct_constant_keys = false;
+  // A kCollect of `.[] | select(c)` (`map(select(c))`) with c single or a kFieldCompare: on an
+  // array of the document the evaluator tests each element in one loop. Set by MarkSingle.
+  bool select_each = false;
   // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
   // on a subexpression the kind computes more than once per object (or per element).
   uint32_t memo = 0;

@@ -432,6 +432,52 @@ TEST(ViewSharedPathsTest, OnlyObjectsWithDistinctConstantKeysSkipTheRepeatCheck)
   ExpectAgree(exprs, docs);
 }
 
+TEST(ViewSharedPathsTest, SelectEachTestsTheElementsOfADocumentArrayInOneLoop) {
+  // `map(select(c))` with c one boolean per element (a field comparison, or any single
+  // condition) is flagged; a condition with several outputs is not.
+  const std::vector<std::pair<std::string, bool>> flagged = {
+      {"map(select(.name == \"main\"))", true},
+      {"map(select((.a // 0) > 1))", true},
+      {"map(select(.x and (.y | not)))", true},
+      {"[.[] | select(.t.u != null)]", false},  // the root's `.[]` is the trie's iteration
+      {"map(select(.a, .b))", false},
+      {"map(select(.a) | .b)", false},
+  };
+  for (const auto& [expr, select_each] : flagged) {
+    view::PathTrie trie;
+    std::string reason;
+    auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+    ASSERT_NE(program, nullptr) << expr << ": " << reason;
+    view::MarkSingle(program.get());
+    size_t flags = 0;
+    for (const view::VNode& node : program->nodes) flags += node.select_each;
+    EXPECT_EQ(flags, select_each ? 1u : 0u) << expr;
+  }
+  // The answers, on arrays of objects, of scalars and nulls (errors), empty, repeated keys; on
+  // built arrays, objects, null and scalars (the general path), and below an iteration.
+  std::vector<std::string> exprs;
+  for (const auto& entry : flagged) exprs.push_back(entry.first);
+  for (const char* more : {".c | map(select(.name == \"main\"))", "(.c // []) | map(select(.name == \"main\")) | first",
+                           "[.s[] | .c // [] | map(select(.name == \"main\")) | first.image][]",
+                           "[.c[]?] | map(select(.name == \"main\"))", ".c | map(select(.name == \"main\")) | length"}) {
+    exprs.push_back(more);
+  }
+  const std::vector<std::string> docs = {
+      R"([{"name":"main","a":2,"x":1,"y":false,"t":{"u":1}},{"name":"side","a":0},{"a":5,"name":"main","b":3}])",
+      R"([])",
+      R"([null,{"name":"main"}])",
+      R"([1,{"name":"main"}])",
+      R"([{"name":"x","name":"main","a":1,"a":3,"t":{"u":null}}])",
+      R"({"c":[{"name":"main","image":"i"},{"name":"main","image":"j"}],"s":[{"c":[{"name":"o"},{"name":"main","image":"k"}]},{"c":null},{}]})",
+      R"({"c":{"p":{"name":"main"}},"s":[]})",
+      R"({"c":null,"s":[{"c":[]}]})",
+      R"({"c":"str","s":[{"c":[{"name":"main"}]}]})",
+      R"({"a":{"name":"main"},"x":{"y":1}})",
+      R"("text")",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
   // A lookup on a DOM object is kept for the next reads of that key there (`.type` three times
   // per condition): objects at the same place of the next document, other keys of the same
