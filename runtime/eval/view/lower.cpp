@@ -518,8 +518,8 @@ uint32_t PathTrie::IterationChild(uint32_t parent) {
 
 namespace {
 
-// Whether node `id` is `.[] | select(c)` with c single or a kFieldCompare (one boolean or an
-// error per element): the body of a kCollect that VNode::select_each runs as a loop.
+// Whether node `id` is `.[] | select(c)` with c a condition (VNode::condition): the body of a
+// kCollect that VNode::select_each runs as a loop.
 bool SelectsEachElement(const ViewProgram& program, uint32_t id) {
   const VNode& pipe = program.nodes[id];
   if (pipe.op != VOp::kPipe) return false;
@@ -530,8 +530,7 @@ bool SelectsEachElement(const ViewProgram& program, uint32_t id) {
       program.nodes[select.kids[2]].op != VOp::kEmpty) {
     return false;
   }
-  const VNode& condition = program.nodes[select.kids[0]];
-  return condition.single || condition.op == VOp::kFieldCompare;
+  return program.nodes[select.kids[0]].condition;
 }
 
 }  // namespace
@@ -582,6 +581,9 @@ void MarkSingle(ViewProgram* program) {
     }
     n.direct_operands = n.op == VOp::kBinary && n.single && form_of(n.kids[0]) != VForm::kTree &&
                         form_of(n.kids[1]) != VForm::kTree;
+    n.condition = n.single || n.op == VOp::kFieldCompare ||
+                  ((n.op == VOp::kAnd || n.op == VOp::kOr) && program->nodes[n.kids[0]].condition &&
+                   program->nodes[n.kids[1]].condition);
     if (n.op == VOp::kCollect) n.select_each = SelectsEachElement(*program, n.kids[0]);
     if (n.op == VOp::kObject) {
       std::vector<std::string_view> keys;

@@ -1544,19 +1544,32 @@ class Evaluator {
     return k(array);
   }
 
-  // Whether condition `id` (single, or a kFieldCompare) holds on `in`.
+  // Whether condition `id` (VNode::condition) holds on `in`: its one output is truthy. `and` and
+  // `or` test their right side only when the left one does not decide, as jq.
   Flow Holds(uint32_t id, const VVal& in, bool* holds) {
     const VNode& c = p_->nodes[id];
-    if (c.op != VOp::kFieldCompare) {
-      VVal v;
-      Flow f = Single(id, in, &v);
-      *holds = f == Flow::kContinue && Truthy(v);
-      return f;
+    switch (c.op) {
+      case VOp::kFieldCompare:
+        if (!Step()) return Flow::kBail;
+        return FieldPath(in, c.keys, 0, [&](const VVal& field) {
+          *holds = ComparisonHolds(static_cast<ir::BinaryOp>(c.a), CompareViews(field, VVal::Ref(Const(c.c))));
+          return Flow::kContinue;
+        });
+      case VOp::kAnd:
+      case VOp::kOr:
+        if (!c.single) {
+          if (!Step()) return Flow::kBail;
+          Flow f = Holds(c.kids[0], in, holds);
+          if (f != Flow::kContinue || *holds != (c.op == VOp::kAnd)) return f;
+          return Holds(c.kids[1], in, holds);
+        }
+        break;
+      default: break;
     }
-    return FieldPath(in, c.keys, 0, [&](const VVal& field) {
-      *holds = ComparisonHolds(static_cast<ir::BinaryOp>(c.a), CompareViews(field, VVal::Ref(Const(c.c))));
-      return Flow::kContinue;
-    });
+    VVal v;
+    Flow f = Single(id, in, &v);
+    *holds = f == Flow::kContinue && Truthy(v);
+    return f;
   }
 
   // `{k1: v1, ...}`, one object per combination of the keys' and values' outputs. `members` holds
@@ -1672,6 +1685,21 @@ class Evaluator {
   Flow EvalAnyAll(const VNode& n, const VVal& in, Cont k) {
     bool is_any = n.op == VOp::kAny;
     bool decided = false;
+    if (p_->nodes[n.kids[0]].condition && in.is_dom() && in.dom().type() == element_type::ARRAY) {
+      // On an array of the document, with one boolean per element: one loop, stopping at the
+      // first element that decides.
+      for (element e : ArrayOf(in.dom())) {
+        if (!Step()) return Flow::kBail;
+        bool holds = false;
+        Flow f = Holds(n.kids[0], VVal::Dom(e), &holds);
+        if (f != Flow::kContinue) return f;
+        if (holds == is_any) {
+          decided = true;
+          break;
+        }
+      }
+      return k(VVal::Bool(is_any ? decided : !decided));
+    }
     Flow f = Iterate(in, [&](const VVal& item) {
       return Eval(n.kids[0], item, [&](const VVal& c) {
         if (Truthy(c) != is_any) return Flow::kContinue;

@@ -80,8 +80,11 @@ struct VNode {
   // A kObject whose keys are string constants that differ from each other (`{cpu: .a, memory:
   // .b}`): the object it builds never repeats a key, so the evaluator does not look. Set by MarkSingle.
   bool distinct_constant_keys = false;
-  // A kCollect of `.[] | select(c)` (`map(select(c))`) with c single or a kFieldCompare: on an
-  // array of the document the evaluator tests each element in one loop. Set by MarkSingle.
+  // One boolean-like output or an error, tested without continuations (Evaluator::Holds): a
+  // single node, a kFieldCompare, or `and` / `or` of such conditions. Set by MarkSingle.
+  bool condition = false;
+  // A kCollect of `.[] | select(c)` (`map(select(c))`) with c a condition: on an array of the
+  // document the evaluator tests each element in one loop. Set by MarkSingle.
   bool select_each = false;
   // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
   // on a subexpression the kind computes more than once per object (or per element).

@@ -478,6 +478,48 @@ TEST(ViewSharedPathsTest, SelectEachTestsTheElementsOfADocumentArrayInOneLoop) {
   ExpectAgree(exprs, docs);
 }
 
+TEST(ViewSharedPathsTest, AnyAndAllTestConditionsInOneLoop) {
+  // A condition is one boolean-like output or an error: a field comparison, a single node, or
+  // `and` / `or` of conditions. any/all over an array of the document test it element by element
+  // and stop at the first element that decides, as jq (a later error is not reached).
+  view::PathTrie trie;
+  std::string reason;
+  auto program = view::LowerToView(
+      *Lowered("(.c // []) | any((.type == \"A\" or .type == \"B\") and .status == \"True\")"), &trie, &reason);
+  ASSERT_NE(program, nullptr) << reason;
+  view::MarkSingle(program.get());
+  size_t conditions = 0;
+  for (const view::VNode& node : program->nodes) {
+    conditions += node.condition && (node.op == view::VOp::kAnd || node.op == view::VOp::kOr ||
+                                     node.op == view::VOp::kFieldCompare);
+  }
+  EXPECT_EQ(conditions, 5u);  // three comparisons, the `or`, the `and`
+
+  const std::vector<std::string> exprs = {
+      "(.c // []) | any((.type == \"A\" or .type == \"B\") and .status == \"True\")",
+      "(.c // []) | all(.type == \"A\" or .status != \"True\")",
+      "(.c // []) | any(.type == \"A\" and (.n // 0) > 1)",
+      "(.c // []) | all((.n // 0) >= 0)",
+      "(.c // []) | any(.t.u == 1 or .t == null)",
+      "(.c // []) | any(.a, .b)",
+      "[.s[] | (.c // []) | any(.type == \"A\")]",
+      "((.c // []) | any(.type == \"A\")) and ((.c // []) | all(.status == \"True\"))",
+  };
+  const std::vector<std::string> docs = {
+      R"({"c":[{"type":"A","status":"True","n":2},{"type":"B","status":"False"}]})",
+      R"({"c":[{"type":"C","status":"True"},{"type":"B","status":"True","n":-1}]})",
+      R"({"c":[]})",
+      R"({"c":null,"s":[{"c":[{"type":"A"}]},{"c":null},{}]})",
+      R"({"c":[{"type":"A","status":"True"},3]})",
+      R"({"c":[3,{"type":"A"}]})",
+      R"({"c":[null,{"type":"A","status":"True","t":{"u":1}}]})",
+      R"({"c":[{"type":"A","type":"B","status":"True","t":{"u":2}},{"type":"A","n":"x"}]})",
+      R"({"c":{"x":{"type":"A"}}})",
+      R"({"c":"text"})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
   // A lookup on a DOM object is kept for the next reads of that key there (`.type` three times
   // per condition): objects at the same place of the next document, other keys of the same
