@@ -537,6 +537,14 @@ struct PathCache {
     return Read(it.below_states[slot], it.below_values[slot], out);
   }
 
+  // The value of absolute trie node `id` (not below an iteration) where it is kept, and its state:
+  // Get without copying the value out (the path resolvers' loop).
+  State GetAbsolute(uint32_t id, const VVal** out) {
+    if (stamps[id] != generation) FillAbsolute(parent[id]);
+    *out = &values[id];
+    return states[id];
+  }
+
   // The place of node `node` (below an iteration) at element `element` in the iteration's arrays.
   size_t BelowSlot(const Iteration& it, uint32_t node, uint32_t element) const {
     return static_cast<size_t>(below_index[node]) * it.elements.size() + element;
@@ -2070,14 +2078,18 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   // one (Emit's limit), is left to the regular engine.
   const bool one_output_allowed = options.limits.max_outputs > 1;
   for (uint32_t i : s.path_resolvers) {
-    VVal v;
     const size_t begin = outputs_.size();
-    if (!one_output_allowed || s.paths.Get(s.plan[i].node, &v) != PathCache::kKnown) {
+    const VVal* value;
+    const PathCache::State state = s.paths.GetAbsolute(s.plan[i].node, &value);
+    if (state == PathCache::kKnown && one_output_allowed && value->is_dom()) {
+      outputs_.emplace_back(value->dom_bytes(), sort_keys);
+    } else if ((state == PathCache::kMissing || (state == PathCache::kKnown && !value->is_dom())) &&
+               one_output_allowed) {
+      outputs_.emplace_back();  // null: the trie holds views and nulls only
+    } else {
       fall_back(i, begin);
       continue;
     }
-    if (v.is_dom()) outputs_.push_back(ViewOutput::OfElement(v.dom_bytes(), sort_keys));
-    else outputs_.emplace_back();  // null: the trie holds views and nulls only
     answered_on_dom(i, begin);
   }
   s.composite_outputs.Rewind();
