@@ -842,7 +842,8 @@ class Evaluator {
   // Appends one output; reaching the output limit is the engine's error: let it report it.
   Flow Emit(const VVal& v, OutputSink outputs) const {
     if (outputs.count() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-    outputs.all->push_back(OutputOf(v));
+    if (v.is_dom()) outputs.all->emplace_back(v.dom_bytes(), cx_.sort_keys);  // built in place
+    else outputs.all->push_back(OutputOf(v));
     return Flow::kContinue;
   }
   ViewOutput OutputOf(const VVal& v) const {
