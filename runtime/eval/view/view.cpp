@@ -383,6 +383,14 @@ using Field = std::pair<std::string_view, element>;
 // of them: the caller falls back rather than reproduce that here).
 bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Field>* fields) {
   for (simdjson::dom::key_value_pair field : object) fields->emplace_back(field.key, field.value);
+  if (!sort_keys && fields->size() <= 16) {  // most objects: no copy, no sort
+    for (size_t i = 1; i < fields->size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if ((*fields)[i].first == (*fields)[j].first) return false;
+      }
+    }
+    return true;
+  }
   std::vector<Field> by_key = *fields;
   std::sort(by_key.begin(), by_key.end(), [](const Field& a, const Field& b) { return a.first < b.first; });
   for (size_t i = 1; i < by_key.size(); ++i) {
@@ -974,8 +982,16 @@ class Evaluator {
   // The one output of a node marked single (VNode::single), computed directly: the same steps,
   // order of evaluation and outcomes as through Eval and continuations.
   [[gnu::always_inline]] Flow Single(uint32_t id, const VVal& in, VVal* out) {
-    if (p_->nodes[id].memo != 0) [[unlikely]] return SingleShared(id, in, out);
+    const VNode& n = p_->nodes[id];
+    if (n.memo != 0) [[unlikely]] return SingleShared(id, in, out);
+    // A direct form (a constant, a path, `P // c`, ...) in a small frame of its own: most single
+    // nodes are one, and SingleUncached's frame (its many VVal locals) costs more than the read.
+    if (n.form != VForm::kTree) return SingleDirect(n, in, out);
     return SingleUncached(id, in, out);
+  }
+  [[gnu::noinline]] Flow SingleDirect(const VNode& n, const VVal& in, VVal* out) {
+    if (!Step()) return Flow::kBail;
+    return Direct(n, in, out);
   }
 
   // A subexpression the kind's programs share (VNode::memo): computed at its first use on this
@@ -1055,16 +1071,12 @@ class Evaluator {
       }
       case VOp::kAnd:
       case VOp::kOr: {
-        bool is_and = n.op == VOp::kAnd;
-        Flow f = Single(n.kids[0], in, out);
+        const bool is_and = n.op == VOp::kAnd;
+        bool holds = false;
+        Flow f = KidHolds(n.kids[0], in, out, &holds);
         if (f != Flow::kContinue) return f;
-        bool ta = Truthy(*out);
-        if (is_and ? !ta : ta) {
-          *out = VVal::Bool(!is_and);
-          return Flow::kContinue;
-        }
-        f = Single(n.kids[1], in, out);
-        if (f == Flow::kContinue) *out = VVal::Bool(Truthy(*out));
+        if (holds == is_and) f = KidHolds(n.kids[1], in, out, &holds);  // the left side did not decide
+        if (f == Flow::kContinue) *out = VVal::Bool(holds);
         return f;
       }
       default: break;
@@ -1553,10 +1565,27 @@ class Evaluator {
     return k(array);
   }
 
-  // Whether condition `id` (VNode::condition) holds on `in`: its one output is truthy. `and` and
-  // `or` test their right side only when the left one does not decide, as jq.
+  // Whether single kid `id` of a single `and` / `or` holds (`*scratch` may take its value): a
+  // comparison of direct operands compares in line, without a boolean VVal, and a nested `and` /
+  // `or` (the chains of status resolvers) recurses through Holds' small frames.
+  [[gnu::always_inline]] Flow KidHolds(uint32_t id, const VVal& in, VVal* scratch, bool* holds) {
+    const VNode& c = p_->nodes[id];
+    if (c.memo == 0) {
+      if (c.direct_operands && c.a >= static_cast<uint32_t>(ir::BinaryOp::Eq)) return DirectComparisonHolds(c, in, holds);
+      if (c.op == VOp::kAnd || c.op == VOp::kOr) return Holds(id, in, holds);
+    }
+    Flow f = Single(id, in, scratch);
+    *holds = f == Flow::kContinue && Truthy(*scratch);
+    return f;
+  }
+
+  // Whether condition `id` (VNode::condition) holds on `in`: its one output is truthy. A shared
+  // subexpression (VNode::memo) is read through its slot. `and` and `or` test their right side
+  // only when the left one does not decide, as jq; comparisons of direct operands compare in
+  // line, without a boolean VVal.
   Flow Holds(uint32_t id, const VVal& in, bool* holds) {
     const VNode& c = p_->nodes[id];
+    if (c.memo != 0) [[unlikely]] return HoldsSingle(id, in, holds);
     switch (c.op) {
       case VOp::kFieldCompare:
         if (!Step()) return Flow::kBail;
@@ -1565,19 +1594,33 @@ class Evaluator {
           return Flow::kContinue;
         });
       case VOp::kAnd:
-      case VOp::kOr:
-        if (!c.single) {
-          if (!Step()) return Flow::kBail;
-          Flow f = Holds(c.kids[0], in, holds);
-          if (f != Flow::kContinue || *holds != (c.op == VOp::kAnd)) return f;
-          return Holds(c.kids[1], in, holds);
-        }
+      case VOp::kOr: {
+        if (!Step()) return Flow::kBail;
+        Flow f = Holds(c.kids[0], in, holds);
+        if (f != Flow::kContinue || *holds != (c.op == VOp::kAnd)) return f;
+        return Holds(c.kids[1], in, holds);
+      }
+      case VOp::kBinary:
+        if (c.direct_operands && c.a >= static_cast<uint32_t>(ir::BinaryOp::Eq)) return DirectComparisonHolds(c, in, holds);
         break;
       default: break;
     }
+    return HoldsSingle(id, in, holds);
+  }
+  // Holds' cases with VVal locals, out of line: Holds recurses through `and` / `or` once per
+  // element, and their locals would make every one of its frames dearer.
+  [[gnu::noinline]] Flow HoldsSingle(uint32_t id, const VVal& in, bool* holds) {
     VVal v;
     Flow f = Single(id, in, &v);
     *holds = f == Flow::kContinue && Truthy(v);
+    return f;
+  }
+  [[gnu::noinline]] Flow DirectComparisonHolds(const VNode& c, const VVal& in, bool* holds) {
+    if (!Step()) return Flow::kBail;
+    VVal a, b;
+    Flow f = Direct(p_->nodes[c.kids[1]], in, &b);  // the right side first, as jq
+    if (f == Flow::kContinue) f = Direct(p_->nodes[c.kids[0]], in, &a);
+    if (f == Flow::kContinue) *holds = ComparisonHolds(static_cast<ir::BinaryOp>(c.a), CompareViews(a, b));
     return f;
   }
 

@@ -520,6 +520,32 @@ TEST(ViewSharedPathsTest, AnyAndAllTestConditionsInOneLoop) {
   ExpectAgree(exprs, docs);
 }
 
+TEST(ViewSharedPathsTest, AndOrChainsTestTheirComparisonsInLine) {
+  // The status resolvers' chains: `and` / `or` of comparisons of direct operands, nested, with
+  // kids the kind shares (memo slots), truthy non-booleans, and errors on the side that jq
+  // evaluates only when the other does not decide.
+  const std::vector<std::string> exprs = {
+      "(.s.r // 0) == (.p.r // 1) and (.s.u // 0) == (.p.r // 1) and .s.cur == .s.upd",
+      "(.p.r // 1) > 0 and ((.s.g // 0) != (.m.g // 0) or (.s.r // 0) == 0 or .s.cur != .s.upd)",
+      "(.s.r // 0) > 0 and (.s.r // 0) < (.p.r // 1) or (.s.u // 0) >= 2",
+      "(.p.r // 1) > 0 and (.s.r // 0) == (.p.r // 1)",
+      ".s.cur and .s.upd", ".s.cur or (.s.r > 1)", "(.s.r // 0) > 0 and (.s.cur | length) > 0",
+      "(.s.r // 0) == 0 or (.s.cur | length) > 0", "((.s.r // 0) == (.p.r // 1)) and true",
+      "[.x[] | (.a // 0) > 1 and (.b // 0) < 3 or .c == null]",
+  };
+  const std::vector<std::string> docs = {
+      R"({"s":{"r":3,"u":3,"cur":"a","upd":"a","g":2},"p":{"r":3},"m":{"g":2},"x":[{"a":2,"b":1},{"c":1},{"a":0}]})",
+      R"({"s":{"r":1,"u":0,"cur":"a","upd":"b"},"p":{"r":3},"m":{"g":1}})",
+      R"({"s":{"r":0,"cur":null,"upd":false},"p":{},"x":[]})",
+      R"({"s":{"r":2,"u":"2","cur":5,"upd":[1]},"p":{"r":"3"},"m":{"g":null}})",
+      R"({"s":{"r":-1,"cur":"x","upd":"x"},"p":{"r":0}})",
+      R"({"s":null,"p":null,"m":null,"x":[{"a":5,"b":2,"c":null}]})",
+      R"({"s":{"r":1,"r":0,"cur":"q"},"p":{"r":1}})",
+      R"({"s":7,"p":{"r":1}})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
   // A lookup on a DOM object is kept for the next reads of that key there (`.type` three times
   // per condition): objects at the same place of the next document, other keys of the same
