@@ -1587,12 +1587,7 @@ class Evaluator {
     const VNode& c = p_->nodes[id];
     if (c.memo != 0) [[unlikely]] return HoldsSingle(id, in, holds);
     switch (c.op) {
-      case VOp::kFieldCompare:
-        if (!Step()) return Flow::kBail;
-        return FieldPath(in, c.keys, 0, [&](const VVal& field) {
-          *holds = ComparisonHolds(static_cast<ir::BinaryOp>(c.a), CompareViews(field, VVal::Ref(Const(c.c))));
-          return Flow::kContinue;
-        });
+      case VOp::kFieldCompare: return FieldCompareHolds(c, in, holds);
       case VOp::kAnd:
       case VOp::kOr: {
         if (!Step()) return Flow::kBail;
@@ -1614,6 +1609,21 @@ class Evaluator {
     Flow f = Single(id, in, &v);
     *holds = f == Flow::kContinue && Truthy(v);
     return f;
+  }
+  // `.k OP c` on an element: one key of a DOM object read through the runner's member lookups,
+  // other inputs and longer key chains through FieldPath.
+  [[gnu::noinline]] Flow FieldCompareHolds(const VNode& c, const VVal& in, bool* holds) {
+    if (!Step()) return Flow::kBail;
+    const VVal constant = VVal::Ref(Const(c.c));
+    const auto op = static_cast<ir::BinaryOp>(c.a);
+    if (c.keys.size() == 1 && in.is_dom() && in.dom().type() == element_type::OBJECT) {
+      *holds = ComparisonHolds(op, CompareViews(cx_.member_lookups->LookUp(in.dom(), c.keys[0], cx_.paths->generation), constant));
+      return Flow::kContinue;
+    }
+    return FieldPath(in, c.keys, 0, [&](const VVal& field) {
+      *holds = ComparisonHolds(op, CompareViews(field, constant));
+      return Flow::kContinue;
+    });
   }
   [[gnu::noinline]] Flow DirectComparisonHolds(const VNode& c, const VVal& in, bool* holds) {
     if (!Step()) return Flow::kBail;
