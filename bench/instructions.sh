@@ -7,7 +7,8 @@
 #   kind  run_ir  parse_ir (simdjson's two stages)  fixed_ir (absent key run - parse)  eval_ir (run - absent key run)
 # Instructions are not time (simdjson's stages run at a higher IPC than the evaluator), so
 # bench/compare.sh stays the measure of the targets; this one shows what a change removed.
-#   bench/instructions.sh [BUILD_DIR]        # KINDS="k1 k2": only those kinds
+#   bench/instructions.sh [BUILD_DIR]        # KINDS="k1 k2": only those kinds; OBJECTS=N: the
+#                                            # first N objects of each kind's corpus (default all)
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
@@ -16,6 +17,12 @@ cmake --build "$build" -j2 --target bench_engines bench-corpus >/dev/null
 corpus=$build/bench-corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ -n "${OBJECTS:-}" ]; then  # a prefix of every corpus, in a copy
+  mkdir "$tmp/corpus"
+  for f in "$corpus"/*.ndjson; do head -n "$OBJECTS" "$f" > "$tmp/corpus/$(basename "$f")"; done
+  cp "$corpus"/*.exprs "$tmp/corpus/"
+  corpus=$tmp/corpus
+fi
 echo '.wm_absent_key' > "$tmp/absent.exprs"
 
 # count EXPRS KIND: prints "IR PARSE_IR" per call of FusedRunner::Run
