@@ -41,6 +41,17 @@ uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<st
   return answered;
 }
 
+// `expr` lowered on a trie of its own and marked by MarkSingle (its nodes' single, form and
+// flags set), or null after a test failure naming why it was refused.
+std::unique_ptr<view::ViewProgram> Marked(const std::string& expr) {
+  view::PathTrie trie;
+  std::string reason;
+  auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+  EXPECT_NE(program, nullptr) << expr << ": " << reason;
+  if (program != nullptr) view::MarkSingle(program.get());
+  return program;
+}
+
 const std::vector<std::string> kCliqueResolvers = {
     ".spec.cliques[].name",
     ".spec.cliques[] | .spec.podSpec.schedulerName",
@@ -361,11 +372,8 @@ TEST(ViewSharedPathsTest, KeysAfterADefaultEmptyObjectAreTriePaths) {
 TEST(ViewSharedPathsTest, EmptyContainerLiteralsAreConstants) {
   // `[]` and `{}` are lowered as constants: `P // []` and `P // {}` have the direct form
   // `path // constant`, and `(A // {}) + (B // {})` reads both operands in line.
-  view::PathTrie trie;
-  std::string reason;
-  auto program = view::LowerToView(*Lowered("[(.a // []), (.b // {}), ((.c // {}) + (.d // {}))]"), &trie, &reason);
-  ASSERT_NE(program, nullptr) << reason;
-  view::MarkSingle(program.get());
+  auto program = Marked("[(.a // []), (.b // {}), ((.c // {}) + (.d // {}))]");
+  ASSERT_NE(program, nullptr);
   size_t defaults = 0, direct_sums = 0, collects = 0, objects = 0;
   for (const view::VNode& node : program->nodes) {
     defaults += node.form == view::VForm::kPathOrConst;
@@ -408,11 +416,8 @@ TEST(ViewSharedPathsTest, OnlyObjectsWithDistinctConstantKeysSkipTheRepeatCheck)
       {"{a: 1, \"a\": 2}", false}, {"{\"a b\": 1, a: 2}", true},     {"{a: (.x, .y), b: 1}", true},
   };
   for (const auto& [expr, distinct] : flagged) {
-    view::PathTrie trie;
-    std::string reason;
-    auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
-    ASSERT_NE(program, nullptr) << expr << ": " << reason;
-    view::MarkSingle(program.get());
+    auto program = Marked(expr);
+    ASSERT_NE(program, nullptr);
     size_t objects = 0, flags = 0;
     for (const view::VNode& node : program->nodes) {
       objects += node.op == view::VOp::kObject;
@@ -444,11 +449,8 @@ TEST(ViewSharedPathsTest, SelectEachTestsTheElementsOfADocumentArrayInOneLoop) {
       {"map(select(.a) | .b)", false},
   };
   for (const auto& [expr, select_each] : flagged) {
-    view::PathTrie trie;
-    std::string reason;
-    auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
-    ASSERT_NE(program, nullptr) << expr << ": " << reason;
-    view::MarkSingle(program.get());
+    auto program = Marked(expr);
+    ASSERT_NE(program, nullptr);
     size_t flags = 0;
     for (const view::VNode& node : program->nodes) flags += node.select_each;
     EXPECT_EQ(flags, select_each ? 1u : 0u) << expr;
@@ -482,12 +484,8 @@ TEST(ViewSharedPathsTest, AnyAndAllTestConditionsInOneLoop) {
   // A condition is one boolean-like output or an error: a field comparison, a single node, or
   // `and` / `or` of conditions. any/all over an array of the document test it element by element
   // and stop at the first element that decides, as jq (a later error is not reached).
-  view::PathTrie trie;
-  std::string reason;
-  auto program = view::LowerToView(
-      *Lowered("(.c // []) | any((.type == \"A\" or .type == \"B\") and .status == \"True\")"), &trie, &reason);
-  ASSERT_NE(program, nullptr) << reason;
-  view::MarkSingle(program.get());
+  auto program = Marked("(.c // []) | any((.type == \"A\" or .type == \"B\") and .status == \"True\")");
+  ASSERT_NE(program, nullptr);
   size_t conditions = 0;
   for (const view::VNode& node : program->nodes) {
     conditions += node.condition && (node.op == view::VOp::kAnd || node.op == view::VOp::kOr ||
