@@ -116,8 +116,8 @@ struct PathTrie {
   uint32_t IterationChild(uint32_t parent);
 };
 
-// Sets VNode::single, form and direct_operands on every node of `program` (kids precede their
-// parents in `nodes`).
+// Sets VNode::single, form, direct_operands, condition, select_each and distinct_constant_keys
+// on every node of `program` (kids precede their parents in `nodes`).
 void MarkSingle(ViewProgram* program);
 
 // The trie node whose value node `id` outputs: a kPath's, a kIterEach's (each element), or that
