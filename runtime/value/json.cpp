@@ -474,8 +474,8 @@ bool NegativeZeroAt(std::string_view text, size_t at) {
 // it). Kubernetes text is full of '-' (names, dates): the pairs "-0" are found with AVX2 when the
 // CPU has it, 128 bytes per step: each 32-byte block is compared with '-' and the same block one
 // byte further with '0', and the four blocks' flags are tested together, so a step without a pair
-// (most of them) costs one branch. Else 16 bytes at a time with SSE2 or 8 with SWAR. Each flag is then checked by NegativeZeroAt, so a real pair is
-// never missed.
+// (most of them) costs one branch. Else 16 bytes at a time with SSE2 or 8 with SWAR. Each flag is
+// then checked by NegativeZeroAt, so a real pair is never missed.
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, char* copy_to, size_t* done) {
   const char* p = text.data();

@@ -178,7 +178,7 @@ class VVal {
     if (tag_ == Tag::kOwned) owned_.~Value();
     else Unref(composite_);
   }
-  Kind KindOfOther() const;  // kind() of the tags after kNumber
+  Kind KindOfOther() const;  // kind() of the tags after kNumber but kDom
   static void Unref(Composite* built);  // defined with Composite
   static void AddRef(Composite* built);
   // Copies only the payload the tag uses, in its own width: a 16-byte copy of a payload written as
@@ -300,7 +300,6 @@ Value ConvertView(element e, bool sort_keys) {
 
 Kind VVal::KindOfOther() const {
   switch (tag_) {
-    case Tag::kDom: return KindOfElement(dom());
     case Tag::kKey: return Kind::String;
     case Tag::kComposite: return composite_->object ? Kind::Object : Kind::Array;
     default: return value().kind();
@@ -392,18 +391,30 @@ bool ComparisonHolds(ir::BinaryOp op, int c) {
 
 using Field = std::pair<std::string_view, element>;
 
+// Whether any two of `count` keys (key_at(i), string views) are equal: pairwise for the small
+// objects of most documents (no copy), else through a sorted copy.
+template <class KeyAt>
+bool KeysRepeat(size_t count, KeyAt key_at) {
+  if (count <= 16) {
+    for (size_t i = 1; i < count; ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (key_at(i) == key_at(j)) return true;
+      }
+    }
+    return false;
+  }
+  std::vector<std::string_view> keys;
+  keys.reserve(count);
+  for (size_t i = 0; i < count; ++i) keys.push_back(key_at(i));
+  std::sort(keys.begin(), keys.end());
+  return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+}
+
 // An object's members in the evaluator's key order; false when a key repeats (ParseJson keeps one
 // of them: the caller falls back rather than reproduce that here).
 bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Field>* fields) {
   for (simdjson::dom::key_value_pair field : object) fields->emplace_back(field.key, field.value);
-  if (!sort_keys && fields->size() <= 16) {  // most objects: no copy, no sort
-    for (size_t i = 1; i < fields->size(); ++i) {
-      for (size_t j = 0; j < i; ++j) {
-        if ((*fields)[i].first == (*fields)[j].first) return false;
-      }
-    }
-    return true;
-  }
+  if (!sort_keys) return !KeysRepeat(fields->size(), [&](size_t i) { return (*fields)[i].first; });
   std::vector<Field> by_key = *fields;
   std::sort(by_key.begin(), by_key.end(), [](const Field& a, const Field& b) { return a.first < b.first; });
   for (size_t i = 1; i < by_key.size(); ++i) {
@@ -868,7 +879,7 @@ class Evaluator {
     return Flow::kContinue;
   }
   ViewOutput OutputOf(const VVal& v) const {
-    if (v.is_dom()) return ViewOutput::OfElement(v.dom_bytes(), cx_.sort_keys);
+    if (v.is_dom()) return ViewOutput(v.dom_bytes(), cx_.sort_keys);
     switch (v.kind()) {  // scalars the program computed (a missing path's null): no conversion call
       case Kind::Null: return ViewOutput(Value());
       case Kind::False: return ViewOutput(Value::Bool(false));
@@ -983,10 +994,11 @@ class Evaluator {
       case VOp::kAll: return EvalAnyAll(n, in, k);
       case VOp::kFromEntries: return EvalFromEntries(in, k);
       case VOp::kWithEntries: return EvalWithEntries(n, in, k);
-      case VOp::kFieldCompare:
-        return FieldPath(in, n.keys, 0, [&](const VVal& a) {
-          return k(VVal::Bool(ComparisonHolds(static_cast<ir::BinaryOp>(n.a), CompareViews(a, VVal::Ref(Const(n.c))))));
-        });
+      case VOp::kFieldCompare: {
+        bool holds = false;
+        Flow f = FieldCompareHolds(n, in, &holds);
+        return f == Flow::kContinue ? k(VVal::Bool(holds)) : f;
+      }
       case VOp::kEntryKey: break;  // single: answered above
     }
     return Flow::kBail;
@@ -995,10 +1007,14 @@ class Evaluator {
   // The one output of a node marked single (VNode::single), computed directly: the same steps,
   // order of evaluation and outcomes as through Eval and continuations.
   [[gnu::always_inline]] Flow Single(uint32_t id, const VVal& in, VVal* out) {
+    if (p_->nodes[id].memo != 0) [[unlikely]] return SingleShared(id, in, out);
+    return SingleComputed(id, in, out);
+  }
+  // Single without the memo slot. A direct form (a constant, a path, `P // c`, ...) is read in a
+  // small frame of its own: most single nodes are one, and SingleUncached's frame (its many VVal
+  // locals) costs more than the read.
+  [[gnu::always_inline]] Flow SingleComputed(uint32_t id, const VVal& in, VVal* out) {
     const VNode& n = p_->nodes[id];
-    if (n.memo != 0) [[unlikely]] return SingleShared(id, in, out);
-    // A direct form (a constant, a path, `P // c`, ...) in a small frame of its own: most single
-    // nodes are one, and SingleUncached's frame (its many VVal locals) costs more than the read.
     if (n.form != VForm::kTree) return SingleDirect(n, in, out);
     return SingleUncached(id, in, out);
   }
@@ -1032,7 +1048,7 @@ class Evaluator {
       *out = slot.values[place];
       return Flow::kContinue;
     }
-    Flow f = SingleUncached(id, in, out);
+    Flow f = SingleComputed(id, in, out);
     if (f == Flow::kContinue) {
       slot.known[place] = 1;
       memo.Keep(index, place, *out);
@@ -1040,12 +1056,11 @@ class Evaluator {
     return f;
   }
 
+  // A single node of tree form (VForm::kTree; SingleDirect reads the others).
   Flow SingleUncached(uint32_t id, const VVal& in, VVal* out) {
     if (!Step()) return Flow::kBail;
     const VNode& n = p_->nodes[id];
     if (n.direct_operands) return DirectBinary(n, in, out);
-    // A constant, a variable, the input, a trie path, `P // c`: read in one place.
-    if (n.form != VForm::kTree) return Direct(n, in, out);
     switch (n.op) {
       case VOp::kNot: *out = VVal::Bool(!Truthy(in)); return Flow::kContinue;
       case VOp::kType: *out = VVal::Ref(TypeNameOf(in.kind())); return Flow::kContinue;
@@ -1121,8 +1136,7 @@ class Evaluator {
   // numbers added, subtracted or multiplied in line, other operands as BinaryOf.
   Flow DirectBinary(const VNode& n, const VVal& in, VVal* out) {
     VVal a, b;
-    Flow f = Direct(p_->nodes[n.kids[1]], in, &b);
-    if (f == Flow::kContinue) f = Direct(p_->nodes[n.kids[0]], in, &a);
+    Flow f = DirectOperands(n, in, &a, &b);
     if (f != Flow::kContinue) return f;
     const auto op = static_cast<ir::BinaryOp>(n.a);
     if (op >= ir::BinaryOp::Eq) {
@@ -1137,6 +1151,12 @@ class Evaluator {
       *out = v;
       return Flow::kContinue;
     });
+  }
+
+  // The two direct operands of `n` (VNode::direct_operands), the right one first as jq.
+  [[gnu::always_inline]] Flow DirectOperands(const VNode& n, const VVal& in, VVal* a, VVal* b) {
+    Flow f = Direct(p_->nodes[n.kids[1]], in, b);
+    return f == Flow::kContinue ? Direct(p_->nodes[n.kids[0]], in, a) : f;
   }
 
   // Single nodes whose result is computed from their operands: `-x`, `a OP b`, `x.k1.k2`.
@@ -1578,13 +1598,18 @@ class Evaluator {
     return k(array);
   }
 
+  // A comparison (==, !=, <, ...) whose two operands have a direct form.
+  static bool IsDirectComparison(const VNode& c) {
+    return c.direct_operands && c.a >= static_cast<uint32_t>(ir::BinaryOp::Eq);
+  }
+
   // Whether single kid `id` of a single `and` / `or` holds (`*scratch` may take its value): a
   // comparison of direct operands compares in line, without a boolean VVal, and a nested `and` /
   // `or` (the chains of status resolvers) recurses through Holds' small frames.
   [[gnu::always_inline]] Flow KidHolds(uint32_t id, const VVal& in, VVal* scratch, bool* holds) {
     const VNode& c = p_->nodes[id];
     if (c.memo == 0) {
-      if (c.direct_operands && c.a >= static_cast<uint32_t>(ir::BinaryOp::Eq)) return DirectComparisonHolds(c, in, holds);
+      if (IsDirectComparison(c)) return DirectComparisonHolds(c, in, holds);
       if (c.op == VOp::kAnd || c.op == VOp::kOr) return Holds(id, in, holds);
     }
     Flow f = Single(id, in, scratch);
@@ -1600,7 +1625,9 @@ class Evaluator {
     const VNode& c = p_->nodes[id];
     if (c.memo != 0) [[unlikely]] return HoldsSingle(id, in, holds);
     switch (c.op) {
-      case VOp::kFieldCompare: return FieldCompareHolds(c, in, holds);
+      case VOp::kFieldCompare:
+        if (!Step()) return Flow::kBail;
+        return FieldCompareHolds(c, in, holds);
       case VOp::kAnd:
       case VOp::kOr: {
         if (!Step()) return Flow::kBail;
@@ -1609,7 +1636,7 @@ class Evaluator {
         return Holds(c.kids[1], in, holds);
       }
       case VOp::kBinary:
-        if (c.direct_operands && c.a >= static_cast<uint32_t>(ir::BinaryOp::Eq)) return DirectComparisonHolds(c, in, holds);
+        if (IsDirectComparison(c)) return DirectComparisonHolds(c, in, holds);
         break;
       default: break;
     }
@@ -1623,10 +1650,10 @@ class Evaluator {
     *holds = f == Flow::kContinue && Truthy(v);
     return f;
   }
-  // `.k OP c` on an element: one key of a DOM object read through the runner's member lookups,
-  // other inputs and longer key chains through FieldPath.
+  // Whether kFieldCompare `c`, `.k OP c`, holds on `in` (its step taken by the caller): one key
+  // of a DOM object read through the runner's member lookups, other inputs and longer key chains
+  // through FieldPath.
   [[gnu::noinline]] Flow FieldCompareHolds(const VNode& c, const VVal& in, bool* holds) {
-    if (!Step()) return Flow::kBail;
     const VVal constant = VVal::Ref(Const(c.c));
     const auto op = static_cast<ir::BinaryOp>(c.a);
     if (c.keys.size() == 1 && in.is_dom() && in.dom().type() == element_type::OBJECT) {
@@ -1641,8 +1668,7 @@ class Evaluator {
   [[gnu::noinline]] Flow DirectComparisonHolds(const VNode& c, const VVal& in, bool* holds) {
     if (!Step()) return Flow::kBail;
     VVal a, b;
-    Flow f = Direct(p_->nodes[c.kids[1]], in, &b);  // the right side first, as jq
-    if (f == Flow::kContinue) f = Direct(p_->nodes[c.kids[0]], in, &a);
+    Flow f = DirectOperands(c, in, &a, &b);
     if (f == Flow::kContinue) *holds = ComparisonHolds(static_cast<ir::BinaryOp>(c.a), CompareViews(a, b));
     return f;
   }
@@ -1698,20 +1724,7 @@ class Evaluator {
 
   // Whether the string keys of key, value, key, value, ... differ from each other.
   static bool KeysUnique(const std::vector<VVal>& members) {
-    const size_t count = members.size() / 2;
-    if (count <= 8) {
-      for (size_t i = 1; i < count; ++i) {
-        for (size_t j = 0; j < i; ++j) {
-          if (members[2 * i].string() == members[2 * j].string()) return false;
-        }
-      }
-      return true;
-    }
-    std::vector<std::string_view> keys;
-    keys.reserve(count);
-    for (size_t i = 0; i < members.size(); i += 2) keys.push_back(members[i].string());
-    std::sort(keys.begin(), keys.end());
-    return std::adjacent_find(keys.begin(), keys.end()) == keys.end();
+    return !KeysRepeat(members.size() / 2, [&](size_t i) { return members[2 * i].string(); });
   }
 
   Flow EvalBind(const VNode& n, const VVal& in, Cont k) {
@@ -2148,15 +2161,12 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     const size_t begin = outputs_.size();
     const VVal* value;
     const PathCache::State state = s.paths.GetAbsolute(s.plan[i].node, &value);
-    if (state == PathCache::kKnown && one_output_allowed && value->is_dom()) {
-      outputs_.emplace_back(value->dom_bytes(), sort_keys);
-    } else if ((state == PathCache::kMissing || (state == PathCache::kKnown && !value->is_dom())) &&
-               one_output_allowed) {
-      outputs_.emplace_back();  // null: the trie holds views and nulls only
-    } else {
+    if (!one_output_allowed || (state != PathCache::kKnown && state != PathCache::kMissing)) {
       fall_back(i, begin);
       continue;
     }
+    if (state == PathCache::kKnown && value->is_dom()) outputs_.emplace_back(value->dom_bytes(), sort_keys);
+    else outputs_.emplace_back();  // null: the trie holds views and nulls only
     answered_on_dom(i, begin);
   }
   s.composite_outputs.Rewind();

@@ -72,13 +72,10 @@ class ViewOutput {
   }
   ~ViewOutput() { Destroy(); }
 
-  // Internal: a DOM element (raw bytes of a simdjson::dom::element) seen in the given key order.
-  // The constructor lets a runner build it in place in its output buffer (emplace_back).
+  // Internal: a DOM element (raw bytes of a simdjson::dom::element) seen in the given key order;
+  // a constructor, so that a runner builds it in place in its output buffer (emplace_back).
   ViewOutput(const void* element_bytes, bool sort_keys) noexcept : form_(Form::kView), sort_keys_(sort_keys) {
     std::memcpy(element_, element_bytes, sizeof(element_));
-  }
-  static ViewOutput OfElement(const void* element_bytes, bool sort_keys) noexcept {
-    return ViewOutput(element_bytes, sort_keys);
   }
   // Internal: a built array or object (an object's keys unique).
   static ViewOutput OfComposite(std::shared_ptr<const ViewComposite> members);
