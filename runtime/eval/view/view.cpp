@@ -1996,6 +1996,11 @@ struct FusedRunner::State {
   // the others, which the main loop runs: a kind's hundred path resolvers cost the main loop nothing.
   std::vector<uint32_t> path_resolvers;
   std::vector<uint32_t> other_resolvers;
+  std::vector<uint32_t> path_nodes;  // per path resolver, in order: its trie node
+  // Whether results_ hold what the path resolvers' loop gives when each is answered on the DOM
+  // (status kOk, no error, fused, the k-th one's output at k): true after a run where they all
+  // were, so that the next such run writes only their outputs.
+  bool path_results_current = false;
 };
 
 FusedRunner::FusedRunner(const FusedKind& kind)
@@ -2031,6 +2036,7 @@ FusedRunner::FusedRunner(const FusedKind& kind)
     }
     (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
         .push_back(static_cast<uint32_t>(i));
+    if (step.how == ResolverPlan::How::kPath) state_->path_nodes.push_back(step.node);
     state_->plan.push_back(step);
   }
 }
@@ -2155,18 +2161,50 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   };
   // Resolvers that are one trie path: the value at the path (a view, or null when it is absent)
   // is the one output. An error or a bail (a path through a non-object), or an output cap of
-  // one (Emit's limit), is left to the regular engine.
+  // one (Emit's limit), is left to the regular engine. They come first, so while each is
+  // answered on the DOM the k-th one's output is outputs_[k]: the loop only appends outputs, and
+  // the results are written when the last run's are not already these.
   const bool one_output_allowed = options.limits.max_outputs > 1;
-  for (uint32_t i : s.path_resolvers) {
+  const size_t path_count = s.path_nodes.size();
+  size_t answered = 0;
+  if (one_output_allowed) {
+    outputs_.reserve(path_count);
+    for (; answered < path_count; ++answered) {
+      const VVal* value;
+      const PathCache::State state = s.paths.GetAbsolute(s.path_nodes[answered], &value);
+      if (state == PathCache::kKnown && value->is_dom()) {
+        outputs_.emplace_back(value->dom_bytes(), sort_keys);
+      } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
+        outputs_.emplace_back();  // null: the trie holds views and nulls only
+      } else {
+        break;
+      }
+    }
+    stats_.fused_runs += answered;
+  }
+  if (!s.path_results_current || answered < path_count) {
+    for (size_t k = 0; k < answered; ++k) {
+      ResolverResult& result = results_[s.path_resolvers[k]];
+      result.status = EvalStatus::kOk;
+      result.error = EvalError();
+      result.fused = true;
+      result.outputs.all_ = &outputs_;
+      result.outputs.begin_ = k;
+      result.outputs.end_ = k + 1;
+    }
+    s.path_results_current = answered == path_count;
+  }
+  for (size_t k = answered; k < path_count; ++k) {  // from the first path left to the regular engine
+    const uint32_t i = s.path_resolvers[k];
     const size_t begin = outputs_.size();
     const VVal* value;
-    const PathCache::State state = s.paths.GetAbsolute(s.plan[i].node, &value);
+    const PathCache::State state = s.paths.GetAbsolute(s.path_nodes[k], &value);
     if (!one_output_allowed || (state != PathCache::kKnown && state != PathCache::kMissing)) {
       fall_back(i, begin);
       continue;
     }
     if (state == PathCache::kKnown && value->is_dom()) outputs_.emplace_back(value->dom_bytes(), sort_keys);
-    else outputs_.emplace_back();  // null: the trie holds views and nulls only
+    else outputs_.emplace_back();
     answered_on_dom(i, begin);
   }
   s.composite_outputs.Rewind();

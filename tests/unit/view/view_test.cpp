@@ -435,6 +435,47 @@ TEST(ViewEngineTest, PathResolversAnsweredFirstKeepTheirResults) {
   EXPECT_EQ(runner.stats().fallback_runs, 2u);
 }
 
+// The path resolvers' results are rewritten only when the last object's are not what an object
+// whose paths all answer gives; every object still gets its own outputs, statuses and counters,
+// whichever way the objects before it went (all answered, a path left to the engine part way,
+// an output cap that sends every path to it).
+TEST(ViewEngineTest, PathResolversResultsFollowEachObject) {
+  const std::vector<std::string> exprs = {".a.b", ".c", ".a.b.c", ".d | length", ".e"};
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs);
+  view::FusedRunner runner(kind);
+  RunOptions one;
+  one.limits.max_outputs = 1;
+  struct Step {
+    const char* doc;
+    const RunOptions* options;
+    uint64_t answered_paths;  // of the four path resolvers
+  };
+  const RunOptions defaults;
+  const Step steps[] = {
+      {R"({"a":{"b":{"c":1}},"c":2,"e":[1]})", &defaults, 4},
+      {R"({"a":{"b":{"c":5}},"c":3,"d":"xy"})", &defaults, 4},
+      {R"({"a":{"b":7},"c":4})", &defaults, 3},                // .a.b.c: the engine's error
+      {R"({"a":{"b":{"c":6}},"e":{"f":null}})", &defaults, 4},  // that error is gone
+      {R"({"a":"s","c":1})", &defaults, 2},                    // the first path fails
+      {R"({"a":{"b":{"c":6}},"c":8})", &one, 0},                // a cap of one: every path to the engine
+      {R"({"a":{"b":{"c":9}},"c":0})", &defaults, 4},
+  };
+  uint64_t fused_runs = 0;
+  for (const Step& step : steps) {
+    JsonError error;
+    ASSERT_TRUE(runner.Run(step.doc, *step.options, &error)) << step.doc;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], step.doc, false, *step.options))
+          << exprs[i] << " on " << step.doc;
+      if (i != 3) EXPECT_EQ(runner.result(i).fused, runner.result(i).status == EvalStatus::kOk && step.options == &defaults);
+    }
+    fused_runs += step.answered_paths + (runner.result(3).fused ? 1 : 0);
+    EXPECT_EQ(runner.stats().fused_runs, fused_runs) << step.doc;
+  }
+}
+
 // `P | to_entries[] | .value...` is lowered onto the trie's iteration of P (an entry's value is
 // the element `.[]` gives, in the same order): same outputs as the interpreter in both key orders,
 // on objects (a repeated key included) and arrays; the errors of other inputs come from the engine.
