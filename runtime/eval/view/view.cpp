@@ -577,6 +577,23 @@ struct PathCache {
     return states[id];
   }
 
+  // The value of node `node` below an iteration at element `element` where it is kept, and its
+  // state (kMissing: null), filled when not read there yet: Get without copying the value out
+  // and without moving the iteration's current element (the path loop over each element).
+  State GetBelow(uint32_t node, uint32_t element, const VVal** out) {
+    Iteration& it = iterations[owner[node]];
+    size_t slot = BelowSlot(it, node, element);
+    if (it.below_states[slot] == kUnknown) {
+      const uint32_t saved = it.current;
+      it.current = element;
+      FillBelowIteration(parent[node], element);
+      it.current = saved;
+      slot = BelowSlot(it, node, element);
+    }
+    *out = &it.below_values[slot];
+    return it.below_states[slot];
+  }
+
   // The place of node `node` (below an iteration) at element `element` in the iteration's arrays.
   size_t BelowSlot(const Iteration& it, uint32_t node, uint32_t element) const {
     return static_cast<size_t>(below_index[node]) * it.elements.size() + element;
@@ -871,6 +888,11 @@ class Evaluator {
     return Eval(program.root, cx_.paths->root(), [&](const VVal& v) { return Emit(v, outputs); });
   }
 
+  // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
+  bool OutputsAllowed(OutputSink outputs, size_t more) const {
+    return outputs.count() + more < cx_.limits->max_outputs;
+  }
+  bool sort_keys() const { return cx_.sort_keys; }
   // Appends one output; reaching the output limit is the engine's error: let it report it.
   Flow Emit(const VVal& v, OutputSink outputs) const {
     if (outputs.count() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
@@ -2055,7 +2077,27 @@ Flow EmitEachPath(PathCache* paths, uint32_t iteration, uint32_t node, const Eva
   PathCache::Iteration& it = paths->iterations[iteration];
   const uint32_t saved = it.current;
   Flow flow = Flow::kContinue;
-  for (uint32_t i = 0; i < elements->size() && flow == Flow::kContinue; ++i) {
+  const size_t count = elements->size();
+  if (evaluator.OutputsAllowed(outputs, count)) {
+    // Every element's output fits under the limit: each is appended where the cache keeps it.
+    outputs.all->reserve(outputs.all->size() + count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const VVal* v;
+      state = node == iteration ? PathCache::kKnown : paths->GetBelow(node, i, &v);
+      if (node == iteration) {
+        outputs.all->emplace_back(static_cast<const void*>(&(*elements)[i]), evaluator.sort_keys());
+      } else if (state == PathCache::kKnown && v->is_dom()) {
+        outputs.all->emplace_back(v->dom_bytes(), evaluator.sort_keys());
+      } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
+        outputs.all->emplace_back();  // null: the trie holds views and nulls only
+      } else {
+        flow = FlowOf(state);
+        break;
+      }
+    }
+    return flow;
+  }
+  for (uint32_t i = 0; i < count && flow == Flow::kContinue; ++i) {
     it.current = i;
     VVal v;
     state = paths->Get(node, &v);

@@ -476,6 +476,40 @@ TEST(ViewEngineTest, PathResolversResultsFollowEachObject) {
   }
 }
 
+// A resolver that is one trie iteration (`.a[]`, `.a[].b.c`, `.a[] | .d`) appends each element's
+// value where the cache keeps it when all of them fit under the output limit, and otherwise
+// goes through the evaluator's Emit, which leaves the limit's error to the engine: both give the
+// interpreter's outputs, and an element that is not an object gives the engine's error.
+TEST(ViewEngineTest, EachPathResolversAppendEveryElementsValue) {
+  const std::vector<std::string> exprs = {".a[]", ".a[].b", ".a[].b.c", ".a[] | .d", ".e.f"};
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs);
+  ASSERT_EQ(kind.fused_count(), exprs.size());
+  view::FusedRunner runner(kind);
+  const char* docs[] = {
+      R"({"a":[{"b":{"c":1},"d":2},{"b":3},{}],"e":{"f":4}})",
+      R"({"a":[]})",
+      R"({"a":{"x":{"b":{"c":5}},"y":{"d":[6]}}})",       // an object's values, in key order
+      R"({"a":[{"b":{"c":7}},8,{"b":null}]})",            // 8.b: the engine's error
+      R"({"a":[{"b":"s"}]})",                             // "s".c: the engine's error
+      R"({"a":null})",                                    // null | .[]: the engine's error
+      R"({"a":[{"b":{"c":1},"b":{"c":9}},{"d":false}]})",  // a repeated key keeps its last value
+  };
+  for (size_t limit : {size_t{0}, size_t{2}, size_t{3}, size_t{4}}) {
+    RunOptions options;
+    if (limit != 0) options.limits.max_outputs = limit;
+    for (const char* doc : docs) {
+      JsonError error;
+      ASSERT_TRUE(runner.Run(doc, options, &error)) << doc;
+      for (size_t i = 0; i < exprs.size(); ++i) {
+        EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false, options))
+            << exprs[i] << " on " << doc << " with limit " << limit;
+      }
+    }
+  }
+}
+
 // `P | to_entries[] | .value...` is lowered onto the trie's iteration of P (an entry's value is
 // the element `.[]` gives, in the same order): same outputs as the interpreter in both key orders,
 // on objects (a repeated key included) and arrays; the errors of other inputs come from the engine.
