@@ -215,6 +215,11 @@ class Lowerer {
   // element per iteration node).
   bool LowerPipe(const ir::Node& n, int64_t ctx, uint32_t* result) {
     if (LowerEntryValues(n, ctx, result)) return true;
+    const int64_t optional = OptionalIterationOf(n, ctx);
+    if (optional != kNoContext) {
+      *result = PushOptionalIteration(static_cast<uint32_t>(optional));
+      return true;
+    }
     uint32_t first, second;
     if (!Lower(n.kids[0], ctx, &first)) return false;
     int64_t second_ctx = kNoContext;
@@ -339,6 +344,27 @@ class Lowerer {
     return true;
   }
 
+  // `P[]?` (`P | try .[]`, as the front end writes it) with P a trie path: the iteration node of
+  // P that it shares with `P[]`, or kNoContext. Only the iteration's own error is caught there
+  // (P not iterable: no elements); P's error and those after it are not.
+  int64_t OptionalIterationOf(const ir::Node& pipe, int64_t ctx) {
+    if (pipe.op != Op::Pipe || pipe.kids.size() != 2) return kNoContext;
+    const ir::Node& attempt = p_.nodes.at(pipe.kids[1]);
+    if (attempt.op != Op::Try || attempt.kids.empty() || (attempt.kids.size() > 1 && attempt.kids[1] != ir::kNoNode)) {
+      return kNoContext;
+    }
+    const ir::Node& each = p_.nodes.at(attempt.kids[0]);
+    if (each.op != Op::Iterate || each.kids.size() != 1 || p_.nodes.at(each.kids[0]).op != Op::Identity) {
+      return kNoContext;
+    }
+    return IterationOf(PathOf(pipe.kids[0], ctx));
+  }
+  uint32_t PushOptionalIteration(uint32_t iteration) {
+    VNode each{VOp::kIterEach, iteration, {}};
+    each.c = 1;
+    return Push(std::move(each));
+  }
+
   // The iteration node of `.[]` over the value at trie node `path`, or kNoContext when it cannot
   // be shared (below another iteration, or that iteration is active around this node).
   int64_t IterationOf(int64_t path) {
@@ -411,16 +437,19 @@ class Lowerer {
     }
     std::reverse(keys.begin(), keys.end());
     const ir::Node& base_node = p_.nodes.at(base);
-    if (base_node.op == Op::Iterate) {
-      int64_t iteration = IterationOf(PathOf(base_node.kids[0], ctx));
-      if (iteration != kNoContext) {
-        int64_t below = iteration;
-        for (const std::string& key : keys) below = trie_->Child(static_cast<uint32_t>(below), key);
-        uint32_t each = Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
-        uint32_t read = Push(VNode{VOp::kPath, static_cast<uint32_t>(below), {}});
-        *result = Push(VNode{VOp::kPipe, 0, {each, read}});
-        return true;
-      }
+    // `P[].k1...kn` and `P[]?.k1...kn`: each element's path below P's iteration.
+    const bool optional = base_node.op == Op::Pipe;
+    const int64_t iteration = base_node.op == Op::Iterate ? IterationOf(PathOf(base_node.kids[0], ctx))
+                              : optional                  ? OptionalIterationOf(base_node, ctx)
+                                                          : kNoContext;
+    if (iteration != kNoContext) {
+      int64_t below = iteration;
+      for (const std::string& key : keys) below = trie_->Child(static_cast<uint32_t>(below), key);
+      uint32_t each = optional ? PushOptionalIteration(static_cast<uint32_t>(iteration))
+                               : Push(VNode{VOp::kIterEach, static_cast<uint32_t>(iteration), {}});
+      uint32_t read = Push(VNode{VOp::kPath, static_cast<uint32_t>(below), {}});
+      *result = Push(VNode{VOp::kPipe, 0, {each, read}});
+      return true;
     }
     VNode v{VOp::kFieldPath, 0, {}};
     v.keys = std::move(keys);
@@ -646,6 +675,7 @@ void RenderSubexpressions(const ViewProgram& program, const PathTrie& trie, std:
     if (v.op == VOp::kConst) out += ToJson(program.consts[v.a]);
     else out += std::to_string(v.a);
     if (v.op == VOp::kFieldCompare) out += "," + ToJson(program.consts[v.c]);
+    if (v.op == VOp::kIterEach && v.c != 0) out += "?";
     for (const std::string& key : v.keys) out += "," + ToJson(Value::String(key));
     int64_t& r = (*reads)[id];
     if (v.op == VOp::kVar || v.op == VOp::kBind) r = kReadsOpen;

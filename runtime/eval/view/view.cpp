@@ -484,6 +484,7 @@ struct PathCache {
   struct Iteration {
     uint64_t stamp = 0;
     State state = kUnknown;
+    bool not_iterable = false;  // kError because the parent's value is neither an array nor an object
     std::vector<element> elements;
     // An object's elements: each one's key (`to_entries[] | .key`); an array's: none (its index).
     std::vector<std::string_view> keys;
@@ -607,12 +608,13 @@ struct PathCache {
   }
 
   // The elements of iteration node `id` for this object (arrays: in order; objects: the values in
-  // the evaluator's key order), or why not.
-  State Elements(uint32_t id, const std::vector<element>** out) {
+  // the evaluator's key order), or why not. `optional` (`.[]?`): none, rather than the error,
+  // where its parent's value is not iterable (the parent's own error stays one).
+  State Elements(uint32_t id, const std::vector<element>** out, bool optional = false) {
     Iteration& it = iterations[id];
     if (it.stamp != generation) ListElements(id);
     *out = &it.elements;
-    return it.state;
+    return optional && it.not_iterable ? kKnown : it.state;
   }
 
   bool sort_keys = false;
@@ -683,6 +685,7 @@ struct PathCache {
     it.stamp = generation;
     it.elements.clear();
     it.keys.clear();
+    it.not_iterable = false;
     VVal value;
     it.state = Get(parent[id], &value);
     if (it.state == kKnown) {
@@ -698,6 +701,7 @@ struct PathCache {
         }
       } else {
         it.state = kError;  // `null | .[]` and scalars: "Cannot iterate over ..."
+        it.not_iterable = true;
       }
     }
     const size_t slots = owned[id].size() * it.elements.size();
@@ -1205,7 +1209,7 @@ class Evaluator {
   // Each element of an iteration node, with the node's current element set for the paths below.
   Flow EvalIterEach(const VNode& n, Cont k) {
     const std::vector<element>* elements;
-    PathCache::State state = cx_.paths->Elements(n.a, &elements);
+    PathCache::State state = cx_.paths->Elements(n.a, &elements, n.c != 0);
     if (state != PathCache::kKnown) return FlowOf(state);
     PathCache::Iteration& it = cx_.paths->iterations[n.a];
     uint32_t saved = it.current;
@@ -1999,6 +2003,7 @@ struct ResolverPlan {
   How how = How::kFallback;
   uint32_t node = 0;                      // kPath: the (absolute) trie node; kEachPath: the node below the iteration
   uint32_t iteration = 0;                 // kEachPath: the iteration node
+  bool optional = false;                  // kEachPath: `.a[]?`
   const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
   const Filter* tail = nullptr;           // kSplit
 };
@@ -2050,6 +2055,9 @@ FusedRunner::FusedRunner(const FusedKind& kind)
         step.node = static_cast<uint32_t>(value);
         step.iteration = state_->paths.owner[step.node];
         step.how = step.iteration == 0 ? ResolverPlan::How::kPath : ResolverPlan::How::kEachPath;
+        const VNode& top = view->nodes[view->root];
+        const VNode& each = top.op == VOp::kPipe ? view->nodes[top.kids[0]] : top;
+        step.optional = each.op == VOp::kIterEach && each.c != 0;
       }
     } else if (kind.split_heads_[i] != nullptr) {
       step.how = ResolverPlan::How::kSplit;
@@ -2069,10 +2077,10 @@ namespace {
 
 // A kEachPath resolver: the path at `node` (the element itself when it is the iteration) of each
 // element of `iteration`, as the evaluator's kIterEach and kPath give it.
-Flow EmitEachPath(PathCache* paths, uint32_t iteration, uint32_t node, const Evaluator& evaluator,
+Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t node, const Evaluator& evaluator,
                   OutputSink outputs) {
   const std::vector<element>* elements;
-  PathCache::State state = paths->Elements(iteration, &elements);
+  PathCache::State state = paths->Elements(iteration, &elements, optional);
   if (state != PathCache::kKnown) return FlowOf(state);
   PathCache::Iteration& it = paths->iterations[iteration];
   const uint32_t saved = it.current;
@@ -2270,7 +2278,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     } else if (step.how != ResolverPlan::How::kFallback) {
       // A program that is one trie iteration needs no evaluator either.
       Flow flow = step.how == ResolverPlan::How::kEachPath
-                      ? EmitEachPath(&s.paths, step.iteration, step.node, evaluator, sink)
+                      ? EmitEachPath(&s.paths, step.iteration, step.optional, step.node, evaluator, sink)
                       : evaluator.Run(*step.program, sink);
       if (flow == Flow::kContinue) {
         answered_on_dom(i, begin);

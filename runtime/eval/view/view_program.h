@@ -20,7 +20,8 @@ enum class VOp : uint8_t {
   kIdentity, kEmpty, kConst,   // a: const index
   kPath,                       // a: trie node (a constant-key path from the root, or from the
                                // element of an iteration node the input is known to be)
-  kIterEach,                   // a: iteration trie node: each element of its parent (`.a.b[]`)
+  kIterEach,                   // a: iteration trie node: each element of its parent (`.a.b[]`);
+                               // c = 1: `.a.b[]?`, nothing where the parent is not iterable
   kFieldPath,                  // kids[0] target; keys: the constant keys, in order (`.a.b.c`)
   kIndex,                      // kids: target, key (any generators)
   kIterate, kPipe, kComma, kNeg,
@@ -68,7 +69,7 @@ struct VNode {
   VOp op = VOp::kIdentity;
   uint32_t a = 0;
   std::vector<uint32_t> kids;
-  uint32_t c = 0;                 // kFieldCompare only
+  uint32_t c = 0;                 // kFieldCompare, kIterEach
   std::vector<std::string> keys;  // kFieldPath, kFieldCompare
   // Exactly one output or an error, with no generator inside (`.a // 0`, `.a == .b`, `$x`): the
   // evaluator computes it directly instead of through continuations. Set by MarkSingle.

@@ -563,5 +563,57 @@ TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
   ExpectAgree(exprs, docs);
 }
 
+// `P[]?` (the front end's `P | try .[]`) on a trie path shares P's iteration, marked optional: where
+// P's value is not iterable it gives nothing, as the try does, while P's own error (a path through
+// a string) and the errors after it (`.b` of an element that is a number) stay errors. Grove's
+// `.spec.template.podCliqueScalingGroups[]?` resolvers take this form.
+TEST(ViewSharedPathsTest, OptionalIterationsShareTheTriesIteration) {
+  for (const char* expr : {".a[]?", ".a[]?.b", ".a[]? | .b.c", "(.r // 1) as $s | .a[]? | $s * (.r // 1)"}) {
+    auto program = Marked(expr);
+    ASSERT_NE(program, nullptr);
+    const view::VNode* each = nullptr;
+    for (const view::VNode& node : program->nodes) {
+      if (node.op == view::VOp::kIterEach) each = &node;
+      EXPECT_NE(node.op, view::VOp::kTry) << expr;
+    }
+    ASSERT_NE(each, nullptr) << expr;
+    EXPECT_EQ(each->c, 1u) << expr;
+  }
+  auto plain = Marked(".a[].b");
+  ASSERT_NE(plain, nullptr);
+  EXPECT_EQ(plain->nodes[0].op, view::VOp::kIterEach);
+  EXPECT_EQ(plain->nodes[0].c, 0u);
+  const std::vector<std::string> exprs = {
+      ".a[]?", ".a[]?.b", ".a[]? | .b.c", "(.r // 1) as $s | .a[]? | $s * (.r // 1)", ".a[].b",
+      "[.a[]?.b] | length", ".x.a[]?", ".a[]? | .b | length", ".a[]?, .a[]?.b"};
+  const std::vector<std::string> docs = {
+      R"({"a":[{"b":{"c":1}},{"b":2},{}],"r":3})",
+      R"({"a":{"k":{"b":4},"j":{"b":{"c":5}}},"r":2})",
+      R"({"a":null})",
+      R"({})",
+      R"({"a":"text"})",
+      R"({"a":7,"r":false})",
+      R"({"a":true})",
+      R"({"a":[]})",
+      R"({"a":[1,{"b":2}]})",
+      R"({"a":{"k":1,"k":{"b":2}}})",
+      R"({"x":"s"})",
+      R"({"x":{"a":[{"b":"y"}]},"a":[{"b":[1,2]}]})",
+  };
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+  // Where `.a` is not iterable the view engine answers itself (no elements), not the engine.
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (size_t i = 0; i < 4; ++i) programs.push_back(Lowered(exprs[i]));
+  view::FusedKind kind(programs);
+  view::FusedRunner runner(kind);
+  for (const char* doc : {R"({"a":null})", R"({})", R"({"a":"text"})", R"({"a":7})", R"({"a":true})"}) {
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, {}, &error));
+    for (size_t i = 0; i < programs.size(); ++i) EXPECT_EQ(Describe(runner.result(i)), "") << exprs[i] << " on " << doc;
+  }
+  EXPECT_EQ(runner.stats().fused_runs, 20u);
+  EXPECT_EQ(runner.stats().fallback_runs, 0u);
+}
+
 }  // namespace
 }  // namespace wm::testing
