@@ -53,14 +53,60 @@ struct TapeKinds {
   }
 };
 constexpr TapeKinds kTapeKinds;
-inline Kind KindOfElement(element e) {
-  struct TapeRef {
-    const simdjson::dom::document* doc;
-    size_t index;
-  } ref;
-  static_assert(sizeof(TapeRef) == sizeof(element), "a dom::element is its tape reference");
+// A DOM element as the tape reference it is (its document, its tape index), and back.
+struct TapeRef {
+  const simdjson::dom::document* doc;
+  size_t index;
+};
+static_assert(sizeof(TapeRef) == sizeof(element), "a dom::element is its tape reference");
+inline TapeRef TapeRefOf(element e) {
+  TapeRef ref;
   std::memcpy(&ref, static_cast<const void*>(&e), sizeof(ref));
+  return ref;
+}
+inline element ElementAt(const simdjson::dom::document* doc, size_t index) {
+  const TapeRef ref{doc, index};
+  element e;
+  std::memcpy(static_cast<void*>(&e), &ref, sizeof(ref));
+  return e;
+}
+inline Kind KindOfElement(element e) {
+  const TapeRef ref = TapeRefOf(e);
   return kTapeKinds.of[ref.doc->tape[ref.index] >> 56];
+}
+
+// How many tape words a scalar takes, by type byte (a number's value is in the second); 0 for a
+// container ('[', '{'), whose first word holds the index after its last.
+struct TapeScalarWords {
+  uint8_t of[256] = {};
+  constexpr TapeScalarWords() {
+    for (int t = 0; t < 256; ++t) of[t] = 1;
+    of['l'] = of['u'] = of['d'] = 2;
+    of['['] = of['{'] = 0;
+  }
+};
+constexpr TapeScalarWords kTapeScalarWords;
+
+// visit(key bytes, key size, value's tape index) for each member of a DOM object, in document
+// order, read straight from simdjson's tape (a key's string word, then its value's words): what
+// iterating dom::object gives, without building a key_value_pair and a string_view per member.
+// The scans that look members up by key (FindField, the trie's fills) are the evaluator's most
+// frequent loops.
+template <class Visit>
+inline void ForEachMember(element object, Visit visit) {
+  const TapeRef ref = TapeRefOf(object);
+  const uint64_t* tape = ref.doc->tape.get();
+  const uint8_t* strings = ref.doc->string_buf.get();
+  const size_t end = static_cast<uint32_t>(tape[ref.index]) - 1;  // the object's closing word
+  for (size_t i = ref.index + 1; i < end;) {
+    const uint8_t* key = strings + (tape[i] & 0x00FFFFFFFFFFFFFFull);  // the string's offset
+    uint32_t size;
+    std::memcpy(&size, key, sizeof(size));
+    visit(reinterpret_cast<const char*>(key + sizeof(size)), size, i + 1);
+    const uint64_t value = tape[i + 1];
+    const uint8_t words = kTapeScalarWords.of[value >> 56];
+    i = words == 0 ? static_cast<uint32_t>(value) : i + 1 + words;
+  }
 }
 
 // A value inside the evaluator, 24 bytes: a DOM element (no copy), a scalar the program computed
@@ -433,14 +479,13 @@ inline bool SameKey(const char* a, size_t a_size, const char* b, size_t b_size) 
 // object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
 // repeated key), or null when there is none; *present (when given) tells which.
 VVal FindField(element object, std::string_view key, bool* present = nullptr) {
-  VVal found;
-  for (simdjson::dom::key_value_pair field : ObjectOf(object)) {
-    if (SameKey(field.key.data(), field.key.size(), key.data(), key.size())) {
-      found = VVal::Dom(field.value);
-      if (present != nullptr) *present = true;
-    }
-  }
-  return found;
+  size_t found = 0;  // the value's tape index; 0: none (the root's index is 1 at the least)
+  ForEachMember(object, [&](const char* data, uint32_t size, size_t value) {
+    if (SameKey(data, size, key.data(), key.size())) found = value;
+  });
+  if (found == 0) return VVal();
+  if (present != nullptr) *present = true;
+  return VVal::Dom(ElementAt(TapeRefOf(object).doc, found));
 }
 
 // a OP b for numbers and + - * (what ops::Binary computes for two numbers).
@@ -643,13 +688,12 @@ struct PathCache {
     State child_state = state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kMissing : kError);
     for (const ChildKey* c = first; c != last; ++c) mark(c->id, child_state);
     if (kind != Kind::Object || !value.is_dom()) return;  // trie values are DOM elements or null
-    for (simdjson::dom::key_value_pair field : ObjectOf(value.dom())) {
-      size_t size = field.key.size();
-      const char* data = field.key.data();
+    const simdjson::dom::document* doc = TapeRefOf(value.dom()).doc;
+    ForEachMember(value.dom(), [&](const char* data, uint32_t size, size_t value_index) {
       for (const ChildKey* c = first; c != last; ++c) {
-        if (SameKey(c->data, c->size, data, size)) found(c->id, field.value);
+        if (SameKey(c->data, c->size, data, size)) found(c->id, ElementAt(doc, value_index));
       }
-    }
+    });
   }
 
   void FillAbsolute(uint32_t node) {

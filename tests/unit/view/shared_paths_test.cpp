@@ -615,5 +615,25 @@ TEST(ViewSharedPathsTest, OptionalIterationsShareTheTriesIteration) {
   EXPECT_EQ(runner.stats().fallback_runs, 0u);
 }
 
+// Members are read straight from simdjson's tape, each value skipped by its words (two for a
+// number of each kind, a container's up to its end): every key after values of every type is
+// found, by the trie's fills (`.last`), by field comparisons (`select(.last == 42)`) and by field
+// paths on values that are not trie paths (`.items[0].last`), the last of a repeated key winning.
+TEST(ViewSharedPathsTest, MembersAfterValuesOfEveryTypeAreFound) {
+  const std::string members =
+      R"("i":-5,"u":18446744073709551615,"d":1.5e300,"s":"x\"y","t":true,"f":false,"n":null,)"
+      R"("a":[1,{"z":[2,{"w":3}]}],"o":{"p":{"q":[]}},"e":{},"ea":[],"last":42)";
+  const std::vector<std::string> exprs = {
+      ".i", ".u", ".d", ".s", ".t", ".f", ".n", ".a", ".o.p.q", ".e", ".ea", ".last", ".o.p.missing",
+      ".items[] | select(.last == 42) | .s", "[.items[] | .last]", ".items[0].last", ".items[0].o.p",
+      ".items[] | .ea, .last", "[.items[] | select(.last != 42) | .i]"};
+  const std::vector<std::string> docs = {
+      "{" + members + R"(,"items":[{)" + members + R"(},{)" + members + R"(,"last":7}]})",
+      "{" + members + R"(,"last":{"x":1},"items":[{"last":42,"s":1}]})",
+      R"({"items":[{"i":0,"last":42}],"last":null})",
+  };
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+}
+
 }  // namespace
 }  // namespace wm::testing
