@@ -2126,29 +2126,31 @@ Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t 
   const std::vector<element>* elements;
   PathCache::State state = paths->Elements(iteration, &elements, optional);
   if (state != PathCache::kKnown) return FlowOf(state);
-  PathCache::Iteration& it = paths->iterations[iteration];
-  const uint32_t saved = it.current;
-  Flow flow = Flow::kContinue;
   const size_t count = elements->size();
   if (evaluator.OutputsAllowed(outputs, count)) {
     // Every element's output fits under the limit: each is appended where the cache keeps it.
-    outputs.all->reserve(outputs.all->size() + count);
+    std::vector<ViewOutput>& all = *outputs.all;
+    all.reserve(all.size() + count);
+    if (node == iteration) {
+      for (const element& e : *elements) all.emplace_back(static_cast<const void*>(&e), evaluator.sort_keys());
+      return Flow::kContinue;
+    }
     for (uint32_t i = 0; i < count; ++i) {
       const VVal* v;
-      state = node == iteration ? PathCache::kKnown : paths->GetBelow(node, i, &v);
-      if (node == iteration) {
-        outputs.all->emplace_back(static_cast<const void*>(&(*elements)[i]), evaluator.sort_keys());
-      } else if (state == PathCache::kKnown && v->is_dom()) {
-        outputs.all->emplace_back(v->dom_bytes(), evaluator.sort_keys());
+      state = paths->GetBelow(node, i, &v);
+      if (state == PathCache::kKnown && v->is_dom()) {
+        all.emplace_back(v->dom_bytes(), evaluator.sort_keys());
       } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
-        outputs.all->emplace_back();  // null: the trie holds views and nulls only
+        all.emplace_back();  // null: the trie holds views and nulls only
       } else {
-        flow = FlowOf(state);
-        break;
+        return FlowOf(state);
       }
     }
-    return flow;
+    return Flow::kContinue;
   }
+  PathCache::Iteration& it = paths->iterations[iteration];
+  const uint32_t saved = it.current;
+  Flow flow = Flow::kContinue;
   for (uint32_t i = 0; i < count && flow == Flow::kContinue; ++i) {
     it.current = i;
     VVal v;
@@ -2209,18 +2211,18 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   outputs_.clear();
   // Resolver i's outputs are outputs_[begin, end) once it is done; a failed attempt (a bail, an
   // error left to the regular engine) is cut off before the next one appends.
-  auto finish = [&](size_t i, size_t begin) {
+  auto finish = [&](size_t i, size_t begin, size_t end) {
     results_[i].outputs.all_ = &outputs_;
     results_[i].outputs.begin_ = begin;
-    results_[i].outputs.end_ = outputs_.size();
+    results_[i].outputs.end_ = end;
   };
   // Resolver i answered on the DOM: its outputs are outputs_[begin, end).
-  auto answered_on_dom = [&](size_t i, size_t begin) {
+  auto answered_on_dom = [&](size_t i, size_t begin, size_t end) {
     ResolverResult& result = results_[i];
     if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
     result.status = EvalStatus::kOk;
     result.fused = true;
-    finish(i, begin);
+    finish(i, begin, end);
     ++stats_.fused_runs;
   };
   element root;
@@ -2233,7 +2235,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     for (size_t i = 0; i < kind_.size(); ++i) {
       const size_t begin = outputs_.size();
       RunFallback(*kind_.fallbacks_[i], document, options, OutputSink{&outputs_, begin}, &results_[i]);
-      finish(i, begin);
+      finish(i, begin, outputs_.size());
       ++stats_.fallback_runs;
     }
     return true;
@@ -2250,7 +2252,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
       s.document_ready = true;
     }
     RunFallback(*kind_.fallbacks_[i], s.document, options, OutputSink{&outputs_, begin}, &results_[i]);
-    finish(i, begin);
+    finish(i, begin, outputs_.size());
     ++stats_.fallback_runs;
   };
   // Resolvers that are one trie path: the value at the path (a view, or null when it is absent)
@@ -2274,18 +2276,11 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
         break;
       }
     }
-    stats_.fused_runs += answered;
   }
-  if (!s.path_results_current || answered < path_count) {
-    for (size_t k = 0; k < answered; ++k) {
-      ResolverResult& result = results_[s.path_resolvers[k]];
-      result.status = EvalStatus::kOk;
-      result.error = EvalError();
-      result.fused = true;
-      result.outputs.all_ = &outputs_;
-      result.outputs.begin_ = k;
-      result.outputs.end_ = k + 1;
-    }
+  if (s.path_results_current && answered == path_count) {
+    stats_.fused_runs += answered;
+  } else {
+    for (size_t k = 0; k < answered; ++k) answered_on_dom(s.path_resolvers[k], k, k + 1);
     s.path_results_current = answered == path_count;
   }
   for (size_t k = answered; k < path_count; ++k) {  // from the first path left to the regular engine
@@ -2299,7 +2294,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     }
     if (state == PathCache::kKnown && value->is_dom()) outputs_.emplace_back(value->dom_bytes(), sort_keys);
     else outputs_.emplace_back();
-    answered_on_dom(i, begin);
+    answered_on_dom(i, begin, outputs_.size());
   }
   s.composite_outputs.Rewind();
   EvalContext context{&s.paths,          &s.memo,     &options.limits,          sort_keys,
@@ -2315,7 +2310,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
       if (evaluator.Run(*step.program, OutputSink{&s.head_outputs, 0}) == Flow::kContinue &&
           RunSplitTail(*step.tail, s.head_outputs, options, sort_keys, &s.converted, &stats_.split_conversions,
                        sink, &results_[i])) {
-        finish(i, begin);
+        finish(i, begin, outputs_.size());
         ++stats_.split_runs;
         continue;
       }
@@ -2325,7 +2320,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
                       ? EmitEachPath(&s.paths, step.iteration, step.optional, step.node, evaluator, sink)
                       : evaluator.Run(*step.program, sink);
       if (flow == Flow::kContinue) {
-        answered_on_dom(i, begin);
+        answered_on_dom(i, begin, outputs_.size());
         continue;
       }
     }
