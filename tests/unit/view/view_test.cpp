@@ -469,7 +469,10 @@ TEST(ViewEngineTest, PathResolversResultsFollowEachObject) {
     for (size_t i = 0; i < exprs.size(); ++i) {
       EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], step.doc, false, *step.options))
           << exprs[i] << " on " << step.doc;
-      if (i != 3) EXPECT_EQ(runner.result(i).fused, runner.result(i).status == EvalStatus::kOk && step.options == &defaults);
+      if (i == 3) continue;  // `.d | length` runs in the main loop
+      // A path resolver is answered on the DOM exactly when it succeeds under the default cap.
+      const bool on_dom = runner.result(i).status == EvalStatus::kOk && step.options == &defaults;
+      EXPECT_EQ(runner.result(i).fused, on_dom) << exprs[i] << " on " << step.doc;
     }
     fused_runs += step.answered_paths + (runner.result(3).fused ? 1 : 0);
     EXPECT_EQ(runner.stats().fused_runs, fused_runs) << step.doc;
