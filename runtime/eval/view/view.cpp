@@ -24,6 +24,10 @@
 #include "runtime/value/json_dom.h"
 
 namespace wm::view {
+
+// What view.h names a composite output: the evaluator's Composite (below) is one.
+struct ViewComposite {};
+
 namespace {
 
 using simdjson::dom::element;
@@ -279,8 +283,9 @@ class VVal {
 // An array or object the program built, its members kept as VVals (DOM views stay views). An
 // object's keys are strings and unique (a construction that repeats a key builds a Value instead,
 // where MakeObject decides which one stays), in construction order. Reference counted by VVal;
-// one evaluator (thread) owns it.
-struct Composite {
+// one evaluator (thread) owns it. Outputs refer to it as it is (ViewOutput::OfComposite) until
+// the runner's next object.
+struct Composite : ViewComposite {
   uint32_t refs = 1;
   bool object = false;
   std::vector<VVal> items;  // array: the elements; object: key, value, key, value, ...
@@ -289,19 +294,24 @@ struct Composite {
 
 // Released composites kept per thread for reuse, their vectors keeping their capacity: a resolver
 // run builds and drops several (`with_entries` alone makes one per entry), and malloc/free of them
-// was a fifth of such a run. No composite outlives the FusedRunner::Run that built it.
+// was a fifth of such a run. A composite output outlives its Run until the runner's next one; one
+// released after the thread's pool is gone (a runner destroyed at exit) is deleted instead.
 struct CompositePool {
   static constexpr size_t kMaxKept = 256, kMaxItemsKept = 64;
   std::vector<Composite*> free;
-  ~CompositePool() {
-    for (Composite* built : free) delete built;
-  }
+  ~CompositePool();
 };
 thread_local CompositePool composite_pool;
+thread_local bool composite_pool_gone = false;  // trivially destructible: readable at thread exit
+CompositePool::~CompositePool() {
+  composite_pool_gone = true;
+  for (Composite* built : free) delete built;
+  free.clear();
+}
 
 Composite* NewComposite(bool object) {
   Composite* built;
-  if (composite_pool.free.empty()) {
+  if (composite_pool_gone || composite_pool.free.empty()) {
     built = new Composite();
   } else {
     built = composite_pool.free.back();
@@ -314,7 +324,8 @@ Composite* NewComposite(bool object) {
 void VVal::Unref(Composite* built) {
   if (--built->refs != 0) return;
   built->items.clear();  // may release nested composites into the pool
-  if (composite_pool.free.size() < CompositePool::kMaxKept && built->items.capacity() <= CompositePool::kMaxItemsKept) {
+  if (!composite_pool_gone && composite_pool.free.size() < CompositePool::kMaxKept &&
+      built->items.capacity() <= CompositePool::kMaxItemsKept) {
     built->refs = 1;
     composite_pool.free.push_back(built);
   } else {
@@ -362,6 +373,21 @@ std::string_view VVal::string() const {
   return tag_ == Tag::kDom ? dom().get_string().value_unsafe() : value().AsString();
 }
 
+Value CompositeToValue(const Composite& built, bool sort_keys) {
+  if (!built.object) {
+    Array elements;
+    elements.reserve(built.items.size());
+    for (const VVal& item : built.items) elements.push_back(item.ToValue(sort_keys));
+    return Value::MakeArray(std::move(elements));
+  }
+  std::vector<Member> members;
+  members.reserve(built.size());
+  for (size_t i = 0; i < built.items.size(); i += 2) {
+    members.emplace_back(built.items[i].ToValue(sort_keys), built.items[i + 1].ToValue(sort_keys));
+  }
+  return Value::MakeObject(std::move(members));
+}
+
 Value VVal::ToValue(bool sort_keys) const {
   switch (tag_) {
     case Tag::kNull: return Value();
@@ -370,21 +396,7 @@ Value VVal::ToValue(bool sort_keys) const {
     case Tag::kNumber: return Value::Number(number_);
     case Tag::kDom: return ConvertView(dom(), sort_keys);
     case Tag::kKey: return Value::String(string());
-    case Tag::kComposite: {
-      const Composite& built = *composite_;
-      if (!built.object) {
-        Array elements;
-        elements.reserve(built.items.size());
-        for (const VVal& item : built.items) elements.push_back(item.ToValue(sort_keys));
-        return Value::MakeArray(std::move(elements));
-      }
-      std::vector<Member> members;
-      members.reserve(built.size());
-      for (size_t i = 0; i < built.items.size(); i += 2) {
-        members.emplace_back(built.items[i].ToValue(sort_keys), built.items[i + 1].ToValue(sort_keys));
-      }
-      return Value::MakeObject(std::move(members));
-    }
+    case Tag::kComposite: return CompositeToValue(*composite_, sort_keys);
     default: return value();
   }
 }
@@ -818,38 +830,6 @@ struct SubexpressionMemo {
   }
 };
 
-// The built arrays and objects a runner outputs (ViewComposite), reused from one object to the
-// next: a composite whose only holder is the pool (the caller dropped the outputs of the last
-// run) is emptied and refilled, its vectors' capacity kept, instead of a new allocation of the
-// composite and its two vectors per output. One pass over the pool per run, in order: a parent
-// precedes its members there (it is taken before them), so it is emptied, releasing them, before
-// they are reached.
-class CompositeOutputs {
- public:
-  void Rewind() { next_ = 0; }
-  std::shared_ptr<ViewComposite> Take() {
-    while (next_ < kept_.size()) {
-      std::shared_ptr<ViewComposite>& kept = kept_[next_++];
-      if (kept.use_count() == 1) {
-        kept->keys.clear();
-        kept->items.clear();
-        return kept;
-      }
-    }
-    auto fresh = std::make_shared<ViewComposite>();
-    if (kept_.size() < kMaxKept) {
-      kept_.push_back(fresh);
-      next_ = kept_.size();
-    }
-    return fresh;
-  }
-
- private:
-  static constexpr size_t kMaxKept = 4096;
-  std::vector<std::shared_ptr<ViewComposite>> kept_;
-  size_t next_ = 0;
-};
-
 // The last few constant-key lookups on DOM objects (`.type`, read three times from each
 // condition by `(.type == "A" or .type == "B" or .type == "C") and .status == "True"`): a lookup
 // scans the whole object (a repeated key keeps its last value), so its answer is kept, keyed by
@@ -894,7 +874,6 @@ struct EvalContext {
   const std::vector<Value>* globals;  // RunOptions::globals: the first slots, as the interpreter
   ConvertedDocuments* converted;      // this object's converted sub-documents
   uint64_t* conversions;              // FusedStats::split_conversions
-  CompositeOutputs* composite_outputs;
   MemberLookups* member_lookups;
 };
 
@@ -958,16 +937,9 @@ class Evaluator {
       default: break;
     }
     if (!v.is_composite()) return ViewOutput(v.ToValue(cx_.sort_keys));
-    const Composite& built = v.composite();
-    std::shared_ptr<ViewComposite> members = cx_.composite_outputs->Take();
-    members->object = built.object;
-    members->items.reserve(built.size());
-    if (built.object) members->keys.reserve(built.size());
-    for (size_t i = built.object ? 1 : 0; i < built.items.size(); i += built.object ? 2 : 1) {
-      if (built.object) members->keys.push_back(built.items[i - 1].ToValue(false));
-      members->items.push_back(OutputOf(built.items[i]));
-    }
-    return ViewOutput::OfComposite(std::move(members));
+    Composite& built = v.mutable_composite();
+    ++built.refs;  // the output's reference
+    return ViewOutput::OfComposite(&built, cx_.sort_keys);
   }
 
  private:
@@ -1886,11 +1858,44 @@ const std::vector<ViewOutput> ViewOutputs::kNone;
 
 static_assert(sizeof(element) == 16, "ViewOutput keeps a simdjson::dom::element in 16 bytes");
 
-ViewOutput ViewOutput::OfComposite(std::shared_ptr<const ViewComposite> members) {
+ViewOutput ViewOutput::OfComposite(const ViewComposite* built, bool sort_keys) noexcept {
   ViewOutput out(Form::kComposite);
-  new (&out.composite_) std::shared_ptr<const ViewComposite>(std::move(members));
+  out.composite_ = built;
+  out.sort_keys_ = sort_keys;
   return out;
 }
+
+void RetainComposite(const ViewComposite* built) noexcept {
+  ++const_cast<Composite*>(static_cast<const Composite*>(built))->refs;
+}
+void ReleaseComposite(const ViewComposite* built) noexcept {
+  VVal::Adopt(const_cast<Composite*>(static_cast<const Composite*>(built)));  // dropped: one reference less
+}
+
+namespace {
+
+// A composite output written compactly in construction order (ViewOutput::WriteJson): members
+// that are views are written from the DOM where they are, the rest through their Value.
+void WriteCompositeJson(const Composite& built, bool sort_keys, std::string* out, const JsonWriteOptions& options) {
+  JsonWriteOptions view_options = options;
+  view_options.sort_keys = options.sort_keys || sort_keys;
+  out->push_back(built.object ? '{' : '[');
+  const size_t first = built.object ? 1 : 0, step = built.object ? 2 : 1;
+  for (size_t i = first; i < built.items.size(); i += step) {
+    if (i != first) out->push_back(',');
+    if (built.object) {
+      wm::WriteJson(built.items[i - 1].ToValue(false), out, options);
+      out->push_back(':');
+    }
+    const VVal& item = built.items[i];
+    if (item.is_dom()) json_dom::WriteElement(item.dom(), out, view_options);
+    else if (item.is_composite()) WriteCompositeJson(item.composite(), sort_keys, out, options);
+    else wm::WriteJson(item.ToValue(sort_keys), out, options);
+  }
+  out->push_back(built.object ? '}' : ']');
+}
+
+}  // namespace
 
 bool ViewOutput::IsString() const {
   if (form_ == Form::kComposite) return false;
@@ -1901,19 +1906,7 @@ bool ViewOutput::IsString() const {
 }
 
 Value ViewOutput::ToValue() const {
-  if (form_ == Form::kComposite) {
-    const ViewComposite& built = *composite_;
-    if (!built.object) {
-      Array elements;
-      elements.reserve(built.items.size());
-      for (const ViewOutput& item : built.items) elements.push_back(item.ToValue());
-      return Value::MakeArray(std::move(elements));
-    }
-    std::vector<Member> members;
-    members.reserve(built.items.size());
-    for (size_t i = 0; i < built.items.size(); ++i) members.emplace_back(built.keys[i], built.items[i].ToValue());
-    return Value::MakeObject(std::move(members));
-  }
+  if (form_ == Form::kComposite) return CompositeToValue(*static_cast<const Composite*>(composite_), sort_keys_);
   if (form_ == Form::kValue) return value_;
   element e;
   std::memcpy(static_cast<void*>(&e), element_, sizeof(element));
@@ -1923,17 +1916,7 @@ Value ViewOutput::ToValue() const {
 void ViewOutput::WriteJson(std::string* out, const JsonWriteOptions& options) const {
   if (form_ == Form::kComposite && options.indent == 0 && !options.sort_keys) {
     // Compact and in construction order: the members written where they are (views from the DOM).
-    const ViewComposite& built = *composite_;
-    out->push_back(built.object ? '{' : '[');
-    for (size_t i = 0; i < built.items.size(); ++i) {
-      if (i > 0) out->push_back(',');
-      if (built.object) {
-        wm::WriteJson(built.keys[i], out, options);
-        out->push_back(':');
-      }
-      built.items[i].WriteJson(out, options);
-    }
-    out->push_back(built.object ? '}' : ']');
+    WriteCompositeJson(*static_cast<const Composite*>(composite_), sort_keys_, out, options);
     return;
   }
   if (form_ == Form::kComposite) {
@@ -2061,7 +2044,6 @@ struct FusedRunner::State {
   std::vector<ViewOutput> head_outputs;  // kSplit: the head's outputs on this object
   ConvertedDocuments converted;          // this object's sub-documents converted for builtins and tails
   SubexpressionMemo memo;
-  CompositeOutputs composite_outputs;
   MemberLookups member_lookups;
   // The kPath resolvers (a catalog kind's most common), answered first in one tight loop, and
   // the others, which the main loop runs: a kind's hundred path resolvers cost the main loop nothing.
@@ -2296,10 +2278,8 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     else outputs_.emplace_back();
     answered_on_dom(i, begin, outputs_.size());
   }
-  s.composite_outputs.Rewind();
-  EvalContext context{&s.paths,          &s.memo,     &options.limits,          sort_keys,
-                      options.globals,   &s.converted, &stats_.split_conversions, &s.composite_outputs,
-                      &s.member_lookups};
+  EvalContext context{&s.paths,   &s.memo,      &options.limits,          sort_keys,
+                      options.globals, &s.converted, &stats_.split_conversions, &s.member_lookups};
   Evaluator evaluator(context);
   for (uint32_t i : s.other_resolvers) {
     const ResolverPlan& step = s.plan[i];

@@ -42,14 +42,21 @@ bool LimitsAllowView(const EvalLimits& limits);
 // (a default of 0, no limit, makes any set limit a lower one).
 bool StepsAndTimeAtLeast(uint64_t fuel, uint64_t timeout_ms, uint64_t default_fuel, uint64_t default_timeout_ms);
 
+// An array or object the view engine built (defined in view.cpp): its members stay the
+// evaluator's values, views of the document among them, until an output is converted or written.
 struct ViewComposite;
+// A composite output's reference count (non-atomic: a runner's outputs belong to its thread).
+void RetainComposite(const ViewComposite* built) noexcept;
+void ReleaseComposite(const ViewComposite* built) noexcept;
 
 // One output: a sub-document of the parsed object (a view, no copy), a value the program built,
 // or an array or object the program built whose members are outputs in turn (`{spec: .spec}`
-// refers to the document's spec). A view, or a composite holding one, is valid until its
-// FusedRunner runs the next object. 24 bytes, one form at a time: a catalog kind makes a hundred
-// outputs per object, mostly views, and a view is copied and dropped without a branch into a
-// Value's or a shared pointer's bookkeeping.
+// refers to the document's spec), kept as the evaluator built it: nothing is converted until the
+// caller asks (ToValue, WriteJson). A view, or a composite holding one, is valid until its
+// FusedRunner runs the next object; a composite refers to its FusedKind's constants, and is
+// copied and dropped on its runner's thread (its count is not atomic). 24 bytes, one form at a time: a
+// catalog kind makes a hundred outputs per object, mostly views, and a view is copied and
+// dropped without a branch into a Value's or a composite's bookkeeping.
 class ViewOutput {
  public:
   ViewOutput() noexcept : value_() {}
@@ -77,8 +84,9 @@ class ViewOutput {
   ViewOutput(const void* element_bytes, bool sort_keys) noexcept : form_(Form::kView), sort_keys_(sort_keys) {
     std::memcpy(element_, element_bytes, sizeof(element_));
   }
-  // Internal: a built array or object (an object's keys unique).
-  static ViewOutput OfComposite(std::shared_ptr<const ViewComposite> members);
+  // Internal: a built array or object (an object's keys unique), seen in the given key order;
+  // takes one reference.
+  static ViewOutput OfComposite(const ViewComposite* built, bool sort_keys) noexcept;
 
   bool is_view() const { return form_ == Form::kView; }
   // Internal: the DOM element's raw bytes (precondition: is_view()).
@@ -98,7 +106,7 @@ class ViewOutput {
     if (form_ == Form::kValue) {
       value_.~Value();
     } else if (form_ == Form::kComposite) {
-      composite_.~shared_ptr();
+      ReleaseComposite(composite_);
     }
   }
   void CopyFrom(const ViewOutput& other) noexcept {
@@ -109,7 +117,8 @@ class ViewOutput {
     } else if (form_ == Form::kValue) {
       new (&value_) Value(other.value_);
     } else {
-      new (&composite_) std::shared_ptr<const ViewComposite>(other.composite_);
+      composite_ = other.composite_;
+      RetainComposite(composite_);
     }
   }
   void MoveFrom(ViewOutput&& other) noexcept {
@@ -120,7 +129,9 @@ class ViewOutput {
     } else if (form_ == Form::kValue) {
       new (&value_) Value(std::move(other.value_));
     } else {
-      new (&composite_) std::shared_ptr<const ViewComposite>(std::move(other.composite_));
+      composite_ = other.composite_;  // the reference moves
+      other.form_ = Form::kValue;
+      new (&other.value_) Value();
     }
   }
 
@@ -129,15 +140,8 @@ class ViewOutput {
   union {
     alignas(8) unsigned char element_[16];
     Value value_;
-    std::shared_ptr<const ViewComposite> composite_;
+    const ViewComposite* composite_;
   };
-};
-
-// The members of a composite output: items in order, and for an object the key of each.
-struct ViewComposite {
-  bool object = false;
-  std::vector<Value> keys;
-  std::vector<ViewOutput> items;
 };
 
 // The outputs of one resolver on one object, in order: a range of its runner's output buffer (the

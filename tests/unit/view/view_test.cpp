@@ -182,8 +182,12 @@ TEST(ViewEngineTest, BuiltContainersReferToTheDocument) {
 
 // A built output is converted (ToValue) and written in every form as the interpreter's Value is.
 TEST(ViewEngineTest, BuiltOutputsConvertAndWriteAsValues) {
+  // Outputs are the evaluator's composites as built: members that are views, computed scalars,
+  // constants, keys read from the document (with_entries), composites in arrays and objects.
   for (const char* expr : {"{metadata: .metadata, spec: .spec}", "[.spec.replicatedJobs[].template, {z: 1, a: .metadata}]",
-                           ".metadata | to_entries"}) {
+                           ".metadata | to_entries", ".metadata | with_entries(select(.value != null))",
+                           "[[.metadata.generation, 2], [], {}, [{k: .kind}], \"s\", null, (.metadata.generation + 1)]",
+                           "{a: [], b: {c: [.spec.suspend, true]}}"}) {
     for (bool sorted : {false, true}) {
       view::FusedKind kind({Lowered(expr)}, view::FusedKindOptions{sorted});
       view::FusedRunner runner(kind);
@@ -211,9 +215,9 @@ TEST(ViewEngineTest, BuiltOutputsConvertAndWriteAsValues) {
 }
 
 // A runner reuses the built arrays and objects it outputs from one object to the next (their
-// allocations kept): outputs a caller still holds are never refilled, and every object's outputs
-// are its own. (Members that are views of the document are only valid until the next run, so
-// the held outputs here are built of computed values.)
+// allocations kept in the evaluator's pool): outputs a caller still holds are never refilled, and
+// every object's outputs are its own. (Members that are views of the document are only valid
+// until the next run, so the held outputs here are built of computed values.)
 TEST(ViewEngineTest, BuiltOutputsHeldByTheCallerSurviveTheNextRun) {
   const std::string expr = "{n: (.n + 1), inner: {k: (.k + \"!\"), list: [.n * 2, \"c\"]}}";
   view::FusedKind kind({Lowered(expr)});
@@ -240,6 +244,33 @@ TEST(ViewEngineTest, BuiltOutputsHeldByTheCallerSurviveTheNextRun) {
     std::string text;
     held[i].WriteJson(&text);
     EXPECT_EQ(text, held_text[i]) << i;
+  }
+}
+
+// A composite output is a reference to what the evaluator built: copies and moves share it, and
+// one held past its runner (built of computed values and the kind's constants) still reads and
+// writes as it was.
+TEST(ViewEngineTest, BuiltOutputsOutliveTheirRunner) {
+  const std::string expr = "{n: (.n * 10), list: [(.n - 0), {deep: (.n + 1)}]}";
+  view::FusedKind kind({Lowered(expr)});
+  std::vector<view::ViewOutput> held;
+  {
+    view::FusedRunner runner(kind);
+    JsonError error;
+    ASSERT_TRUE(runner.Run(R"({"n":4})", {}, &error));
+    ASSERT_TRUE(runner.result(0).fused);
+    view::ViewOutput copy = runner.result(0).outputs[0];
+    held.push_back(copy);                  // a second reference
+    held.push_back(std::move(copy));       // the copy's reference moves
+    EXPECT_FALSE(copy.is_view());          // NOLINT(bugprone-use-after-move): moved from, it is null
+    EXPECT_EQ(ToJson(copy.ToValue()), "null");  // NOLINT(bugprone-use-after-move)
+    ASSERT_TRUE(runner.Run(R"({"n":5})", {}, &error));
+  }
+  for (const view::ViewOutput& out : held) {
+    std::string text;
+    out.WriteJson(&text);
+    EXPECT_EQ(text, R"({"n":40,"list":[4,{"deep":5}]})");
+    EXPECT_EQ(ToJson(out.ToValue()), text);
   }
 }
 
