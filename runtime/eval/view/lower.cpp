@@ -96,6 +96,14 @@ bool IsPureWithoutArguments(ir::BuiltinId id) {
   }
 }
 
+// Whether node `id` is `.[0]` on its input (the prelude's `first`).
+bool IsFirstElement(const ViewProgram& program, uint32_t id) {
+  const VNode& index = program.nodes[id];
+  if (index.op != VOp::kIndex || program.nodes[index.kids[0]].op != VOp::kIdentity) return false;
+  const VNode& key = program.nodes[index.kids[1]];
+  return key.op == VOp::kConst && program.consts[key.a].IsNumber() && program.consts[key.a].AsNumber() == 0;
+}
+
 class Lowerer {
  public:
   Lowerer(const ir::Program& p, PathTrie* trie, ViewProgram* out, std::string* reason)
@@ -249,7 +257,33 @@ class Lowerer {
       *result = second;
       return true;
     }
+    // `[f] | .[0] | g` is regrouped as `([f] | .[0]) | g` (pipes associate), so that
+    // `map(select(c)) | first` is one node (VNode::first_selected) whatever follows it, and
+    // resolvers that go on differently from there (`first`, `first.image`) share it.
+    uint32_t index, rest;
+    if (out_->nodes[first].op == VOp::kCollect && SplitAfterFirstElement(second, &index, &rest)) {
+      const uint32_t head = Push(VNode{VOp::kPipe, 0, {first, index}});
+      *result = Push(VNode{VOp::kPipe, 0, {head, rest}});
+      return true;
+    }
     *result = Push(VNode{VOp::kPipe, 0, {first, second}});
+    return true;
+  }
+
+  // Whether lowered node `id` is `.[0] | g` or `.[0].k...`: then *index is its `.[0]` and *rest
+  // g (or `.k...` on its input, added), and `id` is left unreferenced (emptied).
+  bool SplitAfterFirstElement(uint32_t id, uint32_t* index, uint32_t* rest) {
+    const VNode after = out_->nodes[id];
+    if ((after.op != VOp::kPipe && after.op != VOp::kFieldPath) || !IsFirstElement(*out_, after.kids[0])) return false;
+    *index = after.kids[0];
+    if (after.op == VOp::kPipe) {
+      *rest = after.kids[1];
+    } else {
+      VNode keys{VOp::kFieldPath, 0, {Push(VNode{VOp::kIdentity, 0, {}})}};
+      keys.keys = after.keys;
+      *rest = Push(std::move(keys));
+    }
+    out_->nodes[id] = VNode{VOp::kEmpty, 0, {}};
     return true;
   }
 
@@ -614,6 +648,8 @@ void MarkSingle(ViewProgram* program) {
                   ((n.op == VOp::kAnd || n.op == VOp::kOr) && program->nodes[n.kids[0]].condition &&
                    program->nodes[n.kids[1]].condition);
     if (n.op == VOp::kCollect) n.select_each = SelectsEachElement(*program, n.kids[0]);
+    n.first_selected = n.op == VOp::kPipe && program->nodes[n.kids[0]].select_each &&
+                       IsFirstElement(*program, n.kids[1]);
     if (n.op == VOp::kObject) {
       std::vector<std::string_view> keys;
       for (size_t i = 0; i < n.kids.size(); i += 2) {

@@ -1118,6 +1118,9 @@ class Evaluator {
         return Single(n.kids[1], in, out);
       }
       case VOp::kPipe: {
+        if (n.first_selected && in.is_dom() && in.dom().type() == element_type::ARRAY) {
+          return FirstSelected(p_->nodes[n.kids[0]], in.dom(), out);
+        }
         VVal middle;
         Flow f = Single(n.kids[0], in, &middle);
         return f == Flow::kContinue ? Single(n.kids[1], middle, out) : f;
@@ -1609,6 +1612,28 @@ class Evaluator {
     const Value* found = object.value().Find(name);
     *present = found != nullptr;
     return found != nullptr ? VVal::Of(*found) : VVal();
+  }
+
+  // `map(select(c)) | first` on an array of the document (VNode::first_selected; `collect` the
+  // select_each kCollect): c is tested on every element, in order, as the map does (an error on
+  // a later element is still the resolver's error), and the first element it holds for is the
+  // output, null when none.
+  Flow FirstSelected(const VNode& collect, element array, VVal* out) {
+    const uint32_t condition = p_->nodes[p_->nodes[collect.kids[0]].kids[1]].kids[0];
+    bool found = false;
+    for (element e : ArrayOf(array)) {
+      if (!Step()) return Flow::kBail;
+      VVal item = VVal::Dom(e);
+      bool holds = false;
+      Flow f = Holds(condition, item, &holds);
+      if (f != Flow::kContinue) return f;
+      if (holds && !found) {
+        *out = std::move(item);
+        found = true;
+      }
+    }
+    if (!found) out->SetNull();
+    return Flow::kContinue;
   }
 
   // `[f]`: the outputs kept as they are (a Composite), so DOM elements are not copied.

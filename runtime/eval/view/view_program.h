@@ -87,6 +87,10 @@ struct VNode {
   // A kCollect of `.[] | select(c)` (`map(select(c))`) with c a condition: on an array of the
   // document the evaluator tests each element in one loop. Set by MarkSingle.
   bool select_each = false;
+  // A kPipe of such a kCollect into `.[0]` (`map(select(c)) | first`): on an array of the
+  // document the evaluator tests every element in one loop and keeps the first that passes,
+  // without building the array. Set by MarkSingle.
+  bool first_selected = false;
   // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
   // on a subexpression the kind computes more than once per object (or per element).
   uint32_t memo = 0;
@@ -117,7 +121,8 @@ struct PathTrie {
   uint32_t IterationChild(uint32_t parent);
 };
 
-// Sets VNode::single, form, direct_operands, condition, select_each and distinct_constant_keys
+// Sets VNode::single, form, direct_operands, condition, select_each, first_selected and
+// distinct_constant_keys
 // on every node of `program` (kids precede their parents in `nodes`).
 void MarkSingle(ViewProgram* program);
 

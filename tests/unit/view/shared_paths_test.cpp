@@ -544,6 +544,69 @@ TEST(ViewSharedPathsTest, AndOrChainsTestTheirComparisonsInLine) {
   ExpectAgree(exprs, docs);
 }
 
+// `map(select(c)) | first` (and `first.k`, `first | g`) is one search: on an array of the
+// document each element is tested in one loop, the first that passes is the output (null when
+// none), and an error on any element, before or after that one, is still the resolver's error.
+// Resolvers that go on differently after `first` share the search (one memo slot).
+TEST(ViewSharedPathsTest, FirstSelectedIsOneSearchSharedByTheResolversAfterIt) {
+  const std::vector<std::pair<std::string, bool>> flagged = {
+      {"map(select(.name == \"main\")) | first", true},
+      {"map(select(.name == \"main\")) | first.image", true},
+      {"map(select(.name == \"main\")) | first | .image", true},
+      {"map(select(.name == \"main\")) | .[1]", false},
+      {"map(select(.name == \"main\")) | .[-1]", false},
+      {"map(.name) | first", false},
+  };
+  for (const auto& [expr, first_selected] : flagged) {
+    auto program = Marked(expr);
+    ASSERT_NE(program, nullptr);
+    size_t flags = 0;
+    for (const view::VNode& node : program->nodes) flags += node.first_selected;
+    EXPECT_EQ(flags, first_selected ? 1u : 0u) << expr;
+  }
+  const std::vector<std::string> below = {
+      "[.s[] | .c // [] | map(select(.name == \"main\")) | first][]",
+      "[.s[] | .c // [] | map(select(.name == \"main\")) | first.image][]",
+  };
+  view::PathTrie trie;
+  std::vector<std::unique_ptr<view::ViewProgram>> owned;
+  std::vector<view::ViewProgram*> programs;
+  for (const std::string& e : below) {
+    std::string reason;
+    owned.push_back(view::LowerToView(*Lowered(e), &trie, &reason));
+    ASSERT_TRUE(owned.back()) << e << ": " << reason;
+    programs.push_back(owned.back().get());
+  }
+  view::ShareRepeatedSubexpressions(programs, trie);
+  std::vector<uint32_t> memos;
+  for (const view::ViewProgram* program : programs) {
+    for (const view::VNode& node : program->nodes) {
+      if (node.first_selected) memos.push_back(node.memo);
+    }
+  }
+  ASSERT_EQ(memos.size(), 2u);
+  EXPECT_NE(memos[0], 0u);
+  EXPECT_EQ(memos[0], memos[1]);
+
+  std::vector<std::string> exprs = below;
+  for (const auto& entry : flagged) exprs.push_back(entry.first);
+  const std::vector<std::string> docs = {
+      R"([{"name":"main","image":"a"},{"name":"main","image":"b"}])",
+      R"([{"name":"x"},{"image":"c","name":"main"}])",
+      R"([{"name":"main"},1])",
+      R"([1,{"name":"main"}])",
+      R"([{"name":"x"},null])",
+      R"([])",
+      R"({"p":{"name":"main"},"q":{"name":"main","image":"o"}})",
+      R"(null)",
+      R"("text")",
+      R"({"s":[{"c":[{"name":"o"},{"name":"main","image":"k"}]},{"c":null},{},{"c":[{"name":"main","image":"z"},{"name":"main","image":"y"}]}]})",
+      R"({"s":[{"c":[{"name":"main"},3]}]})",
+      R"({"s":[{"c":{"a":{"name":"main","image":"m"}}}]})",
+  };
+  ExpectAgree(exprs, docs);
+}
+
 TEST(ViewSharedPathsTest, MemberLookupsAreThisObjectsOwn) {
   // A lookup on a DOM object is kept for the next reads of that key there (`.type` three times
   // per condition): objects at the same place of the next document, other keys of the same
