@@ -622,7 +622,7 @@ struct PathCache {
       return kKnown;
     }
     // Not read yet at this element (Get answers the rest in line).
-    FillBelowIteration(parent[id], it.current);
+    FillElement(o, it.current);
     const size_t slot = BelowSlot(it, id, it.current);
     return Read(it.below_states[slot], it.below_values[slot], out);
   }
@@ -642,11 +642,7 @@ struct PathCache {
     Iteration& it = iterations[owner[node]];
     size_t slot = BelowSlot(it, node, element);
     if (it.below_states[slot] == kUnknown) {
-      const uint32_t saved = it.current;
-      it.current = element;
-      FillBelowIteration(parent[node], element);
-      it.current = saved;
-      slot = BelowSlot(it, node, element);
+      FillElement(owner[node], element);
     }
     *out = &it.below_values[slot];
     return it.below_states[slot];
@@ -696,7 +692,8 @@ struct PathCache {
   void ScanChildren(uint32_t node, State state, const VVal& value, Mark mark, Found found) {
     const ChildKey* first = children.data() + children_begin[node];
     const ChildKey* last = children.data() + children_begin[node + 1];
-    Kind kind = state == kKnown ? value.kind() : Kind::Number;
+    // A missing parent (FillBelow passes its state as kept) is null; an error or bail, no object.
+    Kind kind = state == kKnown ? value.kind() : state == kMissing ? Kind::Null : Kind::Number;
     State child_state = state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kMissing : kError);
     for (const ChildKey* c = first; c != last; ++c) mark(c->id, child_state);
     if (kind != Kind::Object || !value.is_dom()) return;  // trie values are DOM elements or null
@@ -723,10 +720,16 @@ struct PathCache {
         });
   }
 
-  void FillBelowIteration(uint32_t node, uint32_t index) {
-    VVal value;
-    State state = Get(node, &value);
-    Iteration& it = iterations[owner[node]];  // node is the iteration or below it
+  // Every node below iteration `iteration` at its element `index`, top-down from the element:
+  // each level's children set from one scan of its object, as FillAbsolute does, and the nodes
+  // below a missing, null or non-object one marked from its state. The resolvers over an
+  // iteration read most of what the kind reads below it, at every element; filling it all at once
+  // costs no lookup up the trie per level.
+  void FillElement(uint32_t iteration, uint32_t index) {
+    Iteration& it = iterations[iteration];
+    FillBelow(it, iteration, index, kKnown, VVal::Dom(it.elements[index]));
+  }
+  void FillBelow(Iteration& it, uint32_t node, uint32_t index, State state, const VVal& value) {
     ScanChildren(
         node, state, value, [&](uint32_t c, State st) { it.below_states[BelowSlot(it, c, index)] = st; },
         [&](uint32_t c, element e) {
@@ -734,6 +737,12 @@ struct PathCache {
           it.below_states[slot] = kKnown;
           it.below_values[slot].SetDom(e);
         });
+    const ChildKey* last = children.data() + children_begin[node + 1];
+    for (const ChildKey* c = children.data() + children_begin[node]; c != last; ++c) {
+      if (children_begin[c->id] == children_begin[c->id + 1]) continue;
+      const size_t slot = BelowSlot(it, c->id, index);
+      FillBelow(it, c->id, index, it.below_states[slot], it.below_values[slot]);  // sized: no reallocation
+    }
   }
 
   void ListElements(uint32_t id) {

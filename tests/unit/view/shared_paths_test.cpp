@@ -544,6 +544,25 @@ TEST(ViewSharedPathsTest, AndOrChainsTestTheirComparisonsInLine) {
   ExpectAgree(exprs, docs);
 }
 
+// The paths below an iteration are filled for a whole element at once (PathCache::FillElement):
+// below a missing, null or empty parent every deeper path is null and the view engine answers
+// itself (no fallback); below a string, number or array parent they are the error the
+// interpreter words.
+TEST(ViewSharedPathsTest, AnElementsPathsAreFilledAtOnceAtEveryDepth) {
+  const std::vector<std::string> exprs = {
+      ".s[].a.b.c", ".s[] | .a.b", ".s[].a", ".s[] | (.x.y // 0)", "[.s[] | .a.b.c]", ".s[] | .a.b.c.d",
+  };
+  const std::vector<std::string> answered_docs = {
+      R"({"s":[{"a":{"b":{"c":{"e":1}}}},{"a":{"b":null}},{"a":null},{},{"a":{"b":{}}},{"a":{"b":{"c":{"d":1}}}}]})",
+      R"({"s":{"k":{"a":{"b":{"c":{"d":2}}},"x":{"y":3}},"j":{},"i":{"a":{}}}})",
+      R"({"s":[null,{"a":{"b":{"c":null}}},{"x":null}]})",
+      R"({"s":[]})",
+  };
+  EXPECT_EQ(ExpectAgree(exprs, answered_docs), exprs.size() * answered_docs.size());
+  ExpectAgree(exprs, {R"({"s":[{"a":"str"},{"a":{"b":1}}]})", R"({"s":[{"a":{"b":[2]}},{"a":{"b":{"c":true}}}]})",
+                      R"({"s":[3]})", R"({"s":null})", R"({"s":[{"a":{"b":{"c":1}}},{"a":{"b":0}}]})"});
+}
+
 // `map(select(c)) | first` (and `first.k`, `first | g`) is one search: on an array of the
 // document each element is tested in one loop, the first that passes is the output (null when
 // none), and an error on any element, before or after that one, is still the resolver's error.
