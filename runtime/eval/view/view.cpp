@@ -185,12 +185,27 @@ class VVal {
     return v;
   }
 
-  // In place, without a temporary (the cache's hot loop).
+  // In place, without a temporary and the out-of-line move assignment (the cache's hot loop, and
+  // the evaluator's reads of constants and computed scalars).
   void SetNull() { Release(); }
   void SetDom(element e) {
     Release();
     tag_ = Tag::kDom;
     std::memcpy(dom_, &e, sizeof(element));
+  }
+  void SetRef(const Value& constant) {
+    Release();
+    tag_ = Tag::kRef;
+    ref_ = &constant;
+  }
+  void SetBool(bool b) {
+    Release();
+    tag_ = b ? Tag::kTrue : Tag::kFalse;
+  }
+  void SetNumber(double d) {
+    Release();
+    tag_ = Tag::kNumber;
+    number_ = d;
   }
 
   bool is_dom() const { return tag_ == Tag::kDom; }
@@ -1113,11 +1128,11 @@ class Evaluator {
     const VNode& n = p_->nodes[id];
     if (n.direct_operands) return DirectBinary(n, in, out);
     switch (n.op) {
-      case VOp::kNot: *out = VVal::Bool(!Truthy(in)); return Flow::kContinue;
-      case VOp::kType: *out = VVal::Ref(TypeNameOf(in.kind())); return Flow::kContinue;
+      case VOp::kNot: out->SetBool(!Truthy(in)); return Flow::kContinue;
+      case VOp::kType: out->SetRef(TypeNameOf(in.kind())); return Flow::kContinue;
       case VOp::kEntryKey: {  // inside the iteration (it is at an element of this object)
         const PathCache::Iteration& it = cx_.paths->iterations[n.a];
-        if (it.keys.empty()) *out = VVal::Number(it.current);
+        if (it.keys.empty()) out->SetNumber(it.current);
         else *out = VVal::Key(it.keys[it.current]);
         return Flow::kContinue;
       }
@@ -1158,7 +1173,7 @@ class Evaluator {
         Flow f = KidHolds(n.kids[0], in, out, &holds);
         if (f != Flow::kContinue) return f;
         if (holds == is_and) f = KidHolds(n.kids[1], in, out, &holds);  // the left side did not decide
-        if (f == Flow::kContinue) *out = VVal::Bool(holds);
+        if (f == Flow::kContinue) out->SetBool(holds);
         return f;
       }
       default: break;
@@ -1171,7 +1186,7 @@ class Evaluator {
   // error, as through the tree, for the regular engine to report or catch).
   [[gnu::always_inline]] Flow Direct(const VNode& n, const VVal& in, VVal* out) {
     switch (n.form) {
-      case VForm::kConst: *out = VVal::Ref(Const(n.a)); return Flow::kContinue;
+      case VForm::kConst: out->SetRef(Const(n.a)); return Flow::kContinue;
       case VForm::kInput: *out = in; return Flow::kContinue;
       case VForm::kVar:
         if (n.a >= slots_.size()) return Flow::kBail;
@@ -1182,7 +1197,7 @@ class Evaluator {
     const uint32_t path = n.form == VForm::kPath ? n.a : p_->nodes[n.kids[0]].a;
     const PathCache::State state = cx_.paths->Get(path, out);
     if (state != PathCache::kKnown) return FlowOf(state);
-    if (n.form == VForm::kPathOrConst && !Truthy(*out)) *out = VVal::Ref(Const(p_->nodes[n.kids[1]].a));
+    if (n.form == VForm::kPathOrConst && !Truthy(*out)) out->SetRef(Const(p_->nodes[n.kids[1]].a));
     return Flow::kContinue;
   }
 
@@ -1194,11 +1209,11 @@ class Evaluator {
     if (f != Flow::kContinue) return f;
     const auto op = static_cast<ir::BinaryOp>(n.a);
     if (op >= ir::BinaryOp::Eq) {
-      *out = VVal::Bool(ComparisonHolds(op, CompareViews(a, b)));
+      out->SetBool(ComparisonHolds(op, CompareViews(a, b)));
       return Flow::kContinue;
     }
     if (a.kind() == Kind::Number && b.kind() == Kind::Number) {
-      *out = VVal::Number(Arithmetic(op, a.number(), b.number()));
+      out->SetNumber(Arithmetic(op, a.number(), b.number()));
       return Flow::kContinue;
     }
     return BinaryOf(op, a, b, [&](const VVal& v) {
@@ -1778,10 +1793,15 @@ class Evaluator {
     VVal object = VVal::Adopt(built);
     built->items.resize(n.kids.size());
     for (size_t i = 0; i + 1 < n.kids.size(); i += 2) {
-      Flow f = Single(n.kids[i], in, &built->items[i]);
-      if (f == Flow::kContinue) f = Single(n.kids[i + 1], in, &built->items[i + 1]);
+      if (n.distinct_constant_keys) {  // string constants: no evaluation, no key check
+        built->items[i].SetRef(Const(p_->nodes[n.kids[i]].a));
+      } else {
+        Flow f = Single(n.kids[i], in, &built->items[i]);
+        if (f != Flow::kContinue) return f;
+        if (built->items[i].kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
+      }
+      Flow f = Single(n.kids[i + 1], in, &built->items[i + 1]);
       if (f != Flow::kContinue) return f;
-      if (built->items[i].kind() != Kind::String) return Flow::kError;  // "Cannot use ... as object key"
     }
     if (!ChargeBytes(16 * built->items.size())) return Flow::kBail;
     *out = n.distinct_constant_keys || KeysUnique(built->items) ? std::move(object) : ObjectWithRepeatedKeys(built->items);
