@@ -1147,7 +1147,16 @@ class Evaluator {
         }
         VVal middle;
         Flow f = Single(n.kids[0], in, &middle);
-        return f == Flow::kContinue ? Single(n.kids[1], middle, out) : f;
+        if (f != Flow::kContinue) return f;
+        const VNode& second = p_->nodes[n.kids[1]];
+        if (second.op == VOp::kWithEntries && second.a == kKeepMembersWhere && second.memo == 0 &&
+            middle.is_composite() && middle.composite().object && middle.composite().refs == 1) {
+          // `middle` is the object's one holder, and nothing reads it after this.
+          f = KeepMembersInPlace(second, &middle);
+          if (f == Flow::kContinue) *out = std::move(middle);
+          return f;
+        }
+        return Single(n.kids[1], middle, out);
       }
       case VOp::kIf: {
         VVal condition;
@@ -1616,6 +1625,29 @@ class Evaluator {
     }
     fields_scratch_ = std::move(fields);
     return k(object);
+  }
+
+  // with_entries(select(.value OP c)) (node `n`) on `*object`, an object built by the first part
+  // of a pipe and held by nothing else (`{cpu: .a, memory: .b} | with_entries(...)`): the members
+  // that pass are kept in order where they are, the others dropped, no second object built.
+  Flow KeepMembersInPlace(const VNode& n, VVal* object) {
+    if (!Step()) return Flow::kBail;
+    const VNode& test = p_->nodes[p_->nodes[n.kids[0]].kids[0]];
+    const auto op = static_cast<ir::BinaryOp>(test.a);
+    const VVal constant = VVal::Ref(Const(test.c));
+    std::vector<VVal>& items = object->mutable_composite().items;
+    size_t kept = 0;
+    for (size_t i = 0; i < items.size(); i += 2) {
+      if (!Step()) return Flow::kBail;
+      if (!ComparisonHolds(op, CompareViews(items[i + 1], constant))) continue;
+      if (kept != i) {
+        items[kept] = std::move(items[i]);
+        items[kept + 1] = std::move(items[i + 1]);
+      }
+      kept += 2;
+    }
+    items.resize(kept);
+    return Flow::kContinue;
   }
 
   // object[name] of an object of any representation, and whether the object has that key.

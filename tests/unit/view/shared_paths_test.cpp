@@ -544,6 +544,27 @@ TEST(ViewSharedPathsTest, AndOrChainsTestTheirComparisonsInLine) {
   ExpectAgree(exprs, docs);
 }
 
+// `{...} | with_entries(select(.value OP c))` filters the object the pipe just built where it is;
+// an object something else still reads (a variable, the other side of a comma, a subexpression
+// the kind's resolvers share, the array it came from) is left as it was.
+TEST(ViewSharedPathsTest, WithEntriesFiltersABuiltObjectInPlaceOnlyWhenNothingElseHoldsIt) {
+  const std::vector<std::string> exprs = {
+      "{a: .x, b: .y, c: null} | with_entries(select(.value != null))",
+      "{a: .x, b: .y, c: null} | with_entries(select(.value != null)) | length",
+      "{a: .x, b: .y, c: null} | (with_entries(select(.value != null)), .)",
+      "{a: .x, b: .y, c: null} as $o | ($o | with_entries(select(.value != null))), $o",
+      "[{a: .x, b: .y}, {c: null}] | (.[] | with_entries(select(.value != null))), .",
+      "[{a: .x, b: .y}] | .[0] | with_entries(select(.value == 1))",
+      "{n: ({a: .x, b: .y} | with_entries(select(.value == null))), m: {a: .x, b: .y}}",
+      "{a: .x, b: .y} | with_entries(select(.value != null))",
+      "({a: .x, b: .y} | with_entries(select(.value != null))) as $f | {a: .x, b: .y}, $f",
+  };
+  const std::vector<std::string> docs = {
+      R"({"x":1,"y":null})", R"({"x":null,"y":{"k":[1]}})", R"({"x":1,"y":2})", R"({})", R"({"x":false,"y":0})",
+  };
+  EXPECT_EQ(ExpectAgree(exprs, docs), exprs.size() * docs.size());
+}
+
 // The paths below an iteration are filled for a whole element at once (PathCache::FillElement):
 // below a missing, null or empty parent every deeper path is null and the view engine answers
 // itself (no fallback); below a string, number or array parent they are the error the
