@@ -91,6 +91,13 @@ struct TapeScalarWords {
 };
 constexpr TapeScalarWords kTapeScalarWords;
 
+// The key of the object member whose value is `value`, as the DOM string it is on the tape: the
+// word just before the value's first (an object's tape is '{', then key, value, key, value, ...).
+inline element KeyOfMember(element value) {
+  const TapeRef ref = TapeRefOf(value);
+  return ElementAt(ref.doc, ref.index - 1);
+}
+
 // visit(key bytes, key size, value's tape index) for each member of a DOM object, in document
 // order, read straight from simdjson's tape (a key's string word, then its value's words): what
 // iterating dom::object gives, without building a key_value_pair and a string_view per member.
@@ -558,8 +565,9 @@ struct PathCache {
     State state = kUnknown;
     bool not_iterable = false;  // kError because the parent's value is neither an array nor an object
     std::vector<element> elements;
-    // An object's elements: each one's key (`to_entries[] | .key`); an array's: none (its index).
-    std::vector<std::string_view> keys;
+    // The elements are an object's member values (`to_entries[] | .key` is each one's key, the
+    // tape word before it: KeyOfMember), not an array's (`.key` is each one's index).
+    bool object = false;
     uint32_t current = 0;  // the element the evaluator is at
     std::vector<State> below_states;
     std::vector<VVal> below_values;
@@ -764,7 +772,7 @@ struct PathCache {
     Iteration& it = iterations[id];
     it.stamp = generation;
     it.elements.clear();
-    it.keys.clear();
+    it.object = false;
     it.not_iterable = false;
     VVal value;
     it.state = Get(parent[id], &value);
@@ -775,10 +783,8 @@ struct PathCache {
       } else if (kind == Kind::Object && value.is_dom()) {
         scratch_fields.clear();
         if (!ObjectFields(ObjectOf(value.dom()), sort_keys, &scratch_fields)) it.state = kBail;
-        for (const Field& field : scratch_fields) {
-          it.elements.push_back(field.second);
-          it.keys.push_back(field.first);
-        }
+        for (const Field& field : scratch_fields) it.elements.push_back(field.second);
+        it.object = true;
       } else {
         it.state = kError;  // `null | .[]` and scalars: "Cannot iterate over ..."
         it.not_iterable = true;
@@ -1132,8 +1138,8 @@ class Evaluator {
       case VOp::kType: out->SetRef(TypeNameOf(in.kind())); return Flow::kContinue;
       case VOp::kEntryKey: {  // inside the iteration (it is at an element of this object)
         const PathCache::Iteration& it = cx_.paths->iterations[n.a];
-        if (it.keys.empty()) out->SetNumber(it.current);
-        else *out = VVal::Key(it.keys[it.current]);
+        if (!it.object) out->SetNumber(it.current);
+        else out->SetDom(KeyOfMember(it.elements[it.current]));  // output as a view
         return Flow::kContinue;
       }
       case VOp::kAlternative: {
