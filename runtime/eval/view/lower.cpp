@@ -639,8 +639,10 @@ void MarkSingle(ViewProgram* program) {
     else if (n.op == VOp::kPath) n.form = VForm::kPath;
     else if (n.op == VOp::kVar) n.form = VForm::kVar;
     else if (n.op == VOp::kIdentity) n.form = VForm::kInput;
-    else if (n.op == VOp::kAlternative && form_of(n.kids[0]) == VForm::kPath && form_of(n.kids[1]) == VForm::kConst) {
-      n.form = VForm::kPathOrConst;
+    else if (n.op == VOp::kFieldPath && program->nodes[n.kids[0]].op == VOp::kIdentity) n.form = VForm::kField;
+    else if (n.op == VOp::kAlternative && form_of(n.kids[1]) == VForm::kConst) {
+      if (form_of(n.kids[0]) == VForm::kPath) n.form = VForm::kPathOrConst;
+      else if (form_of(n.kids[0]) == VForm::kField) n.form = VForm::kFieldOrConst;
     }
     n.direct_operands = n.op == VOp::kBinary && n.single && form_of(n.kids[0]) != VForm::kTree &&
                         form_of(n.kids[1]) != VForm::kTree;

@@ -1207,12 +1207,48 @@ class Evaluator {
         if (n.a >= slots_.size()) return Flow::kBail;
         *out = slots_[n.a];
         return Flow::kContinue;
+      case VForm::kField:
+      case VForm::kFieldOrConst: {
+        const VNode& field = n.form == VForm::kField ? n : p_->nodes[n.kids[0]];
+        Flow f = FieldOf(in, field.keys, out);
+        if (f == Flow::kContinue && n.form == VForm::kFieldOrConst && !Truthy(*out)) {
+          out->SetRef(Const(p_->nodes[n.kids[1]].a));
+        }
+        return f;
+      }
       default: break;
     }
     const uint32_t path = n.form == VForm::kPath ? n.a : p_->nodes[n.kids[0]].a;
     const PathCache::State state = cx_.paths->Get(path, out);
     if (state != PathCache::kKnown) return FlowOf(state);
     if (n.form == VForm::kPathOrConst && !Truthy(*out)) out->SetRef(Const(p_->nodes[n.kids[1]].a));
+    return Flow::kContinue;
+  }
+
+  // t.k1.k2... (a kField) read without continuations: DOM objects through the member lookups (as
+  // FieldPath), null stays null, built or converted objects by member. Indexing anything else is
+  // jq's error: the resolver falls back, and the regular engine words it (or a `//` or `try`
+  // around it takes it there).
+  Flow FieldOf(const VVal& t, const std::vector<std::string>& keys, VVal* out) {
+    VVal current = t;
+    for (const std::string& key : keys) {
+      if (current.is_dom()) {
+        const Kind kind = KindOfElement(current.dom());
+        if (kind == Kind::Object) {
+          current = cx_.member_lookups->LookUp(current.dom(), key, cx_.paths->generation);
+          continue;
+        }
+        if (kind != Kind::Null) return Flow::kError;
+        continue;
+      }
+      const Kind kind = current.kind();
+      if (kind == Kind::Null) continue;
+      if (kind != Kind::Object) return Flow::kError;
+      bool present;
+      VVal next = MemberOf(current, key, &present);
+      current = std::move(next);
+    }
+    *out = std::move(current);
     return Flow::kContinue;
   }
 

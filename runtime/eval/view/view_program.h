@@ -57,6 +57,8 @@ enum class VForm : uint8_t {
   kConst,        // a kConst
   kPath,         // a kPath
   kPathOrConst,  // `P // c`: a kAlternative of a kPath and a kConst
+  kField,        // `.k1.k2` on the node's input: a kFieldPath of a kIdentity (an element's `.ready`)
+  kFieldOrConst, // `.k // c`: a kAlternative of a kField and a kConst (`(.ready // 0) > 0`)
   kVar,          // a kVar
   kInput,        // a kIdentity (the node's input)
 };

@@ -544,6 +544,36 @@ TEST(ViewSharedPathsTest, AndOrChainsTestTheirComparisonsInLine) {
   ExpectAgree(exprs, docs);
 }
 
+// A field read on a node's input (`.ready`, `.a.b`, `.ready // 0`: an element's, a built
+// object's) is a direct operand: `(.ready // 0) > 0` is read in line, one step. Indexing a
+// string, number, boolean or array there is the interpreter's error (or its `//` default).
+TEST(ViewSharedPathsTest, FieldReadsOnTheInputAreDirectOperands) {
+  for (const char* expr : {"map(select((.ready // 0) > 0))", "any(.a.b == 1)", "{x: .q} | (.x // 5) + 1"}) {
+    auto program = Marked(expr);
+    ASSERT_NE(program, nullptr);
+    size_t direct = 0;
+    for (const view::VNode& node : program->nodes) direct += node.direct_operands;
+    EXPECT_EQ(direct, 1u) << expr;
+  }
+  const std::vector<std::string> exprs = {
+      "(.s // []) | any((.ready // 0) > 0)", "(.s // []) | all((.ready // 0) == 0)", "[.s[]? | .a.b // \"none\"]",
+      ".s | map(select(.a.b != null))", "{x: .q} | (.x // 5) + 1", "{x: .q, y: {z: .q}} | .y.z // .x",
+      "[.s[]? | (.ready // 0) * 2]",
+  };
+  const std::vector<std::string> docs = {
+      R"({"s":[{"ready":2},{"ready":0},{"a":{"b":1}},{}],"q":3})",
+      R"({"s":[{"ready":null,"a":null},{"ready":false,"a":{"b":false}}],"q":null})",
+      R"({"s":[],"q":false})",
+      R"({"s":[{"ready":1,"ready":0},{"a":{"b":2,"b":null}}]})",
+      R"({"s":["str",{"ready":1}],"q":"x"})",
+      R"({"s":[{"a":[1]},{"a":"t"}]})",
+      R"({"s":[3,true,null]})",
+      R"({"s":{"k":{"ready":4}}})",
+  };
+  ExpectAgree(exprs, docs);
+  EXPECT_EQ(ExpectAgree(exprs, {docs[0], docs[1], docs[2]}), exprs.size() * 3);
+}
+
 // `{...} | with_entries(select(.value OP c))` filters the object the pipe just built where it is;
 // an object something else still reads (a variable, the other side of a comma, a subexpression
 // the kind's resolvers share, the array it came from) is left as it was.
