@@ -124,8 +124,7 @@ struct PathTrie {
 };
 
 // Sets VNode::single, form, direct_operands, condition, select_each, first_selected and
-// distinct_constant_keys
-// on every node of `program` (kids precede their parents in `nodes`).
+// distinct_constant_keys on every node of `program` (kids precede their parents in `nodes`).
 void MarkSingle(ViewProgram* program);
 
 // The trie node whose value node `id` outputs: a kPath's, a kIterEach's (each element), or that
