@@ -942,6 +942,11 @@ class Evaluator {
     if (cx_.globals != nullptr) {
       for (size_t i = 0; i < cx_.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*cx_.globals)[i]);
     }
+    if (program.nodes[program.root].single) {  // one output (or an error): no continuation
+      VVal v;
+      const Flow f = Single(program.root, cx_.paths->root(), &v);
+      return f == Flow::kContinue ? Emit(v, outputs) : f;
+    }
     return Eval(program.root, cx_.paths->root(), [&](const VVal& v) { return Emit(v, outputs); });
   }
 
@@ -953,8 +958,19 @@ class Evaluator {
   // Appends one output; reaching the output limit is the engine's error: let it report it.
   Flow Emit(const VVal& v, OutputSink outputs) const {
     if (outputs.count() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-    if (v.is_dom()) outputs.all->emplace_back(v.dom_bytes(), cx_.sort_keys);  // built in place
-    else outputs.all->push_back(OutputOf(v));
+    // Built in place: a view, or a scalar the program computed (a missing path's null).
+    std::vector<ViewOutput>& all = *outputs.all;
+    if (v.is_dom()) {
+      all.emplace_back(v.dom_bytes(), cx_.sort_keys);
+      return Flow::kContinue;
+    }
+    switch (v.kind()) {
+      case Kind::Null: all.emplace_back(); break;
+      case Kind::False: all.emplace_back(Value::Bool(false)); break;
+      case Kind::True: all.emplace_back(Value::Bool(true)); break;
+      case Kind::Number: all.emplace_back(Value::Number(v.number())); break;
+      default: all.push_back(OutputOf(v)); break;
+    }
     return Flow::kContinue;
   }
   ViewOutput OutputOf(const VVal& v) const {
