@@ -52,6 +52,37 @@ std::unique_ptr<view::ViewProgram> Marked(const std::string& expr) {
   return program;
 }
 
+// `exprs` lowered onto one trie, as a kind's resolvers are; a refused one fails the test and is
+// left out (callers check the count).
+struct LoweredKind {
+  view::PathTrie trie;
+  std::vector<std::unique_ptr<view::ViewProgram>> owned;
+  std::vector<view::ViewProgram*> programs;
+};
+std::unique_ptr<LoweredKind> LowerKind(const std::vector<std::string>& exprs) {
+  auto kind = std::make_unique<LoweredKind>();
+  for (const std::string& e : exprs) {
+    std::string reason;
+    auto program = view::LowerToView(*Lowered(e), &kind->trie, &reason);
+    EXPECT_NE(program, nullptr) << e << ": " << reason;
+    if (program == nullptr) continue;
+    kind->programs.push_back(program.get());
+    kind->owned.push_back(std::move(program));
+  }
+  return kind;
+}
+
+// How many nodes of `expr`, lowered and marked, have `flag` set (0 after a test failure naming why
+// it was refused).
+size_t FlaggedNodes(const std::string& expr, bool view::VNode::*flag) {
+  auto program = Marked(expr);
+  size_t count = 0;
+  if (program != nullptr) {
+    for (const view::VNode& node : program->nodes) count += node.*flag;
+  }
+  return count;
+}
+
 const std::vector<std::string> kCliqueResolvers = {
     ".spec.cliques[].name",
     ".spec.cliques[] | .spec.podSpec.schedulerName",
@@ -213,16 +244,10 @@ TEST(ViewSharedPathsTest, RepeatedSubexpressionsShareAMemoSlot) {
       ".x[] | (.a // 1)", "(.a // 1) as $v | $v + 1", "(.x[0] | (.a // 1)) + 1", "[.x[] | .a // 1]",
       ".y[] | (.a // 1) as $v | $v", ".x[] | .z[0] | (.a // 1)",
   };
-  view::PathTrie trie;
-  std::vector<std::unique_ptr<view::ViewProgram>> owned;
-  std::vector<view::ViewProgram*> programs;
-  for (const std::string& e : exprs) {
-    std::string reason;
-    owned.push_back(view::LowerToView(*Lowered(e), &trie, &reason));
-    ASSERT_TRUE(owned.back()) << e << ": " << reason;
-    programs.push_back(owned.back().get());
-  }
-  const view::SharedSubexpressions shared = view::ShareRepeatedSubexpressions(programs, trie);
+  auto kind = LowerKind(exprs);
+  ASSERT_EQ(kind->programs.size(), exprs.size());
+  const std::vector<view::ViewProgram*>& programs = kind->programs;
+  const view::SharedSubexpressions shared = view::ShareRepeatedSubexpressions(programs, kind->trie);
   // On the root: `(.a // 1)`, `(.l // [])` and the `any(. == 2)` of its value (a pipe's second
   // part sees the first part's value: the two anys are one value); `.a // 1` on each element of
   // `.x[]`.
@@ -449,11 +474,7 @@ TEST(ViewSharedPathsTest, SelectEachTestsTheElementsOfADocumentArrayInOneLoop) {
       {"map(select(.a) | .b)", false},
   };
   for (const auto& [expr, select_each] : flagged) {
-    auto program = Marked(expr);
-    ASSERT_NE(program, nullptr);
-    size_t flags = 0;
-    for (const view::VNode& node : program->nodes) flags += node.select_each;
-    EXPECT_EQ(flags, select_each ? 1u : 0u) << expr;
+    EXPECT_EQ(FlaggedNodes(expr, &view::VNode::select_each), select_each ? 1u : 0u) << expr;
   }
   // The answers, on arrays of objects, of scalars and nulls (errors), empty, repeated keys; on
   // built arrays, objects, null and scalars (the general path), and below an iteration.
@@ -549,11 +570,7 @@ TEST(ViewSharedPathsTest, AndOrChainsTestTheirComparisonsInLine) {
 // string, number, boolean or array there is the interpreter's error (or its `//` default).
 TEST(ViewSharedPathsTest, FieldReadsOnTheInputAreDirectOperands) {
   for (const char* expr : {"map(select((.ready // 0) > 0))", "any(.a.b == 1)", "{x: .q} | (.x // 5) + 1"}) {
-    auto program = Marked(expr);
-    ASSERT_NE(program, nullptr);
-    size_t direct = 0;
-    for (const view::VNode& node : program->nodes) direct += node.direct_operands;
-    EXPECT_EQ(direct, 1u) << expr;
+    EXPECT_EQ(FlaggedNodes(expr, &view::VNode::direct_operands), 1u) << expr;
   }
   const std::vector<std::string> exprs = {
       "(.s // []) | any((.ready // 0) > 0)", "(.s // []) | all((.ready // 0) == 0)", "[.s[]? | .a.b // \"none\"]",
@@ -628,28 +645,17 @@ TEST(ViewSharedPathsTest, FirstSelectedIsOneSearchSharedByTheResolversAfterIt) {
       {"map(.name) | first", false},
   };
   for (const auto& [expr, first_selected] : flagged) {
-    auto program = Marked(expr);
-    ASSERT_NE(program, nullptr);
-    size_t flags = 0;
-    for (const view::VNode& node : program->nodes) flags += node.first_selected;
-    EXPECT_EQ(flags, first_selected ? 1u : 0u) << expr;
+    EXPECT_EQ(FlaggedNodes(expr, &view::VNode::first_selected), first_selected ? 1u : 0u) << expr;
   }
   const std::vector<std::string> below = {
       "[.s[] | .c // [] | map(select(.name == \"main\")) | first][]",
       "[.s[] | .c // [] | map(select(.name == \"main\")) | first.image][]",
   };
-  view::PathTrie trie;
-  std::vector<std::unique_ptr<view::ViewProgram>> owned;
-  std::vector<view::ViewProgram*> programs;
-  for (const std::string& e : below) {
-    std::string reason;
-    owned.push_back(view::LowerToView(*Lowered(e), &trie, &reason));
-    ASSERT_TRUE(owned.back()) << e << ": " << reason;
-    programs.push_back(owned.back().get());
-  }
-  view::ShareRepeatedSubexpressions(programs, trie);
+  auto kind = LowerKind(below);
+  ASSERT_EQ(kind->programs.size(), below.size());
+  view::ShareRepeatedSubexpressions(kind->programs, kind->trie);
   std::vector<uint32_t> memos;
-  for (const view::ViewProgram* program : programs) {
+  for (const view::ViewProgram* program : kind->programs) {
     for (const view::VNode& node : program->nodes) {
       if (node.first_selected) memos.push_back(node.memo);
     }
