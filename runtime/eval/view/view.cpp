@@ -305,8 +305,8 @@ class VVal {
 // An array or object the program built, its members kept as VVals (DOM views stay views). An
 // object's keys are strings and unique (a construction that repeats a key builds a Value instead,
 // where MakeObject decides which one stays), in construction order. Reference counted by VVal;
-// one evaluator (thread) owns it. Outputs refer to it as it is (ViewOutput::OfComposite) until
-// the runner's next object.
+// one evaluator (thread) owns it. An output holds a counted reference to it as it is
+// (ViewOutput::OfComposite).
 struct Composite : ViewComposite {
   uint32_t refs = 1;
   bool object = false;
@@ -316,8 +316,8 @@ struct Composite : ViewComposite {
 
 // Released composites kept per thread for reuse, their vectors keeping their capacity: a resolver
 // run builds and drops several (`with_entries` alone makes one per entry), and malloc/free of them
-// was a fifth of such a run. A composite output outlives its Run until the runner's next one; one
-// released after the thread's pool is gone (a runner destroyed at exit) is deleted instead.
+// was a fifth of such a run. A composite output outlives its Run for as long as the caller holds
+// it; one released after the thread's pool is gone (a runner destroyed at exit) is deleted instead.
 struct CompositePool {
   static constexpr size_t kMaxKept = 256, kMaxItemsKept = 64;
   std::vector<Composite*> free;
