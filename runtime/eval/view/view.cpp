@@ -955,10 +955,11 @@ class Evaluator {
     return outputs.count() + more < cx_.limits->max_outputs;
   }
   bool sort_keys() const { return cx_.sort_keys; }
-  // Appends one output; reaching the output limit is the engine's error: let it report it.
+  // Appends one output, built in place; reaching the output limit is the engine's error: let it
+  // report it. A view stays a view, a scalar the program computed (a missing path's null) needs no
+  // conversion call, and a built array or object is output as it is (a counted reference).
   Flow Emit(const VVal& v, OutputSink outputs) const {
     if (outputs.count() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
-    // Built in place: a view, or a scalar the program computed (a missing path's null).
     std::vector<ViewOutput>& all = *outputs.all;
     if (v.is_dom()) {
       all.emplace_back(v.dom_bytes(), cx_.sort_keys);
@@ -969,19 +970,13 @@ class Evaluator {
       case Kind::False: all.emplace_back(Value::Bool(false)); break;
       case Kind::True: all.emplace_back(Value::Bool(true)); break;
       case Kind::Number: all.emplace_back(Value::Number(v.number())); break;
-      default: all.push_back(OutputOf(v)); break;
+      default: all.push_back(BuiltOutput(v)); break;
     }
     return Flow::kContinue;
   }
-  ViewOutput OutputOf(const VVal& v) const {
-    if (v.is_dom()) return ViewOutput(v.dom_bytes(), cx_.sort_keys);
-    switch (v.kind()) {  // scalars the program computed (a missing path's null): no conversion call
-      case Kind::Null: return ViewOutput(Value());
-      case Kind::False: return ViewOutput(Value::Bool(false));
-      case Kind::True: return ViewOutput(Value::Bool(true));
-      case Kind::Number: return ViewOutput(Value::Number(v.number()));
-      default: break;
-    }
+  // Emit's strings, arrays and objects: a built array or object as it is (a counted reference),
+  // anything else as its Value.
+  ViewOutput BuiltOutput(const VVal& v) const {
     if (!v.is_composite()) return ViewOutput(v.ToValue(cx_.sort_keys));
     Composite& built = v.mutable_composite();
     ++built.refs;  // the output's reference
