@@ -1030,7 +1030,7 @@ class Evaluator {
       }
       case VOp::kIterEach: return EvalIterEach(n, k);
       case VOp::kFieldPath:
-        return Eval(n.kids[0], in, [&](const VVal& t) { return FieldPath(t, n.keys, 0, k); });
+        return Eval(n.kids[0], in, [&](const VVal& t) { return FieldPath(t, n.keys, k); });
       case VOp::kIndex:
         // jq order: the key generator is the outer loop, the target the inner one.
         return Eval(n.kids[1], in, [&](const VVal& key) {
@@ -1236,10 +1236,10 @@ class Evaluator {
     return Flow::kContinue;
   }
 
-  // t.k1.k2... (a kField) read without continuations: DOM objects through the member lookups (as
-  // FieldPath), null stays null, built or converted objects by member. Indexing anything else is
-  // jq's error: the resolver falls back, and the regular engine words it (or a `//` or `try`
-  // around it takes it there).
+  // t.k1.k2... (a kField, and every kFieldPath through FieldPath) read without continuations: DOM
+  // objects through the member lookups, null stays null, built or converted objects by member.
+  // Indexing anything else is jq's error: the resolver falls back, and the regular engine words
+  // it (or a `//` or `try` around it takes it there).
   Flow FieldOf(const VVal& t, const std::vector<std::string>& keys, VVal* out) {
     VVal current = t;
     for (const std::string& key : keys) {
@@ -1305,7 +1305,7 @@ class Evaluator {
     switch (n.op) {
       case VOp::kNeg: return EvalNeg(a, take);
       case VOp::kBinary: return BinaryOf(static_cast<ir::BinaryOp>(n.a), a, b, take);
-      case VOp::kFieldPath: return FieldPath(a, n.keys, 0, take);
+      case VOp::kFieldPath: return FieldPath(a, n.keys, take);
       case VOp::kIndex: return IndexBy(a, b, take);
       default: return Flow::kBail;
     }
@@ -1332,26 +1332,12 @@ class Evaluator {
     return f;
   }
 
-  // t.keys[from].keys[from+1]...: DOM objects and null inline; anything else through IndexBy.
-  Flow FieldPath(const VVal& t, const std::vector<std::string>& keys, size_t from, Cont k) {
-    VVal current = t;
-    for (size_t i = from; i < keys.size(); ++i) {
-      if (current.is_dom() && current.dom().type() == element_type::OBJECT) {
-        current = cx_.member_lookups->LookUp(current.dom(), keys[i], cx_.paths->generation);
-        continue;
-      }
-      Kind kind = current.kind();
-      if (kind == Kind::Null) continue;
-      if (kind == Kind::Object) {  // built or a Value: no key Value made, no copy of the object
-        bool present;
-        VVal next = MemberOf(current, keys[i], &present);
-        current = std::move(next);
-        continue;
-      }
-      Value key = Value::String(keys[i]);
-      return IndexBy(current, VVal::Ref(key), [&](const VVal& next) { return FieldPath(next, keys, i + 1, k); });
-    }
-    return k(current);
+  // t.k1.k2... with the value to k: FieldOf's read (a string key indexes only objects and null;
+  // on anything else it is jq's error, which ops::Index would raise too).
+  Flow FieldPath(const VVal& t, const std::vector<std::string>& keys, Cont k) {
+    VVal field;
+    Flow f = FieldOf(t, keys, &field);
+    return f == Flow::kContinue ? k(field) : f;
   }
   // t[key]: objects by string key (a repeated key: its last value), arrays by integer, null ->
   // null; anything else through ops::Index on Values (its error makes the resolver fall back).
@@ -1836,7 +1822,7 @@ class Evaluator {
       *holds = ComparisonHolds(op, CompareViews(cx_.member_lookups->LookUp(in.dom(), c.keys[0], cx_.paths->generation), constant));
       return Flow::kContinue;
     }
-    return FieldPath(in, c.keys, 0, [&](const VVal& field) {
+    return FieldPath(in, c.keys, [&](const VVal& field) {
       *holds = ComparisonHolds(op, CompareViews(field, constant));
       return Flow::kContinue;
     });
