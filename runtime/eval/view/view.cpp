@@ -1714,20 +1714,32 @@ class Evaluator {
   // a later element is still the resolver's error), and the first element it holds for is the
   // output, null when none.
   Flow FirstSelected(const VNode& collect, element array, VVal* out) {
-    const uint32_t condition = p_->nodes[p_->nodes[collect.kids[0]].kids[1]].kids[0];
     bool found = false;
+    const Flow f = SelectEach(collect, array, [&](VVal item) {
+      if (!found) {
+        *out = std::move(item);
+        found = true;
+      }
+      return Flow::kContinue;
+    });
+    if (f == Flow::kContinue && !found) out->SetNull();
+    return f;
+  }
+
+  // The `.[] | select(c)` of a select_each kCollect (`collect`) on an array of the document: c
+  // tested on each element in one loop, in order, and keep(element as a view) for each it holds
+  // for; the first error or bail (c's, or keep's) ends it.
+  template <class Keep>
+  Flow SelectEach(const VNode& collect, element array, Keep keep) {
+    const uint32_t condition = p_->nodes[p_->nodes[collect.kids[0]].kids[1]].kids[0];
     for (element e : ArrayOf(array)) {
       if (!Step()) return Flow::kBail;
       VVal item = VVal::Dom(e);
       bool holds = false;
       Flow f = Holds(condition, item, &holds);
+      if (f == Flow::kContinue && holds) f = keep(std::move(item));
       if (f != Flow::kContinue) return f;
-      if (holds && !found) {
-        *out = std::move(item);
-        found = true;
-      }
     }
-    if (!found) out->SetNull();
     return Flow::kContinue;
   }
 
@@ -1736,20 +1748,14 @@ class Evaluator {
     Composite* built = NewComposite(false);
     VVal array = VVal::Adopt(built);
     if (n.select_each && in.is_dom() && in.dom().type() == element_type::ARRAY) {
-      // `[.[] | select(c)]` on an array of the document: each element tested in one loop, kept
-      // as a view when c holds (the order, outcomes and errors of the pipeline's).
-      const uint32_t condition = p_->nodes[p_->nodes[n.kids[0]].kids[1]].kids[0];
-      for (element e : ArrayOf(in.dom())) {
-        if (!Step()) return Flow::kBail;
-        VVal item = VVal::Dom(e);
-        bool holds = false;
-        Flow f = Holds(condition, item, &holds);
-        if (f != Flow::kContinue) return f;
-        if (!holds) continue;
+      // `[.[] | select(c)]` on an array of the document: each element that passes kept as a
+      // view (the order, outcomes and errors of the pipeline's).
+      const Flow f = SelectEach(n, in.dom(), [&](VVal item) {
         if (!ChargeBytes(16)) return Flow::kBail;
         built->items.push_back(std::move(item));
-      }
-      return k(array);
+        return Flow::kContinue;
+      });
+      return f == Flow::kContinue ? k(array) : f;
     }
     Flow f = Eval(n.kids[0], in, [&](const VVal& v) {
       if (!ChargeBytes(16)) return Flow::kBail;
