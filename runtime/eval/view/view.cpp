@@ -469,6 +469,31 @@ bool ComparisonHolds(ir::BinaryOp op, int c) {
   }
 }
 
+// Whether `v OP constant` holds for a program constant: a string of the document against a
+// string constant compares the bytes where the parse keeps them (for == and !=, the lengths
+// first), without a VVal for the constant; anything else as CompareViews.
+bool HoldsAgainstConstant(ir::BinaryOp op, const VVal& v, const Value& constant) {
+  if (v.is_dom() && constant.IsString()) {
+    const TapeRef ref = TapeRefOf(v.dom());
+    const uint64_t word = ref.doc->tape[ref.index];
+    if ((word >> 56) == '"') {
+      // A string's word holds its offset in the string buffer: its length (4 bytes), its bytes.
+      const uint8_t* at = ref.doc->string_buf.get() + (word & 0x00FFFFFFFFFFFFFFull);
+      uint32_t size;
+      std::memcpy(&size, at, sizeof(size));
+      const std::string_view text(reinterpret_cast<const char*>(at + sizeof(size)), size);
+      const std::string_view expected = constant.AsString();
+      if (op == ir::BinaryOp::Eq || op == ir::BinaryOp::Ne) {
+        const bool equal = text.size() == expected.size() && std::memcmp(text.data(), expected.data(), size) == 0;
+        return equal == (op == ir::BinaryOp::Eq);
+      }
+      const int r = text.compare(expected);
+      return ComparisonHolds(op, r < 0 ? -1 : (r > 0 ? 1 : 0));
+    }
+  }
+  return ComparisonHolds(op, CompareViews(v, VVal::Ref(constant)));
+}
+
 using Field = std::pair<std::string_view, element>;
 
 // Whether any two of `count` keys (key_at(i), string views) are equal: pairwise for the small
@@ -830,6 +855,14 @@ class ConvertedDocuments {
   std::unordered_map<Key, Value, KeyHash> converted_;
 };
 
+// The registers of flat code (FlatCode): what each points at, and a place per register for the
+// values the code computes itself (a constant's reference, a kTree node's output). Kept by the
+// runner across objects, sized for the kind's largest code.
+struct FlatRegisters {
+  std::vector<const VVal*> at;
+  std::vector<VVal> scratch;
+};
+
 // The values of the kind's shared subexpressions (VNode::memo) on the current object. A slot has
 // one place for a value of the object (made with the runner), or one per element for a value
 // below an iteration (listed at its first use on the object); its places are this object's when
@@ -928,20 +961,16 @@ Flow FlowOf(PathCache::State state) {
   return state == PathCache::kError ? Flow::kError : Flow::kBail;
 }
 
+// The values flat code's registers point at for the booleans it computes and a missing path.
+const VVal kNullValue, kTrueValue = VVal::Bool(true), kFalseValue = VVal::Bool(false);
+
 // Runs view programs on one object after another; its buffers are reused across runs.
 class Evaluator {
  public:
   explicit Evaluator(const EvalContext& context) : cx_(context), budget_(*context.limits) {}
 
   Flow Run(const ViewProgram& program, OutputSink outputs) {
-    p_ = &program;
-    budget_ = eval_internal::StepBudget(*cx_.limits);
-    slice_ = budget_.FirstSlice();
-    memory_ = 0;
-    slots_.assign(program.num_slots, VVal());
-    if (cx_.globals != nullptr) {
-      for (size_t i = 0; i < cx_.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*cx_.globals)[i]);
-    }
+    Begin(program);
     if (program.nodes[program.root].single) {  // one output (or an error): no continuation
       VVal v;
       const Flow f = Single(program.root, cx_.paths->root(), &v);
@@ -950,6 +979,18 @@ class Evaluator {
     return Eval(program.root, cx_.paths->root(), [&](const VVal& v) { return Emit(v, outputs); });
   }
 
+  // Runs `program` through its flat code (Flatten): the same outputs, errors and bails as Run.
+  // The registers point at the values they hold where those are kept (the trie's, a memo slot's,
+  // a constant's, one of `registers`' scratch places), so a read copies nothing.
+  Flow RunFlat(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers, OutputSink outputs) {
+    Begin(program);
+    registers->at[0] = &cx_.paths->root();
+    const VVal* value;
+    const Flow f = Exec(code.code.data(), 0, registers, &value);
+    return f == Flow::kContinue ? Emit(*value, outputs) : f;
+  }
+
+  // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
   // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
   bool OutputsAllowed(OutputSink outputs, size_t more) const {
     return outputs.count() + more < cx_.limits->max_outputs;
@@ -984,6 +1025,141 @@ class Evaluator {
   }
 
  private:
+  // Flat code from instruction `pc` to its kReturn, whose register's value is *value.
+  Flow Exec(const FlatInstr* code, size_t pc, FlatRegisters* registers, const VVal** value) {
+    const VVal** reg = registers->at.data();
+    VVal* scratch = registers->scratch.data();
+    for (;; ++pc) {
+      if (!Step()) return Flow::kBail;
+      const FlatInstr& i = code[pc];
+      switch (i.op) {
+        case FlatOp::kConst:
+          scratch[i.r].SetRef(Const(i.a));
+          reg[i.r] = &scratch[i.r];
+          break;
+        case FlatOp::kPath:
+        case FlatOp::kPathOrConst: {
+          const VVal* read;
+          const PathCache::State state = cx_.paths->GetAbsolute(i.a, &read);
+          if (state == PathCache::kMissing) {
+            read = &kNullValue;
+          } else if (state != PathCache::kKnown) {
+            return FlowOf(state);
+          }
+          if (i.op == FlatOp::kPathOrConst && !Truthy(*read)) {
+            scratch[i.r].SetRef(Const(i.b));
+            read = &scratch[i.r];
+          }
+          reg[i.r] = read;
+          break;
+        }
+        case FlatOp::kField: {
+          // The input is read before the output's place is written (they differ: r is new).
+          const Flow f = FieldOf(*reg[i.a], p_->nodes[i.n].keys, &scratch[i.r]);
+          if (f != Flow::kContinue) return f;
+          if (i.b != kNoConst && !Truthy(scratch[i.r])) scratch[i.r].SetRef(Const(i.b));
+          reg[i.r] = &scratch[i.r];
+          break;
+        }
+        case FlatOp::kCompare:
+          reg[i.r] = BoolValue(ComparisonHolds(static_cast<ir::BinaryOp>(i.cmp), CompareViews(*reg[i.a], *reg[i.b])));
+          break;
+        case FlatOp::kCompareConst:
+          reg[i.r] = BoolValue(HoldsAgainstConstant(static_cast<ir::BinaryOp>(i.cmp), *reg[i.a], Const(i.b)));
+          break;
+        case FlatOp::kFieldCompare: {
+          bool holds = false;
+          const Flow f = FieldCompareHolds(p_->nodes[i.n], *reg[i.a], &holds);
+          if (f != Flow::kContinue) return f;
+          reg[i.r] = BoolValue(holds);
+          break;
+        }
+        case FlatOp::kNot: reg[i.r] = BoolValue(!Truthy(*reg[i.a])); break;
+        case FlatOp::kTruthy: reg[i.r] = BoolValue(Truthy(*reg[i.a])); break;
+        case FlatOp::kSetBool: reg[i.r] = BoolValue(i.cmp != 0); break;
+        case FlatOp::kMove: reg[i.r] = reg[i.a]; break;
+        case FlatOp::kJump: pc = i.b - 1; break;
+        case FlatOp::kJumpIfFalsy:
+          if (!Truthy(*reg[i.a])) pc = i.b - 1;
+          break;
+        case FlatOp::kJumpIfTruthy:
+          if (Truthy(*reg[i.a])) pc = i.b - 1;
+          break;
+        case FlatOp::kMemoLoad: {
+          VVal* kept = KnownInMemo(i.a);
+          if (kept != nullptr) {
+            reg[i.r] = kept;
+            pc = i.b - 1;
+          }
+          break;
+        }
+        case FlatOp::kMemoStore: {
+          SubexpressionMemo& memo = *cx_.memo;
+          memo.slots[i.a].known[0] = 1;
+          memo.Keep(i.a, 0, *reg[i.r]);
+          reg[i.r] = &memo.slots[i.a].values[0];
+          break;
+        }
+        case FlatOp::kAnyAll: {
+          const Flow f = FlatAnyAll(code, i, registers);
+          if (f != Flow::kContinue) return f;
+          break;
+        }
+        case FlatOp::kTree: {
+          const Flow f = i.cmp != 0 ? Single(i.a, *reg[i.b], &scratch[i.r]) : SingleComputed(i.a, *reg[i.b], &scratch[i.r]);
+          if (f != Flow::kContinue) return f;
+          reg[i.r] = &scratch[i.r];
+          break;
+        }
+        case FlatOp::kReturn: *value = reg[i.a]; return Flow::kContinue;
+      }
+    }
+  }
+  static const VVal* BoolValue(bool b) { return b ? &kTrueValue : &kFalseValue; }
+
+  // kAnyAll: on an array of the document, its condition's block on each element until one
+  // decides (as EvalAnyAll's loop); on an empty array the program built or holds as a constant
+  // (`(.conditions // []) | any(...)`), nothing to test; on anything else, the tree's EvalAnyAll.
+  [[gnu::noinline]] Flow FlatAnyAll(const FlatInstr* code, const FlatInstr& i, FlatRegisters* registers) {
+    const VVal** reg = registers->at.data();
+    VVal* scratch = registers->scratch.data();
+    const VVal& in = *reg[i.a];
+    const bool is_any = i.cmp != 0;
+    bool decided = false;
+    if (in.is_dom() && in.dom().type() == element_type::ARRAY) {
+      for (element e : ArrayOf(in.dom())) {
+        if (!Step()) return Flow::kBail;
+        scratch[i.element].SetDom(e);
+        reg[i.element] = &scratch[i.element];
+        const VVal* holds;
+        const Flow f = Exec(code, i.b, registers, &holds);
+        if (f != Flow::kContinue) return f;
+        if (Truthy(*holds) == is_any) {
+          decided = true;
+          break;
+        }
+      }
+    } else if (in.is_dom() || in.kind() != Kind::Array || !IsEmptyContainer(in)) {
+      const Flow f = SingleComputed(i.n, in, &scratch[i.r]);
+      if (f == Flow::kContinue) reg[i.r] = &scratch[i.r];
+      return f;
+    }
+    reg[i.r] = BoolValue(is_any ? decided : !decided);
+    return Flow::kContinue;
+  }
+
+  // A run's start: the program, a fresh step budget, the variables' slots (the globals first).
+  void Begin(const ViewProgram& program) {
+    p_ = &program;
+    budget_ = eval_internal::StepBudget(*cx_.limits);
+    slice_ = budget_.FirstSlice();
+    memory_ = 0;
+    if (program.num_slots != 0 || !slots_.empty()) slots_.assign(program.num_slots, VVal());
+    if (cx_.globals != nullptr) {
+      for (size_t i = 0; i < cx_.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*cx_.globals)[i]);
+    }
+  }
+
   // One step: inline (every node takes one), the next slice of the budget out of line.
   [[gnu::always_inline]] bool Step() {
     if (slice_ > 0) [[likely]] {
@@ -1113,20 +1289,7 @@ class Evaluator {
     const uint32_t index = p_->nodes[id].memo - 1;
     SubexpressionMemo& memo = *cx_.memo;
     SubexpressionMemo::Slot& slot = memo.slots[index];
-    // A slot of the object has one place; one below an iteration, a place per element (the node
-    // runs inside the iteration, at its current element of this object).
-    const PathCache::Iteration* it = slot.iteration == 0 ? nullptr : &cx_.paths->iterations[slot.iteration];
-    const uint64_t generation = cx_.paths->generation;
-    if (slot.stamp != generation) {
-      slot.stamp = generation;
-      if (it == nullptr) {
-        slot.known[0] = 0;  // its one place, made with the runner
-      } else {
-        slot.known.assign(it->elements.size(), 0);
-        if (slot.values.size() < it->elements.size()) slot.values.resize(it->elements.size());
-      }
-    }
-    const uint32_t place = it == nullptr ? 0 : it->current;
+    const uint32_t place = MemoPlace(&slot);
     if (slot.known[place]) {
       *out = slot.values[place];
       return Flow::kContinue;
@@ -1137,6 +1300,29 @@ class Evaluator {
       memo.Keep(index, place, *out);
     }
     return f;
+  }
+
+  // The place of `slot` this node's value goes to, the slot's places emptied at its first use on
+  // this object. A slot of the object has one place; one below an iteration, a place per element
+  // (the node runs inside the iteration, at its current element of this object).
+  uint32_t MemoPlace(SubexpressionMemo::Slot* slot) const {
+    const PathCache::Iteration* it = slot->iteration == 0 ? nullptr : &cx_.paths->iterations[slot->iteration];
+    if (slot->stamp != cx_.paths->generation) {
+      slot->stamp = cx_.paths->generation;
+      if (it == nullptr) {
+        slot->known[0] = 0;  // its one place, made with the runner
+      } else {
+        slot->known.assign(it->elements.size(), 0);
+        if (slot->values.size() < it->elements.size()) slot->values.resize(it->elements.size());
+      }
+    }
+    return it == nullptr ? 0 : it->current;
+  }
+  // The kept value of memo slot `index` (a slot of the object) when it is known on this object.
+  VVal* KnownInMemo(uint32_t index) const {
+    SubexpressionMemo::Slot& slot = cx_.memo->slots[index];
+    const uint32_t place = MemoPlace(&slot);
+    return slot.known[place] ? &slot.values[place] : nullptr;
   }
 
   // A single node of tree form (VForm::kTree; SingleDirect reads the others).
@@ -1822,14 +2008,13 @@ class Evaluator {
   // of a DOM object read through the runner's member lookups, other inputs and longer key chains
   // through FieldPath.
   [[gnu::noinline]] Flow FieldCompareHolds(const VNode& c, const VVal& in, bool* holds) {
-    const VVal constant = VVal::Ref(Const(c.c));
     const auto op = static_cast<ir::BinaryOp>(c.a);
     if (c.keys.size() == 1 && in.is_dom() && in.dom().type() == element_type::OBJECT) {
-      *holds = ComparisonHolds(op, CompareViews(cx_.member_lookups->LookUp(in.dom(), c.keys[0], cx_.paths->generation), constant));
+      *holds = HoldsAgainstConstant(op, cx_.member_lookups->LookUp(in.dom(), c.keys[0], cx_.paths->generation), Const(c.c));
       return Flow::kContinue;
     }
     return FieldPath(in, c.keys, [&](const VVal& field) {
-      *holds = ComparisonHolds(op, CompareViews(field, constant));
+      *holds = HoldsAgainstConstant(op, field, Const(c.c));
       return Flow::kContinue;
     });
   }
@@ -2097,6 +2282,10 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     if (split_heads_[i] != nullptr) lowered.push_back(split_heads_[i].get());
   }
   memo_iterations_ = ShareRepeatedSubexpressions(lowered, *trie_).iteration;
+  for (size_t i = 0; i < programs_.size(); ++i) {
+    const ViewProgram* view = views_[i] != nullptr ? views_[i].get() : split_heads_[i].get();
+    flat_.push_back(view != nullptr ? Flatten(*view, *trie_, memo_iterations_) : nullptr);
+  }
 }
 
 // jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
@@ -2163,6 +2352,7 @@ struct ResolverPlan {
   uint32_t iteration = 0;                 // kEachPath: the iteration node
   bool optional = false;                  // kEachPath: `.a[]?`
   const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
+  const FlatCode* flat = nullptr;         // kProgram, kSplit: the program's flat code, if any
   const Filter* tail = nullptr;           // kSplit
 };
 
@@ -2173,6 +2363,7 @@ struct FusedRunner::State {
   Value document;            // the converted object, for fallbacks
   bool document_ready = false;
   std::vector<ViewOutput> head_outputs;  // kSplit: the head's outputs on this object
+  FlatRegisters flat_registers;          // sized for the kind's largest flat code
   ConvertedDocuments converted;          // this object's sub-documents converted for builtins and tails
   SubexpressionMemo memo;
   MemberLookups member_lookups;
@@ -2221,6 +2412,11 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       step.program = kind.split_heads_[i].get();
       step.tail = kind.split_tails_[i].get();
     }
+    step.flat = kind.flat_[i].get();
+    if (step.flat != nullptr && state_->flat_registers.at.size() < step.flat->registers) {
+      state_->flat_registers.at.resize(step.flat->registers);
+      state_->flat_registers.scratch.resize(step.flat->registers);
+    }
     (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
         .push_back(static_cast<uint32_t>(i));
     if (step.how == ResolverPlan::How::kPath) state_->path_nodes.push_back(step.node);
@@ -2231,6 +2427,12 @@ FusedRunner::FusedRunner(const FusedKind& kind)
 FusedRunner::~FusedRunner() = default;
 
 namespace {
+
+// A kProgram resolver or a split head: through its flat code when it has one.
+Flow RunProgram(Evaluator& evaluator, const ResolverPlan& step, FlatRegisters* registers, OutputSink sink) {
+  if (step.flat != nullptr) return evaluator.RunFlat(*step.program, *step.flat, registers, sink);
+  return evaluator.Run(*step.program, sink);
+}
 
 // A kEachPath resolver: the path at `node` (the element itself when it is the iteration) of each
 // element of `iteration`, as the evaluator's kIterEach and kPath give it.
@@ -2418,7 +2620,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     const OutputSink sink{&outputs_, begin};
     if (step.how == ResolverPlan::How::kSplit) {
       s.head_outputs.clear();
-      if (evaluator.Run(*step.program, OutputSink{&s.head_outputs, 0}) == Flow::kContinue &&
+      if (RunProgram(evaluator, step, &s.flat_registers, OutputSink{&s.head_outputs, 0}) == Flow::kContinue &&
           RunSplitTail(*step.tail, s.head_outputs, options, sort_keys, &s.converted, &stats_.split_conversions,
                        sink, &results_[i])) {
         finish(i, begin, outputs_.size());
@@ -2429,7 +2631,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
       // A program that is one trie iteration needs no evaluator either.
       Flow flow = step.how == ResolverPlan::How::kEachPath
                       ? EmitEachPath(&s.paths, step.iteration, step.optional, step.node, evaluator, sink)
-                      : evaluator.Run(*step.program, sink);
+                      : RunProgram(evaluator, step, &s.flat_registers, sink);
       if (flow == Flow::kContinue) {
         answered_on_dom(i, begin, outputs_.size());
         continue;

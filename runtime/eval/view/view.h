@@ -173,6 +173,7 @@ struct ResolverResult {
 
 struct ViewProgram;  // view_program.h
 struct PathTrie;
+struct FlatCode;
 
 // The lowered resolvers of one kind. Immutable; one FusedKind may serve many runners (threads).
 class FusedKind {
@@ -215,6 +216,9 @@ class FusedKind {
   // Per memo slot (subexpressions shared by the programs, ShareRepeatedSubexpressions): the
   // iteration node whose element its value depends on, 0 for none.
   std::vector<uint32_t> memo_iterations_;
+  // Per resolver: its view program (or split head) flattened (Flatten), null where it has no
+  // flat code (its root is not single, or the code would be the tree's own run).
+  std::vector<std::unique_ptr<FlatCode>> flat_;
 };
 
 // Counters of one runner, for benchmarks and tests.

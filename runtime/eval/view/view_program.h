@@ -148,6 +148,61 @@ struct SharedSubexpressions {
 };
 SharedSubexpressions ShareRepeatedSubexpressions(const std::vector<ViewProgram*>& programs, const PathTrie& trie);
 
+// A single-output program (its root VNode::single) flattened into straight-line code over
+// registers: the evaluator runs it as one loop over an array, without a call, a memo test and a
+// form switch per node, and without copying the values it reads (a register points at the trie's
+// value, the memo slot's, a constant's). Every node the code does not cover is one kTree
+// instruction, which the tree evaluator computes as before. Register 0 is the program's input
+// (the document's root). The condition of an `any` / `all` is a block of its own after the main
+// code, run once per element; jumps only go forward, so a block's run takes at most its length
+// in steps.
+enum class FlatOp : uint8_t {
+  kConst,          // r = consts[a]
+  kPath,           // r = the value at absolute trie node a (an error or a bail ends the run)
+  kPathOrConst,    // r = trie node a's value unless null or false, else consts[b]
+  kCompare,        // r = (reg a OP reg b), OP = cmp (an ir::BinaryOp comparison)
+  kCompareConst,   // r = (reg a OP consts[b])
+  kNot,            // r = !truthy(reg a)
+  kTruthy,         // r = truthy(reg a), a boolean
+  kSetBool,        // r = cmp != 0
+  kMove,           // r = reg a
+  kJump,           // go to b
+  kJumpIfFalsy,    // go to b when reg a is null or false
+  kJumpIfTruthy,   // go to b when reg a is neither
+  kMemoLoad,       // r = memo slot a's value and go to b, when it is known on this object
+  kMemoStore,      // memo slot a = reg r
+  kTree,           // r = node a on input reg b, through the tree evaluator (cmp = 1: through its
+                   // memo slot, one per element of an iteration, which the code does not keep)
+  kField,          // r = reg a's .k1.k2... (node n's keys), or consts[b] where that is null or
+                   // false when b != kNoConst
+  kFieldCompare,   // r = node n (`.k OP constant`) on reg a
+  kAnyAll,         // r = node n (any/all, cmp = 1 for any) on reg a: on an array of the document,
+                   // the block at b run on each element (in register `element`), else the tree's
+  kReturn,         // the code's (or the block's) value is reg a
+};
+
+struct FlatInstr {
+  FlatOp op;
+  uint8_t cmp = 0;
+  uint32_t r = 0, a = 0, b = 0;
+  uint32_t n = 0;        // kField, kFieldCompare, kAnyAll: the program node
+  uint32_t element = 0;  // kAnyAll: the block's input register
+};
+constexpr uint32_t kNoConst = UINT32_MAX;
+
+struct FlatCode {
+  std::vector<FlatInstr> code;
+  uint32_t registers = 1;
+  // How many program nodes run through kTree (a node and all below it count as one).
+  uint32_t tree_nodes = 0;
+};
+
+// `program` flattened (its memo slots, VNode::memo, already given: `memo_iterations[slot]` is
+// the slot's iteration node, 0 for a value of the object), or null when its root is not single
+// or the code would be one kTree of the root (nothing gained).
+std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
+                                  const std::vector<uint32_t>& memo_iterations);
+
 // Lowers `program` (its entry function) to a view program, adding its paths to `trie`; null with
 // *reason set when it uses a form the view engine does not support.
 std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* trie, std::string* reason);

@@ -1,0 +1,255 @@
+// View program -> flat code (view_program.h, FlatCode). A single program's tree becomes
+// straight-line code over registers: constants, trie paths, field reads, comparisons, `and`,
+// `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run per element) and the
+// kind's shared subexpressions (memo slots of the object) are instructions; any other node is
+// one kTree instruction that the tree evaluator computes. The
+// order of evaluation is the tree evaluator's (a comparison's right side first, as jq), so an
+// error or a bail surfaces at the same node and sends the resolver to the regular engine as before.
+#include <memory>
+#include <vector>
+
+#include "runtime/eval/view/view_program.h"
+
+namespace wm::view {
+namespace {
+
+class Flattener {
+ public:
+  Flattener(const ViewProgram& program, const PathTrie& trie, const std::vector<uint32_t>& memo_iterations,
+            FlatCode* out)
+      : p_(program), trie_(trie), memo_iterations_(memo_iterations), out_(out) {}
+
+  // Code for single node `id` on the value in register `in`; *result is the register holding its
+  // value (a new one, or `in` itself for `.`). false when a node is not single (no flat form).
+  // Inside a condition's block, a condition that is not single (`.type == "A" and .status ==
+  // "True"`) is compiled too: only its truthiness is read.
+  bool Compile(uint32_t id, uint32_t in, uint32_t* result) {
+    const VNode& n = p_.nodes[id];
+    if (!n.single && !IsCondition(n)) return false;
+    if (n.memo == 0) return CompileComputed(id, in, result);
+    const uint32_t slot = n.memo - 1;
+    // A slot per element of an iteration is the tree evaluator's (it knows the current element).
+    if (slot >= memo_iterations_.size() || memo_iterations_[slot] != 0) return Tree(id, in, result, kThroughMemo);
+    const uint32_t r = NewRegister();
+    const size_t load = Add({FlatOp::kMemoLoad, 0, r, slot, 0});
+    uint32_t computed;
+    if (!CompileComputed(id, in, &computed)) return false;
+    Add({FlatOp::kMove, 0, r, computed, 0});
+    Add({FlatOp::kMemoStore, 0, r, slot, 0});
+    Patch(load);
+    *result = r;
+    return true;
+  }
+
+ private:
+  // Compile without the memo slot.
+  bool CompileComputed(uint32_t id, uint32_t in, uint32_t* result) {
+    const VNode& n = p_.nodes[id];
+    switch (n.form) {
+      case VForm::kConst:
+        *result = NewRegister();
+        Add({FlatOp::kConst, 0, *result, n.a, 0});
+        return true;
+      case VForm::kInput:
+        *result = in;
+        return true;
+      case VForm::kPath:
+        if (!Absolute(n.a)) return Tree(id, in, result);
+        *result = NewRegister();
+        Add({FlatOp::kPath, 0, *result, n.a, 0});
+        return true;
+      case VForm::kPathOrConst: {
+        const uint32_t path = p_.nodes[n.kids[0]].a;
+        if (!Absolute(path)) return Tree(id, in, result);
+        *result = NewRegister();
+        Add({FlatOp::kPathOrConst, 0, *result, path, p_.nodes[n.kids[1]].a});
+        return true;
+      }
+      case VForm::kField:
+      case VForm::kFieldOrConst: {
+        const bool or_const = n.form == VForm::kFieldOrConst;
+        *result = NewRegister();
+        FlatInstr field{FlatOp::kField, 0, *result, in, or_const ? p_.nodes[n.kids[1]].a : kNoConst};
+        field.n = or_const ? n.kids[0] : id;
+        Add(field);
+        return true;
+      }
+      case VForm::kTree: break;
+      default: return Tree(id, in, result);  // variables: the tree's direct reads
+    }
+    switch (n.op) {
+      case VOp::kIdentity:
+        *result = in;
+        return true;
+      case VOp::kBinary: return CompileComparison(id, in, result);
+      case VOp::kAnd:
+      case VOp::kOr: return CompileAndOr(n, in, result);
+      case VOp::kNot:
+        *result = NewRegister();
+        Add({FlatOp::kNot, 0, *result, in, 0});
+        return true;
+      case VOp::kIf: return CompileBranches(n.kids[0], n.kids[1], n.kids[2], in, result);
+      case VOp::kAlternative: return CompileBranches(n.kids[0], n.kids[0], n.kids[1], in, result);
+      case VOp::kPipe: {
+        // Kept whole for the tree: the search that stops at the first selected element, and
+        // with_entries filtering in place the object its middle holds alone.
+        const VNode& second = p_.nodes[n.kids[1]];
+        if (n.first_selected || (second.op == VOp::kWithEntries && second.a == kKeepMembersWhere)) {
+          return Tree(id, in, result);
+        }
+        uint32_t middle;
+        return Compile(n.kids[0], in, &middle) && Compile(n.kids[1], middle, result);
+      }
+      case VOp::kFieldCompare: {
+        *result = NewRegister();
+        FlatInstr compare{FlatOp::kFieldCompare, 0, *result, in, 0};
+        compare.n = id;
+        Add(compare);
+        return true;
+      }
+      case VOp::kAny:
+      case VOp::kAll: {
+        const VNode& condition = p_.nodes[n.kids[0]];
+        if (!condition.single && !IsCondition(condition)) return Tree(id, in, result);
+        *result = NewRegister();
+        FlatInstr each{FlatOp::kAnyAll, static_cast<uint8_t>(n.op == VOp::kAny), *result, in, 0};
+        each.n = id;
+        each.element = NewRegister();
+        blocks_.push_back({Add(each), n.kids[0], each.element});
+        return true;
+      }
+      default: return Tree(id, in, result);
+    }
+  }
+
+ public:
+  // The blocks of the conditions met so far, each after the code before it: their kAnyAll
+  // instructions point at them. A block may add blocks of its own (nested any/all).
+  bool CompileBlocks() {
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      const Block block = blocks_[i];
+      out_->code[block.instr].b = static_cast<uint32_t>(out_->code.size());
+      uint32_t value;
+      if (!Compile(block.condition, block.element, &value)) return false;
+      Add({FlatOp::kReturn, 0, 0, value, 0});
+    }
+    return true;
+  }
+
+ private:
+  // A condition that is not single but yields one boolean or an error (VNode::condition).
+  static bool IsCondition(const VNode& n) {
+    return n.condition && (n.op == VOp::kFieldCompare || n.op == VOp::kAnd || n.op == VOp::kOr);
+  }
+
+  // `a OP b` for a comparison, the right side first (jq's order); a constant right side is an
+  // operand of the instruction. Arithmetic is the tree's.
+  bool CompileComparison(uint32_t id, uint32_t in, uint32_t* result) {
+    const VNode& n = p_.nodes[id];
+    if (n.a < static_cast<uint32_t>(ir::BinaryOp::Eq)) return Tree(id, in, result);
+    const auto cmp = static_cast<uint8_t>(n.a);
+    const VNode& right = p_.nodes[n.kids[1]];
+    if (right.op == VOp::kConst && right.memo == 0) {
+      uint32_t left;
+      if (!Compile(n.kids[0], in, &left)) return false;
+      *result = NewRegister();
+      Add({FlatOp::kCompareConst, cmp, *result, left, right.a});
+      return true;
+    }
+    uint32_t a, b;
+    if (!Compile(n.kids[1], in, &b) || !Compile(n.kids[0], in, &a)) return false;
+    *result = NewRegister();
+    Add({FlatOp::kCompare, cmp, *result, a, b});
+    return true;
+  }
+
+  // `a and b`, `a or b`: b only when a does not decide; a boolean either way.
+  bool CompileAndOr(const VNode& n, uint32_t in, uint32_t* result) {
+    const bool is_and = n.op == VOp::kAnd;
+    const uint32_t r = NewRegister();
+    uint32_t left, right;
+    if (!Compile(n.kids[0], in, &left)) return false;
+    // `and`: a falsy left side decides (false); `or`: a truthy one (true).
+    const size_t decided = Add({is_and ? FlatOp::kJumpIfFalsy : FlatOp::kJumpIfTruthy, 0, 0, left, 0});
+    if (!Compile(n.kids[1], in, &right)) return false;
+    Add({FlatOp::kTruthy, 0, r, right, 0});
+    const size_t done = Add({FlatOp::kJump, 0, 0, 0, 0});
+    Patch(decided);
+    Add({FlatOp::kSetBool, static_cast<uint8_t>(is_and ? 0 : 1), r, 0, 0});
+    Patch(done);
+    *result = r;
+    return true;
+  }
+
+  // `if c then t else e end`, and `a // b` as `if a then a else b end` (`a` computed once: its
+  // register is both the test and the value).
+  bool CompileBranches(uint32_t test, uint32_t then, uint32_t otherwise, uint32_t in, uint32_t* result) {
+    const uint32_t r = NewRegister();
+    uint32_t condition, value;
+    if (!Compile(test, in, &condition)) return false;
+    const size_t to_else = Add({FlatOp::kJumpIfFalsy, 0, 0, condition, 0});
+    if (then == test) {
+      value = condition;
+    } else if (!Compile(then, in, &value)) {
+      return false;
+    }
+    Add({FlatOp::kMove, 0, r, value, 0});
+    const size_t done = Add({FlatOp::kJump, 0, 0, 0, 0});
+    Patch(to_else);
+    if (!Compile(otherwise, in, &value)) return false;
+    Add({FlatOp::kMove, 0, r, value, 0});
+    Patch(done);
+    *result = r;
+    return true;
+  }
+
+  // kTree's cmp: the node's memo slot is the tree evaluator's (else the code's, or none).
+  static constexpr uint8_t kThroughMemo = 1;
+
+  bool Tree(uint32_t id, uint32_t in, uint32_t* result, uint8_t memo = 0) {
+    *result = NewRegister();
+    Add({FlatOp::kTree, memo, *result, id, in});
+    ++out_->tree_nodes;
+    return true;
+  }
+
+  // Whether trie node `id` is read from the root (not per element of an iteration).
+  bool Absolute(uint32_t id) const { return id < trie_.nodes.size() && trie_.nodes[id].owner == 0; }
+
+  uint32_t NewRegister() { return out_->registers++; }
+  size_t Add(FlatInstr instr) {
+    out_->code.push_back(instr);
+    return out_->code.size() - 1;
+  }
+  // Points jump (or memo load) `at` to the next instruction.
+  void Patch(size_t at) { out_->code[at].b = static_cast<uint32_t>(out_->code.size()); }
+
+  struct Block {
+    size_t instr;        // the kAnyAll instruction
+    uint32_t condition;  // the node run on each element
+    uint32_t element;    // its input register
+  };
+
+  const ViewProgram& p_;
+  const PathTrie& trie_;
+  const std::vector<uint32_t>& memo_iterations_;
+  FlatCode* out_;
+  std::vector<Block> blocks_;
+};
+
+}  // namespace
+
+std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
+                                  const std::vector<uint32_t>& memo_iterations) {
+  if (program.nodes.empty() || !program.nodes[program.root].single) return nullptr;
+  auto code = std::make_unique<FlatCode>();
+  Flattener flattener(program, trie, memo_iterations, code.get());
+  uint32_t value;
+  if (!flattener.Compile(program.root, 0, &value)) return nullptr;
+  if (code->code.size() == 1 && code->code[0].op == FlatOp::kTree) return nullptr;  // the tree's own run
+  code->code.push_back({FlatOp::kReturn, 0, 0, value, 0});
+  if (!flattener.CompileBlocks()) return nullptr;
+  return code;
+}
+
+}  // namespace wm::view
