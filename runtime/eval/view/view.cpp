@@ -2634,6 +2634,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
                       : RunProgram(evaluator, step, &s.flat_registers, sink);
       if (flow == Flow::kContinue) {
         answered_on_dom(i, begin, outputs_.size());
+        stats_.flat_runs += step.flat != nullptr && step.how == ResolverPlan::How::kProgram;
         continue;
       }
     }

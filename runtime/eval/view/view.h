@@ -225,6 +225,7 @@ class FusedKind {
 struct FusedStats {
   uint64_t objects = 0;
   uint64_t fused_runs = 0;          // resolver runs answered on the DOM
+  uint64_t flat_runs = 0;           // of those, programs run as flat code (Flatten)
   uint64_t fallback_runs = 0;       // resolver runs on the regular engine
   uint64_t document_fallbacks = 0;  // objects simdjson could not represent exactly (ParseJson)
   uint64_t split_runs = 0;          // resolver runs answered as HEAD on the DOM, TAIL on the interpreter

@@ -18,40 +18,6 @@
 namespace wm::testing {
 namespace {
 
-// All `exprs` fused into one kind, one runner over all `docs` in turn (the buffers are reused from
-// one object to the next), in both key orders: every result equals the interpreter's. Returns
-// how many resolver runs the view engine answered itself.
-uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<std::string>& docs) {
-  std::vector<std::shared_ptr<const ir::Program>> programs;
-  for (const std::string& e : exprs) programs.push_back(Lowered(e));
-  uint64_t answered = 0;
-  for (bool sorted : {false, true}) {
-    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
-    view::FusedRunner runner(kind);
-    for (const std::string& doc : docs) {
-      JsonError error;
-      EXPECT_TRUE(runner.Run(doc, {}, &error)) << doc;
-      for (size_t i = 0; i < exprs.size(); ++i) {
-        EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, sorted))
-            << exprs[i] << " on " << doc << " (sorted " << sorted << ")";
-      }
-    }
-    answered = runner.stats().fused_runs;
-  }
-  return answered;
-}
-
-// `expr` lowered on a trie of its own and marked by MarkSingle (its nodes' single, form and
-// flags set), or null after a test failure naming why it was refused.
-std::unique_ptr<view::ViewProgram> Marked(const std::string& expr) {
-  view::PathTrie trie;
-  std::string reason;
-  auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
-  EXPECT_NE(program, nullptr) << expr << ": " << reason;
-  if (program != nullptr) view::MarkSingle(program.get());
-  return program;
-}
-
 // `exprs` lowered onto one trie, as a kind's resolvers are; a refused one fails the test and is
 // left out (callers check the count).
 struct LoweredKind {

@@ -7,9 +7,11 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compiler/driver/expression.h"
 #include "runtime/eval/view/view.h"
+#include "runtime/eval/view/view_program.h"
 #include "runtime/value/json.h"
 
 namespace wm::testing {
@@ -48,6 +50,43 @@ inline std::string Interpret(const ir::Program& program, const std::string& json
   }, &eval_error, options);
   if (status == EvalStatus::kError) text += "error: " + eval_error.Message() + "\n";
   return text;
+}
+
+// All `exprs` fused into one kind, one runner over all `docs` in turn (the buffers are reused from
+// one object to the next), in both key orders: every result equals the interpreter's. Returns
+// how many resolver runs the view engine answered itself, and in *flat_runs (when given) how many
+// of those ran as flat code.
+inline uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<std::string>& docs,
+                            uint64_t* flat_runs = nullptr) {
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  uint64_t answered = 0;
+  for (bool sorted : {false, true}) {
+    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    view::FusedRunner runner(kind);
+    for (const std::string& doc : docs) {
+      JsonError error;
+      EXPECT_TRUE(runner.Run(doc, {}, &error)) << doc;
+      for (size_t i = 0; i < exprs.size(); ++i) {
+        EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, sorted))
+            << exprs[i] << " on " << doc << " (sorted " << sorted << ")";
+      }
+    }
+    answered = runner.stats().fused_runs;
+    if (flat_runs != nullptr) *flat_runs = runner.stats().flat_runs;
+  }
+  return answered;
+}
+
+// `expr` lowered on a trie of its own and marked by MarkSingle (its nodes' single, form and
+// flags set), or null after a test failure naming why it was refused.
+inline std::unique_ptr<view::ViewProgram> Marked(const std::string& expr) {
+  view::PathTrie trie;
+  std::string reason;
+  auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+  EXPECT_NE(program, nullptr) << expr << ": " << reason;
+  if (program != nullptr) view::MarkSingle(program.get());
+  return program;
 }
 
 }  // namespace wm::testing
