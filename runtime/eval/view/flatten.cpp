@@ -26,7 +26,9 @@ class Flattener {
   bool Compile(uint32_t id, uint32_t in, uint32_t* result) {
     const VNode& n = p_.nodes[id];
     if (!n.single && !IsCondition(n)) return false;
-    if (n.memo == 0) return CompileComputed(id, in, result);
+    // A shared constant or trie path is read again rather than kept: the read costs less than
+    // the slot's test and store.
+    if (n.memo == 0 || IsDirectRead(n)) return CompileComputed(id, in, result);
     const uint32_t slot = n.memo - 1;
     // A slot per element of an iteration is the tree evaluator's (it knows the current element).
     if (slot >= memo_iterations_.size() || memo_iterations_[slot] != 0) return Tree(id, in, result, kThroughMemo);
@@ -137,6 +139,17 @@ class Flattener {
   }
 
  private:
+  // A constant, the input, or an absolute trie path (`// c` or not): one instruction, no work.
+  bool IsDirectRead(const VNode& n) const {
+    switch (n.form) {
+      case VForm::kConst:
+      case VForm::kInput: return true;
+      case VForm::kPath: return Absolute(n.a);
+      case VForm::kPathOrConst: return Absolute(p_.nodes[n.kids[0]].a);
+      default: return false;
+    }
+  }
+
   // A condition that is not single but yields one boolean or an error (VNode::condition).
   static bool IsCondition(const VNode& n) {
     return n.condition && (n.op == VOp::kFieldCompare || n.op == VOp::kAnd || n.op == VOp::kOr);
