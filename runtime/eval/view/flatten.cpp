@@ -71,6 +71,7 @@ class Flattener {
       case VForm::kFieldOrConst: {
         const bool or_const = n.form == VForm::kFieldOrConst;
         *result = NewRegister();
+        out_->built_registers.push_back(*result);
         FlatInstr field{FlatOp::kField, 0, *result, in, or_const ? p_.nodes[n.kids[1]].a : kNoConst};
         field.n = or_const ? n.kids[0] : id;
         Add(field);
@@ -221,6 +222,7 @@ class Flattener {
 
   bool Tree(uint32_t id, uint32_t in, uint32_t* result, uint8_t memo = 0) {
     *result = NewRegister();
+    out_->built_registers.push_back(*result);
     Add({FlatOp::kTree, memo, *result, id, in});
     ++out_->tree_nodes;
     return true;

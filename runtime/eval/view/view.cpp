@@ -986,8 +986,13 @@ class Evaluator {
     Begin(program);
     registers->at[0] = &cx_.paths->root();
     const VVal* value;
-    const Flow f = Exec(code.code.data(), 0, registers, &value);
-    return f == Flow::kContinue ? Emit(*value, outputs) : f;
+    Flow f = Exec(code.code.data(), 0, registers, &value);
+    if (f == Flow::kContinue) f = Emit(*value, outputs);
+    // A built array or object is not kept past its run (the output holds its own reference).
+    for (uint32_t r : code.built_registers) {
+      if (registers->scratch[r].is_composite()) registers->scratch[r].SetNull();
+    }
+    return f;
   }
 
   // Whether `more` outputs can be appended without reaching the output limit (Emit's test).

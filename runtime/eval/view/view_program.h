@@ -195,6 +195,9 @@ struct FlatCode {
   uint32_t registers = 1;
   // How many program nodes run through kTree (a node and all below it count as one).
   uint32_t tree_nodes = 0;
+  // The registers kTree and kField write: those that may hold a built array or object, let go
+  // at the end of each run.
+  std::vector<uint32_t> built_registers;
 };
 
 // `program` flattened (its memo slots, VNode::memo, already given: `memo_iterations[slot]` is

@@ -121,5 +121,33 @@ TEST(ViewFlatCodeTest, EachResolverAloneAgreesToo) {
   for (const std::string& expr : kResolvers) ExpectAgree({expr}, kDocs);
 }
 
+// A built object or array a kTree instruction outputs is the caller's as the tree's are: valid
+// after the next object and after the runner is gone, and not kept by the registers.
+TEST(ViewFlatCodeTest, BuiltOutputsOfFlatCodeOutliveTheRunAndTheRunner) {
+  // No view inside (a view is valid until the next object only): numbers the program computes.
+  const std::string expr = "if .n > 4 then {n: (.n * 10), list: [(.n - 0), {deep: (.n + 1)}]} else [(.n - 0)] end";
+  view::FusedKind kind({Lowered(expr)});
+  std::vector<view::ViewOutput> held;
+  {
+    view::FusedRunner runner(kind);
+    JsonError error;
+    for (const char* doc : {R"({"n":5})", R"({"n":1})", R"({"n":6})"}) {
+      ASSERT_TRUE(runner.Run(doc, {}, &error));
+      ASSERT_TRUE(runner.result(0).fused);
+      held.push_back(runner.result(0).outputs[0]);
+    }
+    EXPECT_EQ(runner.stats().flat_runs, 3u);
+  }
+  std::vector<std::string> texts;
+  for (const view::ViewOutput& out : held) {
+    std::string text;
+    out.WriteJson(&text);
+    EXPECT_EQ(ToJson(out.ToValue()), text);
+    texts.push_back(text);
+  }
+  EXPECT_EQ(texts, (std::vector<std::string>{R"({"n":50,"list":[5,{"deep":6}]})", "[1]",
+                                             R"({"n":60,"list":[6,{"deep":7}]})"}));
+}
+
 }  // namespace
 }  // namespace wm::testing
