@@ -609,7 +609,8 @@ struct PathCache {
     parent.resize(n);
     owner.resize(n);
     stamps.assign(n, 0);
-    states.assign(n, kUnknown);
+    filled.assign(n, 0);
+    absent_states.assign(n, kUnknown);
     values.resize(n);
     iterations.resize(n);
     below_index.assign(n, 0);
@@ -635,7 +636,6 @@ struct PathCache {
   void Reset(element root) {
     ++generation;
     stamps[0] = generation;
-    states[0] = kKnown;
     values[0] = VVal::Dom(root);
   }
 
@@ -647,7 +647,10 @@ struct PathCache {
   State Get(uint32_t id, VVal* out) {
     const uint32_t o = owner[id];
     if (o == 0) {
-      if (stamps[id] == generation) return Read(states[id], values[id], out);
+      if (stamps[id] == generation) {
+        *out = values[id];
+        return kKnown;
+      }
     } else if (o != id) {  // below an iteration, which is listed for this object (it is at an element)
       const Iteration& it = iterations[o];
       const size_t slot = BelowSlot(it, id, it.current);
@@ -661,8 +664,9 @@ struct PathCache {
   [[gnu::noinline]] State GetSlow(uint32_t id, VVal* out) {
     uint32_t o = owner[id];
     if (o == 0) {
-      FillAbsolute(parent[id]);
-      return Read(states[id], values[id], out);
+      const VVal* value;
+      const State state = GetAbsolute(id, &value);
+      return Read(state, *value, out);
     }
     Iteration& it = iterations[o];
     if (id == o) {
@@ -677,10 +681,17 @@ struct PathCache {
 
   // The value of absolute trie node `id` (not below an iteration) where it is kept, and its state:
   // Get without copying the value out (the path resolvers' loop).
-  State GetAbsolute(uint32_t id, const VVal** out) {
-    if (stamps[id] != generation) FillAbsolute(parent[id]);
+  [[gnu::always_inline]] State GetAbsolute(uint32_t id, const VVal** out) {
     *out = &values[id];
-    return states[id];
+    if (stamps[id] == generation) return kKnown;
+    const uint32_t p = parent[id];
+    if (filled[p] != generation) return FillFor(id);
+    return absent_states[p];
+  }
+  // GetAbsolute's miss: node `id`'s parent not filled for this object yet.
+  [[gnu::noinline]] State FillFor(uint32_t id) {
+    FillAbsolute(parent[id]);
+    return stamps[id] == generation ? kKnown : absent_states[parent[id]];
   }
 
   // The value of node `node` below an iteration at element `element` where it is kept, and its
@@ -721,8 +732,14 @@ struct PathCache {
   bool sort_keys = false;
   uint64_t generation = 0;
   std::vector<uint32_t> parent, owner;
-  std::vector<uint64_t> stamps;  // absolute nodes: the generation their state and value are of
-  std::vector<State> states;
+  // Absolute nodes: `stamps`, the generation whose value `values` holds (a member present in its
+  // parent); `filled`, the generation whose children are set: a child not stamped then is
+  // absent, and `absent_states` of the parent says what that means (kMissing under an object or
+  // null, kError under another value, kBail when the parent bailed). A fill writes the members
+  // it finds, nothing per absent child.
+  std::vector<uint64_t> stamps;
+  std::vector<uint64_t> filled;
+  std::vector<State> absent_states;
   std::vector<VVal> values;
   std::vector<Iteration> iterations;
   std::vector<uint32_t> below_index;  // a node below an iteration: its place in owned[iteration]
@@ -733,17 +750,16 @@ struct PathCache {
 
  private:
   // Sets every keyed child of a parent whose lookup gave `state`/`value`, in one scan of its
-  // object: mark(child, state) for all (missing, or an error when indexing a non-object,
-  // non-null value), then found(child, element) for each present key (a repeated key keeps its
-  // last value, as ParseJson).
-  template <class Mark, class Found>
-  void ScanChildren(uint32_t node, State state, const VVal& value, Mark mark, Found found) {
+  // object: absent(state) once with the state of a child the scan does not find (missing, or an
+  // error when indexing a non-object, non-null value), then found(child, element) for each
+  // present key (a repeated key keeps its last value, as ParseJson).
+  template <class Absent, class Found>
+  void ScanChildren(uint32_t node, State state, const VVal& value, Absent absent, Found found) {
     const ChildKey* first = children.data() + children_begin[node];
     const ChildKey* last = children.data() + children_begin[node + 1];
     // A missing parent (FillBelow passes its state as kept) is null; an error or bail, no object.
     Kind kind = state == kKnown ? value.kind() : state == kMissing ? Kind::Null : Kind::Number;
-    State child_state = state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kMissing : kError);
-    for (const ChildKey* c = first; c != last; ++c) mark(c->id, child_state);
+    absent(state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kMissing : kError));
     if (kind != Kind::Object || !value.is_dom()) return;  // trie values are DOM elements or null
     const simdjson::dom::document* doc = TapeRefOf(value.dom()).doc;
     ForEachMember(value.dom(), [&](const char* data, uint32_t size, size_t value_index) {
@@ -754,16 +770,13 @@ struct PathCache {
   }
 
   void FillAbsolute(uint32_t node) {
-    VVal value;
-    State state = Get(node, &value);
+    const VVal* value;
+    const State state = GetAbsolute(node, &value);  // not read unless kKnown
+    filled[node] = generation;
     ScanChildren(
-        node, state, value,
-        [&](uint32_t c, State st) {
-          stamps[c] = generation;
-          states[c] = st;
-        },
+        node, state, *value, [&](State absent) { absent_states[node] = absent; },
         [&](uint32_t c, element e) {
-          states[c] = kKnown;
+          stamps[c] = generation;
           values[c].SetDom(e);
         });
   }
@@ -778,8 +791,13 @@ struct PathCache {
     FillBelow(it, iteration, index, kKnown, VVal::Dom(it.elements[index]));
   }
   void FillBelow(Iteration& it, uint32_t node, uint32_t index, State state, const VVal& value) {
+    const ChildKey* first = children.data() + children_begin[node];
+    const ChildKey* end = children.data() + children_begin[node + 1];
     ScanChildren(
-        node, state, value, [&](uint32_t c, State st) { it.below_states[BelowSlot(it, c, index)] = st; },
+        node, state, value,
+        [&](State absent) {
+          for (const ChildKey* c = first; c != end; ++c) it.below_states[BelowSlot(it, c->id, index)] = absent;
+        },
         [&](uint32_t c, element e) {
           const size_t slot = BelowSlot(it, c, index);
           it.below_states[slot] = kKnown;
