@@ -1014,7 +1014,6 @@ class Evaluator {
   }
 
   // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
-  // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
   bool OutputsAllowed(OutputSink outputs, size_t more) const {
     return outputs.count() + more < cx_.limits->max_outputs;
   }
