@@ -20,12 +20,12 @@ class Flattener {
       : p_(program), trie_(trie), memo_iterations_(memo_iterations), out_(out) {}
 
   // Code for single node `id` on the value in register `in`; *result is the register holding its
-  // value (a new one, or `in` itself for `.`). false when a node is not single (no flat form).
-  // Inside a condition's block, a condition that is not single (`.type == "A" and .status ==
-  // "True"`) is compiled too: only its truthiness is read.
+  // value (a new one, or `in` itself for `.`). false when a node is not a condition
+  // (VNode::condition: single, or a field comparison or `and` / `or` of conditions, such as
+  // `.type == "A" and .status == "True"` in an any's block, where only its truthiness is read).
   bool Compile(uint32_t id, uint32_t in, uint32_t* result) {
     const VNode& n = p_.nodes[id];
-    if (!n.single && !IsCondition(n)) return false;
+    if (!n.condition) return false;
     // A shared constant or trie path is read again rather than kept: the read costs less than
     // the slot's test and store.
     if (n.memo == 0 || IsDirectRead(n)) return CompileComputed(id, in, result);
@@ -112,8 +112,7 @@ class Flattener {
       }
       case VOp::kAny:
       case VOp::kAll: {
-        const VNode& condition = p_.nodes[n.kids[0]];
-        if (!condition.single && !IsCondition(condition)) return Tree(id, in, result);
+        if (!p_.nodes[n.kids[0]].condition) return Tree(id, in, result);
         *result = NewRegister();
         FlatInstr each{FlatOp::kAnyAll, static_cast<uint8_t>(n.op == VOp::kAny), *result, in, 0};
         each.n = id;
@@ -149,11 +148,6 @@ class Flattener {
       case VForm::kPathOrConst: return Absolute(p_.nodes[n.kids[0]].a);
       default: return false;
     }
-  }
-
-  // A condition that is not single but yields one boolean or an error (VNode::condition).
-  static bool IsCondition(const VNode& n) {
-    return n.condition && (n.op == VOp::kFieldCompare || n.op == VOp::kAnd || n.op == VOp::kOr);
   }
 
   // `a OP b` for a comparison, the right side first (jq's order); a constant right side is an

@@ -98,6 +98,15 @@ inline element KeyOfMember(element value) {
   return ElementAt(ref.doc, ref.index - 1);
 }
 
+// The string a tape word of type '"' stands for: the word holds its offset in the document's
+// string buffer, where its length (4 bytes) and its bytes are.
+inline std::string_view TapeString(const simdjson::dom::document* doc, uint64_t word) {
+  const uint8_t* at = doc->string_buf.get() + (word & 0x00FFFFFFFFFFFFFFull);
+  uint32_t size;
+  std::memcpy(&size, at, sizeof(size));
+  return std::string_view(reinterpret_cast<const char*>(at + sizeof(size)), size);
+}
+
 // visit(key bytes, key size, value's tape index) for each member of a DOM object, in document
 // order, read straight from simdjson's tape (a key's string word, then its value's words): what
 // iterating dom::object gives, without building a key_value_pair and a string_view per member.
@@ -107,13 +116,10 @@ template <class Visit>
 inline void ForEachMember(element object, Visit visit) {
   const TapeRef ref = TapeRefOf(object);
   const uint64_t* tape = ref.doc->tape.get();
-  const uint8_t* strings = ref.doc->string_buf.get();
   const size_t end = static_cast<uint32_t>(tape[ref.index]) - 1;  // the object's closing word
   for (size_t i = ref.index + 1; i < end;) {
-    const uint8_t* key = strings + (tape[i] & 0x00FFFFFFFFFFFFFFull);  // the string's offset
-    uint32_t size;
-    std::memcpy(&size, key, sizeof(size));
-    visit(reinterpret_cast<const char*>(key + sizeof(size)), size, i + 1);
+    const std::string_view key = TapeString(ref.doc, tape[i]);
+    visit(key.data(), static_cast<uint32_t>(key.size()), i + 1);
     const uint64_t value = tape[i + 1];
     const uint8_t words = kTapeScalarWords.of[value >> 56];
     i = words == 0 ? static_cast<uint32_t>(value) : i + 1 + words;
@@ -477,14 +483,11 @@ bool HoldsAgainstConstant(ir::BinaryOp op, const VVal& v, const Value& constant)
     const TapeRef ref = TapeRefOf(v.dom());
     const uint64_t word = ref.doc->tape[ref.index];
     if ((word >> 56) == '"') {
-      // A string's word holds its offset in the string buffer: its length (4 bytes), its bytes.
-      const uint8_t* at = ref.doc->string_buf.get() + (word & 0x00FFFFFFFFFFFFFFull);
-      uint32_t size;
-      std::memcpy(&size, at, sizeof(size));
-      const std::string_view text(reinterpret_cast<const char*>(at + sizeof(size)), size);
+      const std::string_view text = TapeString(ref.doc, word);
       const std::string_view expected = constant.AsString();
       if (op == ir::BinaryOp::Eq || op == ir::BinaryOp::Ne) {
-        const bool equal = text.size() == expected.size() && std::memcmp(text.data(), expected.data(), size) == 0;
+        const bool equal =
+            text.size() == expected.size() && std::memcmp(text.data(), expected.data(), text.size()) == 0;
         return equal == (op == ir::BinaryOp::Eq);
       }
       const int r = text.compare(expected);
@@ -792,19 +795,18 @@ struct PathCache {
   }
   void FillBelow(Iteration& it, uint32_t node, uint32_t index, State state, const VVal& value) {
     const ChildKey* first = children.data() + children_begin[node];
-    const ChildKey* end = children.data() + children_begin[node + 1];
+    const ChildKey* last = children.data() + children_begin[node + 1];
     ScanChildren(
         node, state, value,
         [&](State absent) {
-          for (const ChildKey* c = first; c != end; ++c) it.below_states[BelowSlot(it, c->id, index)] = absent;
+          for (const ChildKey* c = first; c != last; ++c) it.below_states[BelowSlot(it, c->id, index)] = absent;
         },
         [&](uint32_t c, element e) {
           const size_t slot = BelowSlot(it, c, index);
           it.below_states[slot] = kKnown;
           it.below_values[slot].SetDom(e);
         });
-    const ChildKey* last = children.data() + children_begin[node + 1];
-    for (const ChildKey* c = children.data() + children_begin[node]; c != last; ++c) {
+    for (const ChildKey* c = first; c != last; ++c) {
       if (children_begin[c->id] == children_begin[c->id + 1]) continue;
       const size_t slot = BelowSlot(it, c->id, index);
       FillBelow(it, c->id, index, it.below_states[slot], it.below_values[slot]);  // sized: no reallocation
