@@ -584,10 +584,12 @@ struct OutputSink {
 struct PathCache {
   // kMissing: known to be null (the key is absent or its parent is null), value not stored.
   enum State : uint8_t { kUnknown = 0, kKnown = 1, kError = 2, kBail = 3, kMissing = 4 };
-  // The nodes below an iteration are kept per element in two flat arrays, node-major
-  // (`below_states[below_index[node] * elements.size() + element]`): listing the elements resets
-  // them all with one fill, and `below_values` only grows (a stale value is never read: its
-  // state says whether it is this object's).
+  // The nodes below an iteration are kept per element in two flat arrays, element-major
+  // (`below_states[element * width + below_index[node]]`): listing the elements resets them all
+  // to kUnknown with one fill, and `below_values` only grows (a stale value is never read: its
+  // state says whether it is this object's). An element's fill first marks all its nodes
+  // missing (one contiguous fill) and then writes the members it finds, so a read after it
+  // never misses.
   struct Iteration {
     uint64_t stamp = 0;
     State state = kUnknown;
@@ -597,6 +599,7 @@ struct PathCache {
     // tape word before it: KeyOfMember), not an array's (`.key` is each one's index).
     bool object = false;
     uint32_t current = 0;  // the element the evaluator is at
+    uint32_t width = 0;     // the nodes below the iteration (owned[iteration].size())
     std::vector<State> below_states;
     std::vector<VVal> below_values;
   };
@@ -619,6 +622,8 @@ struct PathCache {
     below_index.assign(n, 0);
     owned.assign(n, {});
     children_begin.assign(n + 1, 0);
+    inner_children_begin.assign(n + 1, 0);
+    key_sizes.assign(n, 0);
     for (uint32_t id = 0; id < n; ++id) {
       const PathTrie::Node& node = trie->nodes[id];
       parent[id] = node.parent;
@@ -628,12 +633,19 @@ struct PathCache {
         owned[node.owner].push_back(id);
       }
       children_begin[id] = static_cast<uint32_t>(children.size());
+      inner_children_begin[id] = static_cast<uint32_t>(inner_children.size());
       for (uint32_t c : node.children) {
         const PathTrie::Node& child = trie->nodes[c];
-        if (!child.iteration) children.push_back({c, static_cast<uint32_t>(child.key.size()), child.key.data()});
+        if (child.iteration) continue;
+        children.push_back({c, static_cast<uint32_t>(child.key.size()), child.key.data()});
+        key_sizes[id] |= uint64_t{1} << (child.key.size() & 63);
+        const bool inner = std::any_of(child.children.begin(), child.children.end(),
+                                       [&](uint32_t g) { return !trie->nodes[g].iteration; });
+        if (inner) inner_children.push_back(c);
       }
     }
     children_begin[n] = static_cast<uint32_t>(children.size());
+    inner_children_begin[n] = static_cast<uint32_t>(inner_children.size());
   }
 
   void Reset(element root) {
@@ -677,7 +689,7 @@ struct PathCache {
       return kKnown;
     }
     // Not read yet at this element (Get answers the rest in line).
-    FillElement(o, it.current);
+    FillElement(it, o, it.current);
     const size_t slot = BelowSlot(it, id, it.current);
     return Read(it.below_states[slot], it.below_values[slot], out);
   }
@@ -702,17 +714,15 @@ struct PathCache {
   // and without moving the iteration's current element (the path loop over each element).
   State GetBelow(uint32_t node, uint32_t element, const VVal** out) {
     Iteration& it = iterations[owner[node]];
-    size_t slot = BelowSlot(it, node, element);
-    if (it.below_states[slot] == kUnknown) {
-      FillElement(owner[node], element);
-    }
+    const size_t slot = BelowSlot(it, node, element);
+    if (it.below_states[slot] == kUnknown) FillElement(it, owner[node], element);
     *out = &it.below_values[slot];
     return it.below_states[slot];
   }
 
   // The place of node `node` (below an iteration) at element `element` in the iteration's arrays.
   size_t BelowSlot(const Iteration& it, uint32_t node, uint32_t element) const {
-    return static_cast<size_t>(below_index[node]) * it.elements.size() + element;
+    return static_cast<size_t>(element) * it.width + below_index[node];
   }
 
   static State Read(State state, const VVal& value, VVal* out) {
@@ -748,26 +758,42 @@ struct PathCache {
   std::vector<uint32_t> below_index;  // a node below an iteration: its place in owned[iteration]
   std::vector<uint32_t> children_begin;  // node id -> its keyed children in `children`
   std::vector<ChildKey> children;
+  // node id -> its keyed children that have keyed children in turn (the ones a fill descends into)
+  std::vector<uint32_t> inner_children_begin;
+  std::vector<uint32_t> inner_children;
+  // node id -> bit (size % 64) set for each of its keyed children's key sizes: a member whose size
+  // no child has is passed over with one test (most members of an object are not on the trie).
+  std::vector<uint64_t> key_sizes;
   std::vector<std::vector<uint32_t>> owned;  // per iteration node: the nodes below it
   std::vector<Field> scratch_fields;
 
  private:
-  // Sets every keyed child of a parent whose lookup gave `state`/`value`, in one scan of its
-  // object: absent(state) once with the state of a child the scan does not find (missing, or an
-  // error when indexing a non-object, non-null value), then found(child, element) for each
-  // present key (a repeated key keeps its last value, as ParseJson).
-  template <class Absent, class Found>
-  void ScanChildren(uint32_t node, State state, const VVal& value, Absent absent, Found found) {
+  // The state of a child that a fill does not find under a parent whose lookup gave `state` and
+  // `value`: missing under an object or null, an error under another value (indexing it fails),
+  // a bail under a bail.
+  static State AbsentUnder(State state, const VVal& value) {
+    if (state == kBail) return kBail;
+    if (state == kMissing) return kMissing;
+    if (state != kKnown) return kError;
+    const Kind kind = value.kind();
+    return kind == Kind::Object || kind == Kind::Null ? kMissing : kError;
+  }
+
+  // found(child, element) for each member of DOM object `object` that is a keyed child of trie
+  // node `node`, in document order (a repeated key is found again: the last one is ParseJson's).
+  template <class Found>
+  void ScanMembers(uint32_t node, element object, Found found) {
     const ChildKey* first = children.data() + children_begin[node];
     const ChildKey* last = children.data() + children_begin[node + 1];
-    // A missing parent (FillBelow passes its state as kept) is null; an error or bail, no object.
-    Kind kind = state == kKnown ? value.kind() : state == kMissing ? Kind::Null : Kind::Number;
-    absent(state == kBail ? kBail : (kind == Kind::Object || kind == Kind::Null ? kMissing : kError));
-    if (kind != Kind::Object || !value.is_dom()) return;  // trie values are DOM elements or null
-    const simdjson::dom::document* doc = TapeRefOf(value.dom()).doc;
-    ForEachMember(value.dom(), [&](const char* data, uint32_t size, size_t value_index) {
+    const uint64_t sizes = key_sizes[node];
+    const simdjson::dom::document* doc = TapeRefOf(object).doc;
+    ForEachMember(object, [&](const char* data, uint32_t size, size_t value_index) {
+      if (((sizes >> (size & 63)) & 1) == 0) return;
       for (const ChildKey* c = first; c != last; ++c) {
-        if (SameKey(c->data, c->size, data, size)) found(c->id, ElementAt(doc, value_index));
+        if (SameKey(c->data, c->size, data, size)) {
+          found(c->id, ElementAt(doc, value_index));
+          return;  // the children's keys differ
+        }
       }
     });
   }
@@ -776,40 +802,53 @@ struct PathCache {
     const VVal* value;
     const State state = GetAbsolute(node, &value);  // not read unless kKnown
     filled[node] = generation;
-    ScanChildren(
-        node, state, *value, [&](State absent) { absent_states[node] = absent; },
-        [&](uint32_t c, element e) {
-          stamps[c] = generation;
-          values[c].SetDom(e);
-        });
+    absent_states[node] = AbsentUnder(state, *value);
+    if (state != kKnown || !value->is_dom() || value->kind() != Kind::Object) return;  // trie values are DOM or null
+    ScanMembers(node, value->dom(), [&](uint32_t c, element e) {
+      stamps[c] = generation;
+      values[c].SetDom(e);
+    });
   }
 
-  // Every node below iteration `iteration` at its element `index`, top-down from the element:
-  // each level's children set from one scan of its object, as FillAbsolute does, and the nodes
-  // below a missing, null or non-object one marked from its state. The resolvers over an
-  // iteration read most of what the kind reads below it, at every element; filling it all at once
-  // costs no lookup up the trie per level.
-  void FillElement(uint32_t iteration, uint32_t index) {
-    Iteration& it = iterations[iteration];
-    FillBelow(it, iteration, index, kKnown, VVal::Dom(it.elements[index]));
+  // Every node below an iteration at its element `index`, top-down from the element: all marked
+  // missing first, then each object's members on the trie found by one scan of it. The
+  // resolvers over an iteration read most of what the kind reads below it, at every element;
+  // filling it all at once costs no lookup up the trie per level, and most of a kind's trie is
+  // absent from any one element, which the first fill decides for the whole element.
+  void FillElement(Iteration& it, uint32_t iteration, uint32_t index) {
+    State* states = it.below_states.data() + static_cast<size_t>(index) * it.width;
+    const element e = it.elements[index];
+    const auto type = e.type();
+    const bool indexable = type == simdjson::dom::element_type::OBJECT || type == simdjson::dom::element_type::NULL_VALUE;
+    std::fill(states, states + it.width, indexable ? kMissing : kError);  // `"text" | .a` fails
+    if (type == simdjson::dom::element_type::OBJECT) FillBelow(it, iteration, index, e);
   }
-  void FillBelow(Iteration& it, uint32_t node, uint32_t index, State state, const VVal& value) {
-    const ChildKey* first = children.data() + children_begin[node];
-    const ChildKey* last = children.data() + children_begin[node + 1];
-    ScanChildren(
-        node, state, value,
-        [&](State absent) {
-          for (const ChildKey* c = first; c != last; ++c) it.below_states[BelowSlot(it, c->id, index)] = absent;
-        },
-        [&](uint32_t c, element e) {
-          const size_t slot = BelowSlot(it, c, index);
-          it.below_states[slot] = kKnown;
-          it.below_values[slot].SetDom(e);
-        });
-    for (const ChildKey* c = first; c != last; ++c) {
-      if (children_begin[c->id] == children_begin[c->id + 1]) continue;
-      const size_t slot = BelowSlot(it, c->id, index);
-      FillBelow(it, c->id, index, it.below_states[slot], it.below_values[slot]);  // sized: no reallocation
+  void FillBelow(Iteration& it, uint32_t node, uint32_t index, element object) {
+    ScanMembers(node, object, [&](uint32_t c, element e) {
+      const size_t slot = BelowSlot(it, c, index);
+      it.below_states[slot] = kKnown;
+      it.below_values[slot].SetDom(e);
+    });
+    // After the scan, not during it: a repeated key's last value is the one descended into.
+    for (uint32_t i = inner_children_begin[node]; i < inner_children_begin[node + 1]; ++i) {
+      const uint32_t c = inner_children[i];
+      const size_t slot = BelowSlot(it, c, index);
+      if (it.below_states[slot] != kKnown) continue;  // absent: its nodes stay missing
+      const element e = it.below_values[slot].dom();  // sized: no reallocation below
+      const auto type = e.type();
+      if (type == simdjson::dom::element_type::OBJECT) {
+        FillBelow(it, c, index, e);
+      } else if (type != simdjson::dom::element_type::NULL_VALUE) {
+        MarkBelow(it, c, index, kError);  // indexing a string, number, boolean or array fails
+      }
+    }
+  }
+  // Every node below `node` at element `index` set to `state`.
+  void MarkBelow(Iteration& it, uint32_t node, uint32_t index, State state) {
+    for (uint32_t i = children_begin[node]; i < children_begin[node + 1]; ++i) {
+      const uint32_t c = children[i].id;
+      it.below_states[BelowSlot(it, c, index)] = state;
+      MarkBelow(it, c, index, state);
     }
   }
 
@@ -835,7 +874,8 @@ struct PathCache {
         it.not_iterable = true;
       }
     }
-    const size_t slots = owned[id].size() * it.elements.size();
+    it.width = static_cast<uint32_t>(owned[id].size());
+    const size_t slots = static_cast<size_t>(it.width) * it.elements.size();
     it.below_states.assign(slots, kUnknown);
     if (it.below_values.size() < slots) it.below_values.resize(slots);
   }

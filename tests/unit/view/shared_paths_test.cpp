@@ -129,6 +129,38 @@ TEST(ViewSharedPathsTest, ErrorsBelowAnIterationFallBackWithTheEnginesMessage) {
   EXPECT_LT(answered, kCliqueResolvers.size() * docs.size());  // some runs went to the engine
 }
 
+TEST(ViewSharedPathsTest, AnElementsFillDecidesEveryNodeBelowIt) {
+  // An element's fill marks every node below the iteration missing and then writes what it finds:
+  // a node under an absent member is null, under a string, number, boolean or array an error,
+  // under null null, and a repeated key's last value is the one descended into, whichever of the
+  // two is an object. Each resolver also runs alone, so each node is read first by every shape.
+  const std::vector<std::string> exprs = {
+      ".s[] | .a.b.c",         ".s[] | .a.b",           ".s[] | .a",     ".s[] | .k",
+      ".s[] | .a.b.c // 0",    "[.s[] | .a.b.c?]",      ".s[] | (.a.b.c == null)",
+      ".s[] | .a.x",           ".s[] | .q.r.s",         "[.s[] | .q.r?]",
+  };
+  // No resolver fails on these, so the view engine must answer every run itself: an error it
+  // reported wrongly would only send the run to the engine, which answers right.
+  const std::vector<std::string> no_errors = {
+      R"({"s":[{"a":{"b":{"c":1}}},{"a":{"b":{}}},{"a":{}},{},{"k":2}]})",
+      R"({"s":[{"a":{"b":null}},{"a":null},null,{"a":{"b":{"c":null}}}]})",
+      R"({"s":[{"a":{"b":{"c":1}},"a":{"x":2}}]})",
+      R"({"s":[{"a":"early","a":{"b":{"c":3}}}]})",
+  };
+  EXPECT_EQ(ExpectAgree(exprs, no_errors), exprs.size() * no_errors.size());
+  const std::vector<std::string> docs = {
+      R"({"s":[{"a":{"b":"t"}},{"q":1}]})",
+      R"({"s":[{"a":{"b":[1]}},{"q":{"r":true}}]})",
+      R"({"s":[{"a":5}]})",
+      R"({"s":["text"]})",
+      R"({"s":[[1,2]]})",
+      R"({"s":[{"a":{"b":{"c":1}},"a":"late"}]})",
+      R"({"s":{"one":{"a":{"b":{"c":1}}},"two":{"q":{"r":{"s":2}}}}})",
+  };
+  ExpectAgree(exprs, docs);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+}
+
 TEST(ViewSharedPathsTest, KeysAreMatchedByLengthAndBytes) {
   const std::vector<std::string> exprs = {
       ".a", ".ab", ".abc", ".b.a", ".b.ab", ".[\"\"]", ".\"é\"", ".\"\\u0000x\"", ".x[] | .ab, .a",
