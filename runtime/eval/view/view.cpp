@@ -614,9 +614,7 @@ struct PathCache {
     size_t n = trie->nodes.size();
     parent.resize(n);
     owner.resize(n);
-    stamps.assign(n, 0);
-    filled.assign(n, 0);
-    absent_states.assign(n, kUnknown);
+    states.assign(n, kUnknown);
     values.resize(n);
     iterations.resize(n);
     below_index.assign(n, 0);
@@ -648,24 +646,28 @@ struct PathCache {
     inner_children_begin[n] = static_cast<uint32_t>(inner_children.size());
   }
 
+  // A new object: every absolute node's state and value, from one descent of the document along
+  // the trie (FillObject), after one contiguous fill marks them all missing. The resolvers of a
+  // kind read nearly all of its trie, so filling it up front costs no more scans than filling
+  // each parent on its first read, and leaves every read of an absolute node one load.
   void Reset(element root) {
     ++generation;
-    stamps[0] = generation;
+    std::fill(states.begin(), states.end(), kMissing);
+    states[0] = kKnown;
     values[0] = VVal::Dom(root);
+    const auto absolute = [this](uint32_t c) { return Place{&states[c], &values[c]}; };
+    FillObject(0, root, absolute);
   }
 
   const VVal& root() const { return values[0]; }
 
   // The value at trie node `id` (below an iteration: at its current element) in *out, or why not.
-  // A hit (a node already read for this object, or for the current element) is inline; the
-  // rest is out of line.
+  // An absolute node, or a node below an iteration at an element already filled, is answered
+  // inline; the rest is out of line.
   State Get(uint32_t id, VVal* out) {
     const uint32_t o = owner[id];
     if (o == 0) {
-      if (stamps[id] == generation) {
-        *out = values[id];
-        return kKnown;
-      }
+      return Read(states[id], values[id], out);
     } else if (o != id) {  // below an iteration, which is listed for this object (it is at an element)
       const Iteration& it = iterations[o];
       const size_t slot = BelowSlot(it, id, it.current);
@@ -674,15 +676,9 @@ struct PathCache {
     return GetSlow(id, out);
   }
 
-  // Get's miss: an absolute node not read for this object, an iteration node, or a node below
-  // an iteration not read at its current element.
+  // Get's miss: an iteration node, or a node below an iteration not read at its current element.
   [[gnu::noinline]] State GetSlow(uint32_t id, VVal* out) {
-    uint32_t o = owner[id];
-    if (o == 0) {
-      const VVal* value;
-      const State state = GetAbsolute(id, &value);
-      return Read(state, *value, out);
-    }
+    const uint32_t o = owner[id];
     Iteration& it = iterations[o];
     if (id == o) {
       *out = VVal::Dom(it.elements[it.current]);
@@ -696,17 +692,9 @@ struct PathCache {
 
   // The value of absolute trie node `id` (not below an iteration) where it is kept, and its state:
   // Get without copying the value out (the path resolvers' loop).
-  [[gnu::always_inline]] State GetAbsolute(uint32_t id, const VVal** out) {
+  State GetAbsolute(uint32_t id, const VVal** out) {
     *out = &values[id];
-    if (stamps[id] == generation) return kKnown;
-    const uint32_t p = parent[id];
-    if (filled[p] != generation) return FillFor(id);
-    return absent_states[p];
-  }
-  // GetAbsolute's miss: node `id`'s parent not filled for this object yet.
-  [[gnu::noinline]] State FillFor(uint32_t id) {
-    FillAbsolute(parent[id]);
-    return stamps[id] == generation ? kKnown : absent_states[parent[id]];
+    return states[id];
   }
 
   // The value of node `node` below an iteration at element `element` where it is kept, and its
@@ -745,14 +733,9 @@ struct PathCache {
   bool sort_keys = false;
   uint64_t generation = 0;
   std::vector<uint32_t> parent, owner;
-  // Absolute nodes: `stamps`, the generation whose value `values` holds (a member present in its
-  // parent); `filled`, the generation whose children are set: a child not stamped then is
-  // absent, and `absent_states` of the parent says what that means (kMissing under an object or
-  // null, kError under another value, kBail when the parent bailed). A fill writes the members
-  // it finds, nothing per absent child.
-  std::vector<uint64_t> stamps;
-  std::vector<uint64_t> filled;
-  std::vector<State> absent_states;
+  // Absolute nodes (not below an iteration): `states` and `values`, set by Reset for each object
+  // (a value is read only where the state is kKnown).
+  std::vector<State> states;
   std::vector<VVal> values;
   std::vector<Iteration> iterations;
   std::vector<uint32_t> below_index;  // a node below an iteration: its place in owned[iteration]
@@ -768,17 +751,6 @@ struct PathCache {
   std::vector<Field> scratch_fields;
 
  private:
-  // The state of a child that a fill does not find under a parent whose lookup gave `state` and
-  // `value`: missing under an object or null, an error under another value (indexing it fails),
-  // a bail under a bail.
-  static State AbsentUnder(State state, const VVal& value) {
-    if (state == kBail) return kBail;
-    if (state == kMissing) return kMissing;
-    if (state != kKnown) return kError;
-    const Kind kind = value.kind();
-    return kind == Kind::Object || kind == Kind::Null ? kMissing : kError;
-  }
-
   // found(child, element) for each member of DOM object `object` that is a keyed child of trie
   // node `node`, in document order (a repeated key is found again: the last one is ParseJson's).
   template <class Found>
@@ -798,58 +770,57 @@ struct PathCache {
     });
   }
 
-  void FillAbsolute(uint32_t node) {
-    const VVal* value;
-    const State state = GetAbsolute(node, &value);  // not read unless kKnown
-    filled[node] = generation;
-    absent_states[node] = AbsentUnder(state, *value);
-    if (state != kKnown || !value->is_dom() || value->kind() != Kind::Object) return;  // trie values are DOM or null
-    ScanMembers(node, value->dom(), [&](uint32_t c, element e) {
-      stamps[c] = generation;
-      values[c].SetDom(e);
-    });
-  }
+  // Where a trie node's state and value are kept: for an absolute node, or for a node below an
+  // iteration at one element.
+  struct Place {
+    State* state;
+    VVal* value;
+  };
 
-  // Every node below an iteration at its element `index`, top-down from the element: all marked
-  // missing first, then each object's members on the trie found by one scan of it. The
-  // resolvers over an iteration read most of what the kind reads below it, at every element;
-  // filling it all at once costs no lookup up the trie per level, and most of a kind's trie is
-  // absent from any one element, which the first fill decides for the whole element.
-  void FillElement(Iteration& it, uint32_t iteration, uint32_t index) {
-    State* states = it.below_states.data() + static_cast<size_t>(index) * it.width;
-    const element e = it.elements[index];
-    const auto type = e.type();
-    const bool indexable = type == simdjson::dom::element_type::OBJECT || type == simdjson::dom::element_type::NULL_VALUE;
-    std::fill(states, states + it.width, indexable ? kMissing : kError);  // `"text" | .a` fails
-    if (type == simdjson::dom::element_type::OBJECT) FillBelow(it, iteration, index, e);
-  }
-  void FillBelow(Iteration& it, uint32_t node, uint32_t index, element object) {
-    ScanMembers(node, object, [&](uint32_t c, element e) {
-      const size_t slot = BelowSlot(it, c, index);
-      it.below_states[slot] = kKnown;
-      it.below_values[slot].SetDom(e);
+  // The nodes below trie node `node`, whose value is `value` (a DOM element), as the document
+  // holds them, top-down: each object's members on the trie found by one scan of it and written
+  // to `place(child)`, a found object descended into. The nodes must all be marked missing
+  // before: an absent one stays so, and a node under a string, number, boolean or array is an
+  // error (indexing it fails).
+  template <class PlaceOf>
+  void FillObject(uint32_t node, element value, PlaceOf place) {
+    const auto type = value.type();
+    if (type != simdjson::dom::element_type::OBJECT) {
+      if (type != simdjson::dom::element_type::NULL_VALUE) MarkBelow(node, kError, place);
+      return;
+    }
+    ScanMembers(node, value, [&](uint32_t c, element e) {
+      const Place at = place(c);
+      *at.state = kKnown;
+      at.value->SetDom(e);
     });
     // After the scan, not during it: a repeated key's last value is the one descended into.
     for (uint32_t i = inner_children_begin[node]; i < inner_children_begin[node + 1]; ++i) {
       const uint32_t c = inner_children[i];
-      const size_t slot = BelowSlot(it, c, index);
-      if (it.below_states[slot] != kKnown) continue;  // absent: its nodes stay missing
-      const element e = it.below_values[slot].dom();  // sized: no reallocation below
-      const auto type = e.type();
-      if (type == simdjson::dom::element_type::OBJECT) {
-        FillBelow(it, c, index, e);
-      } else if (type != simdjson::dom::element_type::NULL_VALUE) {
-        MarkBelow(it, c, index, kError);  // indexing a string, number, boolean or array fails
-      }
+      const Place at = place(c);
+      if (*at.state == kKnown) FillObject(c, at.value->dom(), place);  // absent: its nodes stay missing
     }
   }
-  // Every node below `node` at element `index` set to `state`.
-  void MarkBelow(Iteration& it, uint32_t node, uint32_t index, State state) {
+  // Every node below `node` set to `state`.
+  template <class PlaceOf>
+  void MarkBelow(uint32_t node, State state, PlaceOf place) {
     for (uint32_t i = children_begin[node]; i < children_begin[node + 1]; ++i) {
       const uint32_t c = children[i].id;
-      it.below_states[BelowSlot(it, c, index)] = state;
-      MarkBelow(it, c, index, state);
+      *place(c).state = state;
+      MarkBelow(c, state, place);
     }
+  }
+
+  // Every node below an iteration at its element `index`, as Reset does for the absolute nodes.
+  // The resolvers over an iteration read most of what the kind reads below it, at every element;
+  // filling it all at once costs no lookup up the trie per level.
+  void FillElement(Iteration& it, uint32_t iteration, uint32_t index) {
+    State* states_at = it.below_states.data() + static_cast<size_t>(index) * it.width;
+    std::fill(states_at, states_at + it.width, kMissing);
+    FillObject(iteration, it.elements[index], [&](uint32_t c) {
+      const size_t slot = BelowSlot(it, c, index);
+      return Place{&it.below_states[slot], &it.below_values[slot]};  // sized: no reallocation
+    });
   }
 
   void ListElements(uint32_t id) {

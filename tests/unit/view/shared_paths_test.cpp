@@ -129,6 +129,28 @@ TEST(ViewSharedPathsTest, ErrorsBelowAnIterationFallBackWithTheEnginesMessage) {
   EXPECT_LT(answered, kCliqueResolvers.size() * docs.size());  // some runs went to the engine
 }
 
+TEST(ViewSharedPathsTest, EachObjectsFillDecidesEveryAbsoluteNode) {
+  // Each object's absolute nodes are all marked missing and then filled from one descent of the
+  // document: a node under an absent member or null is null, under a string, number, boolean or
+  // array an error, and a repeated key's last value is the one descended into. Documents that
+  // are not objects are errors at every node, or nulls for null.
+  const std::vector<std::string> exprs = {
+      ".a.b.c", ".a.b", ".a", ".k", ".a.b.c // 0", "[.a.b.c?]", "(.a.b.c == null)", ".a.x", ".q.r.s", "[.q.r?]",
+  };
+  const std::vector<std::string> no_errors = {
+      R"({"a":{"b":{"c":1}}})", R"({"a":{"b":{}}})", R"({"a":{}})", R"({})", R"({"k":2})",
+      R"({"a":{"b":null}})", R"({"a":null})", "null", R"({"a":{"b":{"c":null}}})",
+      R"({"a":{"b":{"c":1}},"a":{"x":2}})", R"({"a":"early","a":{"b":{"c":3}}})",
+  };
+  EXPECT_EQ(ExpectAgree(exprs, no_errors), exprs.size() * no_errors.size());
+  const std::vector<std::string> docs = {
+      R"({"a":{"b":"t"},"q":1})", R"({"a":{"b":[1]},"q":{"r":true}})", R"({"a":5})", R"("text")",
+      "[1,2]", "3", "true", R"({"a":{"b":{"c":1}},"a":"late"})",
+  };
+  ExpectAgree(exprs, docs);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+}
+
 TEST(ViewSharedPathsTest, AnElementsFillDecidesEveryNodeBelowIt) {
   // An element's fill marks every node below the iteration missing and then writes what it finds:
   // a node under an absent member is null, under a string, number, boolean or array an error,
