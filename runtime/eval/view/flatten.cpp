@@ -1,10 +1,11 @@
 // View program -> flat code (view_program.h, FlatCode). A single program's tree becomes
-// straight-line code over registers: constants, trie paths, field reads, comparisons, `and`,
-// `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run per element) and the
-// kind's shared subexpressions (memo slots of the object) are instructions; any other node is
-// one kTree instruction that the tree evaluator computes. The
-// order of evaluation is the tree evaluator's (a comparison's right side first, as jq), so an
-// error or a bail surfaces at the same node and sends the resolver to the regular engine as before.
+// straight-line code over registers: constants, trie paths, field reads, comparisons,
+// arithmetic, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run
+// per element) and the kind's shared subexpressions (memo slots of the object) are instructions;
+// any other node is one kTree instruction that the tree evaluator computes. `.a[] | f` with f
+// single becomes f's code, run on each element. The order of evaluation is the tree evaluator's
+// (a comparison's right side first, as jq), so an error or a bail surfaces at the same node and
+// sends the resolver to the regular engine as before.
 #include <memory>
 #include <vector>
 
@@ -15,9 +16,11 @@ namespace {
 
 class Flattener {
  public:
+  // `iteration`: the trie iteration whose elements the code runs on (FlatCode::each_iteration),
+  // or 0.
   Flattener(const ViewProgram& program, const PathTrie& trie, const std::vector<uint32_t>& memo_iterations,
-            FlatCode* out)
-      : p_(program), trie_(trie), memo_iterations_(memo_iterations), out_(out) {}
+            uint32_t iteration, FlatCode* out)
+      : p_(program), trie_(trie), memo_iterations_(memo_iterations), iteration_(iteration), out_(out) {}
 
   // Code for single node `id` on the value in register `in`; *result is the register holding its
   // value (a new one, or `in` itself for `.`). false when a node is not a condition
@@ -56,15 +59,16 @@ class Flattener {
         *result = in;
         return true;
       case VForm::kPath:
-        if (!Absolute(n.a)) return Tree(id, in, result);
+        if (!Readable(n.a)) return Tree(id, in, result);
         *result = NewRegister();
-        Add({FlatOp::kPath, 0, *result, n.a, 0});
+        Add(Absolute(n.a) ? FlatInstr{FlatOp::kPath, 0, *result, n.a, 0}
+                          : FlatInstr{FlatOp::kPathBelow, 0, *result, n.a, kNoConst});
         return true;
       case VForm::kPathOrConst: {
         const uint32_t path = p_.nodes[n.kids[0]].a;
-        if (!Absolute(path)) return Tree(id, in, result);
+        if (!Readable(path)) return Tree(id, in, result);
         *result = NewRegister();
-        Add({FlatOp::kPathOrConst, 0, *result, path, p_.nodes[n.kids[1]].a});
+        Add({Absolute(path) ? FlatOp::kPathOrConst : FlatOp::kPathBelow, 0, *result, path, p_.nodes[n.kids[1]].a});
         return true;
       }
       case VForm::kField:
@@ -144,18 +148,26 @@ class Flattener {
     switch (n.form) {
       case VForm::kConst:
       case VForm::kInput: return true;
-      case VForm::kPath: return Absolute(n.a);
-      case VForm::kPathOrConst: return Absolute(p_.nodes[n.kids[0]].a);
+      case VForm::kPath: return Readable(n.a);
+      case VForm::kPathOrConst: return Readable(p_.nodes[n.kids[0]].a);
       default: return false;
     }
   }
 
-  // `a OP b` for a comparison, the right side first (jq's order); a constant right side is an
-  // operand of the instruction. Arithmetic is the tree's.
+  // `a OP b`, the right side first (jq's order); a constant right side of a comparison is an
+  // operand of the instruction. Arithmetic may build a value (`+` of objects): its register is
+  // let go after each run.
   bool CompileComparison(uint32_t id, uint32_t in, uint32_t* result) {
     const VNode& n = p_.nodes[id];
-    if (n.a < static_cast<uint32_t>(ir::BinaryOp::Eq)) return Tree(id, in, result);
     const auto cmp = static_cast<uint8_t>(n.a);
+    if (n.a < static_cast<uint32_t>(ir::BinaryOp::Eq)) {
+      uint32_t a, b;
+      if (!Compile(n.kids[1], in, &b) || !Compile(n.kids[0], in, &a)) return false;
+      *result = NewRegister();
+      out_->built_registers.push_back(*result);
+      Add({FlatOp::kArith, cmp, *result, a, b});
+      return true;
+    }
     const VNode& right = p_.nodes[n.kids[1]];
     if (right.op == VOp::kConst && right.memo == 0) {
       uint32_t left;
@@ -224,6 +236,13 @@ class Flattener {
 
   // Whether trie node `id` is read from the root (not per element of an iteration).
   bool Absolute(uint32_t id) const { return id < trie_.nodes.size() && trie_.nodes[id].owner == 0; }
+  // Whether the code reads trie node `id`: absolute (kPath), or below the iteration the code runs
+  // on, at its current element (kPathBelow).
+  bool Readable(uint32_t id) const {
+    if (id >= trie_.nodes.size()) return false;
+    const uint32_t owner = trie_.nodes[id].owner;
+    return owner == 0 || (iteration_ != 0 && owner == iteration_ && id != iteration_);
+  }
 
   uint32_t NewRegister() { return out_->registers++; }
   size_t Add(FlatInstr instr) {
@@ -242,22 +261,50 @@ class Flattener {
   const ViewProgram& p_;
   const PathTrie& trie_;
   const std::vector<uint32_t>& memo_iterations_;
+  const uint32_t iteration_;
   FlatCode* out_;
   std::vector<Block> blocks_;
 };
 
 }  // namespace
 
-std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
-                                  const std::vector<uint32_t>& memo_iterations) {
-  if (program.nodes.empty() || !program.nodes[program.root].single) return nullptr;
+namespace {
+
+// Code for single node `root`, run on each element of trie iteration `iteration` when it is not 0.
+// Null when a node cannot be compiled, or when the code would be one kTree of the root and the
+// tree's own run does the same (`one_tree_gains` false).
+std::unique_ptr<FlatCode> FlattenFrom(const ViewProgram& program, const PathTrie& trie,
+                                      const std::vector<uint32_t>& memo_iterations, uint32_t root,
+                                      uint32_t iteration, bool one_tree_gains) {
+  if (!program.nodes[root].single) return nullptr;
   auto code = std::make_unique<FlatCode>();
-  Flattener flattener(program, trie, memo_iterations, code.get());
+  Flattener flattener(program, trie, memo_iterations, iteration, code.get());
   uint32_t value;
-  if (!flattener.Compile(program.root, 0, &value)) return nullptr;
-  if (code->code.size() == 1 && code->code[0].op == FlatOp::kTree) return nullptr;  // the tree's own run
+  if (!flattener.Compile(root, 0, &value)) return nullptr;
+  if (!one_tree_gains && code->code.size() == 1 && code->code[0].op == FlatOp::kTree) return nullptr;
   code->code.push_back({FlatOp::kReturn, 0, 0, value, 0});
   if (!flattener.CompileBlocks()) return nullptr;
+  return code;
+}
+
+}  // namespace
+
+std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
+                                  const std::vector<uint32_t>& memo_iterations) {
+  if (program.nodes.empty()) return nullptr;
+  if (program.nodes[program.root].single) {
+    return FlattenFrom(program, trie, memo_iterations, program.root, 0, false);
+  }
+  // `.a[] | f` with f single: f's code on each element. Even when f is one kTree, the loop saves
+  // the tree's generator frames (the pipe's and the iteration's continuations) per element.
+  const VNode& root = program.nodes[program.root];
+  if (root.op != VOp::kPipe) return nullptr;
+  const VNode& each = program.nodes[root.kids[0]];
+  if (each.op != VOp::kIterEach || each.memo != 0) return nullptr;
+  auto code = FlattenFrom(program, trie, memo_iterations, root.kids[1], each.a, true);
+  if (code == nullptr) return nullptr;
+  code->each_iteration = each.a;
+  code->each_optional = each.c != 0;
   return code;
 }
 

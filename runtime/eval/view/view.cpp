@@ -1019,10 +1019,42 @@ class Evaluator {
     const VVal* value;
     Flow f = Exec(code.code.data(), 0, registers, &value);
     if (f == Flow::kContinue) f = Emit(*value, outputs);
-    // A built array or object is not kept past its run (the output holds its own reference).
+    ReleaseBuilt(code, registers);
+    return f;
+  }
+  // A built array or object is not kept past its run (the output holds its own reference).
+  static void ReleaseBuilt(const FlatCode& code, FlatRegisters* registers) {
     for (uint32_t r : code.built_registers) {
       if (registers->scratch[r].is_composite()) registers->scratch[r].SetNull();
     }
+  }
+
+  // Flat code run on each element of its iteration (FlatCode::each_iteration): what the tree's
+  // `.a[] | f` gives, f's value per element, with the same steps per element.
+  [[gnu::noinline]] Flow RunFlatEach(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers,
+                                     OutputSink outputs) {
+    Begin(program);
+    const std::vector<element>* elements;
+    const PathCache::State state = cx_.paths->Elements(code.each_iteration, &elements, code.each_optional);
+    if (state != PathCache::kKnown) return FlowOf(state);
+    PathCache::Iteration& it = cx_.paths->iterations[code.each_iteration];
+    const uint32_t saved = it.current;
+    VVal element_value;
+    Flow f = Flow::kContinue;
+    for (uint32_t i = 0; i < elements->size() && f == Flow::kContinue; ++i) {
+      if (!Step()) {
+        f = Flow::kBail;
+        break;
+      }
+      it.current = i;
+      element_value.SetDom((*elements)[i]);
+      registers->at[0] = &element_value;
+      const VVal* value;
+      f = Exec(code.code.data(), 0, registers, &value);
+      if (f == Flow::kContinue) f = Emit(*value, outputs);
+      ReleaseBuilt(code, registers);
+    }
+    it.current = saved;
     return f;
   }
 
@@ -1088,6 +1120,11 @@ class Evaluator {
           reg[i.r] = read;
           break;
         }
+        case FlatOp::kPathBelow: {
+          const Flow f = PathBelow(i, &scratch[i.r], &reg[i.r]);
+          if (f != Flow::kContinue) return f;
+          break;
+        }
         case FlatOp::kField: {
           // The input is read before the output's place is written (they differ: r is new).
           const Flow f = FieldOf(*reg[i.a], p_->nodes[i.n].keys, &scratch[i.r]);
@@ -1102,6 +1139,11 @@ class Evaluator {
         case FlatOp::kCompareConst:
           reg[i.r] = BoolValue(HoldsAgainstConstant(static_cast<ir::BinaryOp>(i.cmp), *reg[i.a], Const(i.b)));
           break;
+        case FlatOp::kArith: {
+          const Flow f = Arith(i, reg, scratch);
+          if (f != Flow::kContinue) return f;
+          break;
+        }
         case FlatOp::kFieldCompare: {
           bool holds = false;
           const Flow f = FieldCompareHolds(p_->nodes[i.n], *reg[i.a], &holds);
@@ -1151,6 +1193,44 @@ class Evaluator {
     }
   }
   static const VVal* BoolValue(bool b) { return b ? &kTrueValue : &kFalseValue; }
+
+  // kArith, out of Exec's loop (arithmetic is rarer than reads and tests): two numbers under
+  // + - * inline, anything else through the tree's BinaryOf (strings, arrays and objects, null,
+  // / and %, and their errors).
+  [[gnu::noinline]] Flow Arith(const FlatInstr& i, const VVal** reg, VVal* scratch) {
+    const VVal& a = *reg[i.a];
+    const VVal& b = *reg[i.b];
+    const auto op = static_cast<ir::BinaryOp>(i.cmp);
+    VVal& out = scratch[i.r];
+    reg[i.r] = &out;
+    if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
+      out.SetNumber(Arithmetic(op, a.number(), b.number()));
+      return Flow::kContinue;
+    }
+    return BinaryOf(op, a, b, [&](const VVal& v) {
+      out = v;
+      return Flow::kContinue;
+    });
+  }
+
+  // kPathBelow: node i.a at its iteration's current element into *reg (`// consts[i.b]` unless
+  // i.b is kNoConst, in *scratch), out of Exec's loop: code per element is the rarer kind.
+  [[gnu::noinline]] Flow PathBelow(const FlatInstr& i, VVal* scratch, const VVal** reg) {
+    PathCache& paths = *cx_.paths;
+    const VVal* read;
+    const PathCache::State state = paths.GetBelow(i.a, paths.iterations[paths.owner[i.a]].current, &read);
+    if (state == PathCache::kMissing) {
+      read = &kNullValue;
+    } else if (state != PathCache::kKnown) {
+      return FlowOf(state);
+    }
+    if (i.b != kNoConst && !Truthy(*read)) {
+      scratch->SetRef(Const(i.b));
+      read = scratch;
+    }
+    *reg = read;
+    return Flow::kContinue;
+  }
 
   // kAnyAll: on an array of the document, its condition's block on each element until one
   // decides (as EvalAnyAll's loop); on an empty array the program built or holds as a constant
@@ -2465,7 +2545,10 @@ namespace {
 
 // A kProgram resolver or a split head: through its flat code when it has one.
 Flow RunProgram(Evaluator& evaluator, const ResolverPlan& step, FlatRegisters* registers, OutputSink sink) {
-  if (step.flat != nullptr) return evaluator.RunFlat(*step.program, *step.flat, registers, sink);
+  if (step.flat != nullptr) {
+    if (step.flat->each_iteration != 0) [[unlikely]] return evaluator.RunFlatEach(*step.program, *step.flat, registers, sink);
+    return evaluator.RunFlat(*step.program, *step.flat, registers, sink);
+  }
   return evaluator.Run(*step.program, sink);
 }
 

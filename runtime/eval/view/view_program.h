@@ -153,15 +153,18 @@ SharedSubexpressions ShareRepeatedSubexpressions(const std::vector<ViewProgram*>
 // form switch per node, and without copying the values it reads (a register points at the trie's
 // value, the memo slot's, a constant's). Every node the code does not cover is one kTree
 // instruction, which the tree evaluator computes as before. Register 0 is the program's input
-// (the document's root). The condition of an `any` / `all` is a block of its own after the main
+// (the document's root, or the element for code run on each element). The condition of an `any` / `all` is a block of its own after the main
 // code, run once per element; jumps only go forward, so a block's run takes at most its length
 // in steps.
 enum class FlatOp : uint8_t {
   kConst,          // r = consts[a]
   kPath,           // r = the value at absolute trie node a (an error or a bail ends the run)
   kPathOrConst,    // r = trie node a's value unless null or false, else consts[b]
+  kPathBelow,      // kPath and kPathOrConst (b != kNoConst) for node a below each_iteration,
+                   // at its current element
   kCompare,        // r = (reg a OP reg b), OP = cmp (an ir::BinaryOp comparison)
   kCompareConst,   // r = (reg a OP consts[b])
+  kArith,          // r = reg a OP reg b, OP = cmp (+ - * / %: numbers inline, the rest as the tree)
   kNot,            // r = !truthy(reg a)
   kTruthy,         // r = truthy(reg a), a boolean
   kSetBool,        // r = cmp != 0
@@ -198,11 +201,17 @@ struct FlatCode {
   // The registers kTree and kField write: those that may hold a built array or object, let go
   // at the end of each run.
   std::vector<uint32_t> built_registers;
+  // Not 0: the program is `.a[] | f` (`.a[]?` when each_optional) and the code is f's, run on
+  // each element of this trie iteration (register 0 the element, kPathBelow reading the nodes
+  // below it at that element), each run's value one output.
+  uint32_t each_iteration = 0;
+  bool each_optional = false;
 };
 
 // `program` flattened (its memo slots, VNode::memo, already given: `memo_iterations[slot]` is
-// the slot's iteration node, 0 for a value of the object), or null when its root is not single
-// or the code would be one kTree of the root (nothing gained).
+// the slot's iteration node, 0 for a value of the object): a single root's code, or for
+// `.a[] | f` with f single, f's code per element (FlatCode::each_iteration). Null for other
+// programs, and for a single root whose code would be one kTree of the root (nothing gained).
 std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
                                   const std::vector<uint32_t>& memo_iterations);
 

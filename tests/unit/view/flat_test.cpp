@@ -149,5 +149,92 @@ TEST(ViewFlatCodeTest, BuiltOutputsOfFlatCodeOutliveTheRunAndTheRunner) {
                                              R"({"n":60,"list":[6,{"deep":7}]})"}));
 }
 
+// `.a[] | f` with f single: f's code runs on each element (FlatCode::each_iteration), reading the
+// nodes below the iteration at that element (kPathBelow).
+TEST(ViewFlatCodeTest, AnIterationsSingleBodyRunsOnEachElement) {
+  auto code = FlatOf(".spec.list[] | (.replicas // 1) * (.multinode.nodeCount // 1)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_NE(code->each_iteration, 0u);
+  EXPECT_FALSE(code->each_optional);
+  EXPECT_EQ(Count(*code, view::FlatOp::kPathBelow), 2u);
+  EXPECT_EQ(Count(*code, view::FlatOp::kPath), 0u);
+  EXPECT_EQ(Count(*code, view::FlatOp::kArith), 1u);
+  // `.[]?` is kept; a body that is one kTree still gains the loop.
+  code = FlatOf(".spec.list[]? | if .name == \"x\" then .spec.mode else (.alias // \"none\") end");
+  ASSERT_NE(code, nullptr);
+  EXPECT_TRUE(code->each_optional);
+  EXPECT_EQ(Count(*code, view::FlatOp::kPathBelow), 3u);
+  EXPECT_EQ(code->tree_nodes, 0u);
+  code = FlatOf(".spec.list[] | {name: .name}");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->code.size(), 2u);  // kTree, kReturn
+  // Not an iteration with one output per element.
+  EXPECT_EQ(FlatOf(".spec.list[] | .ports[] | .port"), nullptr);
+  EXPECT_EQ(FlatOf("(.spec.list[] | .name), .spec.mode"), nullptr);
+}
+
+// Iterations of arrays and objects (through to_entries), their elements of every type (a node
+// below a string element is an error, which the regular engine words), `.[]?` on what cannot be
+// iterated, bodies reading paths below the element and from the root, with `//` constants, and
+// the catalog's generator resolvers (dynamo's replicas product and resources).
+const std::vector<std::string> kEachResolvers = {
+    ".spec.services | to_entries[] | .value | (.replicas // 1) * (.multinode.nodeCount // 1)",
+    ".spec.services | to_entries[] | .key",
+    ".spec.services | to_entries[] | .value | if .kind == \"worker\" then .replicas else (.spec.mode // \"none\") end",
+    ".spec.list[]? | .name // \"anon\"",
+    ".spec.list[] | (.x.y // 0) > 1 and .name != null",
+    ".spec.list[] | {n: .name, r: (.replicas // 1)}",
+    ".spec.list[] | .name",
+    ".spec.list[] | (.replicas // 1) - (.x.y // 0)",
+    ".spec.list[] | ((.replicas // 1) / 2) % 3",
+    ".spec.list[] | (.name // \"n\") + \"-x\"",
+    ".spec.services | to_entries[] | .value | if ((.extra.main.resources.limits // {}) + "
+    "(.extra.main.resources.requests // {})) != {} then .extra.main.resources else (.resources // {}) | "
+    "{requests: ({cpu: .requests.cpu, gpu: .requests.gpu} | with_entries(select(.value != null)))} end",
+};
+const std::vector<std::string> kEachDocs = {
+    R"({"spec":{"mode":"m","services":{"a":{"replicas":3,"multinode":{"nodeCount":2},"kind":"worker"},"b":{"resources":{"requests":{"cpu":"1"}}},"c":{"extra":{"main":{"resources":{"limits":{"gpu":"1"}}}}}},"list":[{"name":"x","x":{"y":2}},{"replicas":4},{}]}})",
+    R"({"spec":{"services":{"a":{"replicas":null,"multinode":{"nodeCount":null}},"b":{}},"list":[{"name":null,"x":{"y":null}}]}})",
+    R"({"spec":{"services":{},"list":[]}})",
+    R"({"spec":{"services":{"a":{"multinode":5}},"list":[{"x":"s"}]}})",
+    R"({"spec":{"services":{"a":"text"},"list":["text",{"name":"n"}]}})",
+    R"({"spec":{"services":{"a":{"replicas":"3"}},"list":null}})",
+    R"({"spec":{"services":{"a":{"replicas":2},"a":{"replicas":5}},"list":7}})",
+    R"({"spec":{"services":null}})",
+    R"({"spec":{"services":[{"replicas":2}],"list":{"k":{"name":"v"}}}})",
+};
+
+TEST(ViewFlatCodeTest, EachElementsCodeAgreesWithTheInterpreter) {
+  uint64_t flat_runs = 0;
+  const uint64_t answered = ExpectAgree(kEachResolvers, kEachDocs, &flat_runs);
+  EXPECT_GT(flat_runs, kEachResolvers.size() * kEachDocs.size() / 2);
+  EXPECT_LE(flat_runs, answered);
+  for (const std::string& expr : kEachResolvers) ExpectAgree({expr}, kEachDocs);
+}
+
+TEST(ViewFlatCodeTest, EachElementsCodeKeepsTheLimits) {
+  const std::string expr = ".[] | . + 1";
+  const std::shared_ptr<const ir::Program> program = Lowered(expr);
+  view::FusedKind kind({program});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  RunOptions two;
+  two.limits.max_outputs = 2;  // the third output is the engine's error
+  ASSERT_TRUE(runner.Run("[1,2,3]", two, &error));
+  EXPECT_EQ(Describe(runner.result(0)), Interpret(*program, "[1,2,3]", false, two));
+  EXPECT_FALSE(runner.result(0).fused);
+  ASSERT_TRUE(runner.Run("[1]", two, &error));
+  EXPECT_TRUE(runner.result(0).fused);
+  EXPECT_EQ(runner.stats().flat_runs, 1u);
+  RunOptions tight;
+  tight.limits.fuel = 20;
+  std::string big = "[";
+  for (int i = 0; i < 100; ++i) big += (i ? "," : "") + std::to_string(i);
+  big += "]";
+  ASSERT_TRUE(runner.Run(big, tight, &error));
+  EXPECT_FALSE(runner.result(0).fused);
+  EXPECT_NE(Describe(runner.result(0)).find("evaluation step budget exhausted (fuel 20)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wm::testing
