@@ -575,12 +575,13 @@ struct OutputSink {
 
 // ---- the per-object cache of the trie's paths
 
-// The value of every trie node the kind reads, per object: each level filled by one scan of its
-// object, each iteration's elements listed once, and the nodes below an iteration kept per
-// element. Entries are stamped with the object's generation, so moving to the next object costs
-// nothing and the buffers are reused across objects of any shape. The trie is copied into flat
-// arrays (parents, owners, each node's keyed children with their key lengths) so that a lookup
-// touches a few contiguous cache lines, not the trie's strings and vectors.
+// The value of every trie node the kind reads, per object: the absolute nodes filled when the
+// object is parsed, each level by one scan of its object; each iteration's elements listed once,
+// when first iterated (stamped with the object's generation), and the nodes below an iteration
+// kept per element, filled when the element is first read. The buffers are reused across objects
+// of any shape. The trie is copied into flat arrays (parents, owners, each node's keyed children
+// with their key lengths) so that a fill touches a few contiguous cache lines, not the trie's
+// strings and vectors.
 struct PathCache {
   // kMissing: known to be null (the key is absent or its parent is null), value not stored.
   enum State : uint8_t { kUnknown = 0, kKnown = 1, kError = 2, kBail = 3, kMissing = 4 };
