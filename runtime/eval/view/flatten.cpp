@@ -88,7 +88,7 @@ class Flattener {
       case VOp::kIdentity:
         *result = in;
         return true;
-      case VOp::kBinary: return CompileComparison(id, in, result);
+      case VOp::kBinary: return CompileBinary(id, in, result);
       case VOp::kAnd:
       case VOp::kOr: return CompileAndOr(n, in, result);
       case VOp::kNot:
@@ -157,7 +157,7 @@ class Flattener {
   // `a OP b`, the right side first (jq's order); a constant right side of a comparison is an
   // operand of the instruction. Arithmetic may build a value (`+` of objects): its register is
   // let go after each run.
-  bool CompileComparison(uint32_t id, uint32_t in, uint32_t* result) {
+  bool CompileBinary(uint32_t id, uint32_t in, uint32_t* result) {
     const VNode& n = p_.nodes[id];
     const auto cmp = static_cast<uint8_t>(n.a);
     if (n.a < static_cast<uint32_t>(ir::BinaryOp::Eq)) {
@@ -265,10 +265,6 @@ class Flattener {
   FlatCode* out_;
   std::vector<Block> blocks_;
 };
-
-}  // namespace
-
-namespace {
 
 // Code for single node `root`, run on each element of trie iteration `iteration` when it is not 0.
 // Null when a node cannot be compiled, or when the code would be one kTree of the root and the
