@@ -1035,28 +1035,16 @@ class Evaluator {
   [[gnu::noinline]] Flow RunFlatEach(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers,
                                      OutputSink outputs) {
     Begin(program);
-    const std::vector<element>* elements;
-    const PathCache::State state = cx_.paths->Elements(code.each_iteration, &elements, code.each_optional);
-    if (state != PathCache::kKnown) return FlowOf(state);
-    PathCache::Iteration& it = cx_.paths->iterations[code.each_iteration];
-    const uint32_t saved = it.current;
     VVal element_value;
-    Flow f = Flow::kContinue;
-    for (uint32_t i = 0; i < elements->size() && f == Flow::kContinue; ++i) {
-      if (!Step()) {
-        f = Flow::kBail;
-        break;
-      }
-      it.current = i;
-      element_value.SetDom((*elements)[i]);
+    return EachElement(code.each_iteration, code.each_optional, [&](element e) {
+      element_value.SetDom(e);
       registers->at[0] = &element_value;
       const VVal* value;
-      f = Exec(code.code.data(), 0, registers, &value);
+      Flow f = Exec(code.code.data(), 0, registers, &value);
       if (f == Flow::kContinue) f = Emit(*value, outputs);
       ReleaseBuilt(code, registers);
-    }
-    it.current = saved;
-    return f;
+      return f;
+    });
   }
 
   // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
@@ -1109,16 +1097,8 @@ class Evaluator {
         case FlatOp::kPathOrConst: {
           const VVal* read;
           const PathCache::State state = cx_.paths->GetAbsolute(i.a, &read);
-          if (state == PathCache::kMissing) {
-            read = &kNullValue;
-          } else if (state != PathCache::kKnown) {
-            return FlowOf(state);
-          }
-          if (i.op == FlatOp::kPathOrConst && !Truthy(*read)) {
-            scratch[i.r].SetRef(Const(i.b));
-            read = &scratch[i.r];
-          }
-          reg[i.r] = read;
+          const Flow f = TakeRead(state, read, i.op == FlatOp::kPathOrConst ? i.b : kNoConst, &scratch[i.r], &reg[i.r]);
+          if (f != Flow::kContinue) return f;
           break;
         }
         case FlatOp::kPathBelow: {
@@ -1195,23 +1175,10 @@ class Evaluator {
   }
   static const VVal* BoolValue(bool b) { return b ? &kTrueValue : &kFalseValue; }
 
-  // kArith, out of Exec's loop (arithmetic is rarer than reads and tests): two numbers under
-  // + - * inline, anything else through the tree's BinaryOf (strings, arrays and objects, null,
-  // / and %, and their errors).
+  // kArith, out of Exec's loop (arithmetic is rarer than reads and tests).
   [[gnu::noinline]] Flow Arith(const FlatInstr& i, const VVal** reg, VVal* scratch) {
-    const VVal& a = *reg[i.a];
-    const VVal& b = *reg[i.b];
-    const auto op = static_cast<ir::BinaryOp>(i.cmp);
-    VVal& out = scratch[i.r];
-    reg[i.r] = &out;
-    if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
-      out.SetNumber(Arithmetic(op, a.number(), b.number()));
-      return Flow::kContinue;
-    }
-    return BinaryOf(op, a, b, [&](const VVal& v) {
-      out = v;
-      return Flow::kContinue;
-    });
+    reg[i.r] = &scratch[i.r];
+    return ArithmeticOf(static_cast<ir::BinaryOp>(i.cmp), *reg[i.a], *reg[i.b], &scratch[i.r]);
   }
 
   // kPathBelow: node i.a at its iteration's current element into *reg (`// consts[i.b]` unless
@@ -1220,13 +1187,20 @@ class Evaluator {
     PathCache& paths = *cx_.paths;
     const VVal* read;
     const PathCache::State state = paths.GetBelow(i.a, paths.iterations[paths.owner[i.a]].current, &read);
+    return TakeRead(state, read, i.b, scratch, reg);
+  }
+  // A trie read into register *reg: `read` (where the cache keeps it) when known, null when
+  // missing, consts[or_const] in *scratch where the value is null or false (`P // c`) unless
+  // or_const is kNoConst; an error or a bail ends the run.
+  [[gnu::always_inline]] Flow TakeRead(PathCache::State state, const VVal* read, uint32_t or_const, VVal* scratch,
+                                       const VVal** reg) {
     if (state == PathCache::kMissing) {
       read = &kNullValue;
     } else if (state != PathCache::kKnown) {
       return FlowOf(state);
     }
-    if (i.b != kNoConst && !Truthy(*read)) {
-      scratch->SetRef(Const(i.b));
+    if (or_const != kNoConst && !Truthy(*read)) {
+      scratch->SetRef(Const(or_const));
       read = scratch;
     }
     *reg = read;
@@ -1576,7 +1550,12 @@ class Evaluator {
       out->SetBool(ComparisonHolds(op, CompareViews(a, b)));
       return Flow::kContinue;
     }
-    if (a.kind() == Kind::Number && b.kind() == Kind::Number) {
+    return ArithmeticOf(op, a, b, out);
+  }
+  // a OP b for an arithmetic operator into *out: two numbers under + - * in line, anything else
+  // through BinaryOf (strings, arrays and objects, null, / and %, and their errors).
+  Flow ArithmeticOf(ir::BinaryOp op, const VVal& a, const VVal& b, VVal* out) {
+    if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
       out->SetNumber(Arithmetic(op, a.number(), b.number()));
       return Flow::kContinue;
     }
@@ -1615,10 +1594,16 @@ class Evaluator {
 
   // Each element of an iteration node, with the node's current element set for the paths below.
   Flow EvalIterEach(const VNode& n, Cont k) {
+    return EachElement(n.a, n.c != 0, [&](element e) { return k(VVal::Dom(e)); });
+  }
+  // body(element) for each element of iteration `iteration` (`optional`: `.[]?`), a step each,
+  // with the iteration's current element set for the paths below it (and restored after).
+  template <class Body>
+  Flow EachElement(uint32_t iteration, bool optional, Body body) {
     const std::vector<element>* elements;
-    PathCache::State state = cx_.paths->Elements(n.a, &elements, n.c != 0);
+    PathCache::State state = cx_.paths->Elements(iteration, &elements, optional);
     if (state != PathCache::kKnown) return FlowOf(state);
-    PathCache::Iteration& it = cx_.paths->iterations[n.a];
+    PathCache::Iteration& it = cx_.paths->iterations[iteration];
     uint32_t saved = it.current;
     Flow f = Flow::kContinue;
     for (uint32_t i = 0; i < elements->size(); ++i) {
@@ -1627,7 +1612,7 @@ class Evaluator {
         break;
       }
       it.current = i;
-      f = k(VVal::Dom((*elements)[i]));
+      f = body((*elements)[i]);
       if (f != Flow::kContinue) break;
     }
     it.current = saved;
