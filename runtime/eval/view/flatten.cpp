@@ -1,7 +1,8 @@
 // View program -> flat code (view_program.h, FlatCode). A single program's tree becomes
 // straight-line code over registers: constants, trie paths, field reads, comparisons,
 // arithmetic, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run
-// per element) and the kind's shared subexpressions (memo slots of the object) are instructions;
+// per element), objects with constant keys (and `with_entries(select(.value OP c))` of them) and
+// the kind's shared subexpressions (memo slots of the object) are instructions;
 // any other node is one kTree instruction that the tree evaluator computes. `.a[] | f` with f
 // single becomes f's code, run on each element. The order of evaluation is the tree evaluator's
 // (a comparison's right side first, as jq), so an error or a bail surfaces at the same node and
@@ -97,12 +98,21 @@ class Flattener {
         return true;
       case VOp::kIf: return CompileBranches(n.kids[0], n.kids[1], n.kids[2], in, result);
       case VOp::kAlternative: return CompileBranches(n.kids[0], n.kids[0], n.kids[1], in, result);
+      case VOp::kObject:
+        if (!n.distinct_constant_keys) return Tree(id, in, result);
+        return CompileObject(n, in, nullptr, result);
       case VOp::kPipe: {
-        // Kept whole for the tree: the search that stops at the first selected element, and
-        // with_entries filtering in place the object its middle holds alone.
+        // Kept whole for the tree: the search that stops at the first selected element.
+        if (n.first_selected) return Tree(id, in, result);
         const VNode& second = p_.nodes[n.kids[1]];
-        if (n.first_selected || (second.op == VOp::kWithEntries && second.a == kKeepMembersWhere)) {
-          return Tree(id, in, result);
+        if (second.op == VOp::kWithEntries && second.a == kKeepMembersWhere) {
+          // `{cpu: .a, memory: .b} | with_entries(select(.value != null))`: the object built with
+          // only the members that pass. Any other object: the tree filters it in place.
+          const VNode& first = p_.nodes[n.kids[0]];
+          if (first.op != VOp::kObject || !first.distinct_constant_keys || first.memo != 0 || second.memo != 0) {
+            return Tree(id, in, result);
+          }
+          return CompileObject(first, in, &p_.nodes[p_.nodes[second.kids[0]].kids[0]], result);
         }
         uint32_t middle;
         return Compile(n.kids[0], in, &middle) && Compile(n.kids[1], middle, result);
@@ -180,6 +190,30 @@ class Flattener {
     if (!Compile(n.kids[1], in, &b) || !Compile(n.kids[0], in, &a)) return false;
     *result = NewRegister();
     Add({FlatOp::kCompare, cmp, *result, a, b});
+    return true;
+  }
+
+  // `{k1: v1, ...}` (keys distinct string constants; VNode::distinct_constant_keys): the values
+  // in order, then one kObject of them. `keep`, when not null, is the kFieldCompare of
+  // `select(.value OP c)` that a member's value must pass to be kept.
+  bool CompileObject(const VNode& n, uint32_t in, const VNode* keep, uint32_t* result) {
+    std::vector<uint32_t> members;
+    for (size_t i = 0; i + 1 < n.kids.size(); i += 2) {
+      uint32_t value;
+      if (!Compile(n.kids[i + 1], in, &value)) return false;
+      members.push_back(p_.nodes[n.kids[i]].a);
+      members.push_back(value);
+    }
+    FlatInstr build{FlatOp::kObject, 0, NewRegister(), static_cast<uint32_t>(out_->operands.size()), kNoConst};
+    build.n = static_cast<uint32_t>(members.size() / 2);
+    if (keep != nullptr) {
+      build.cmp = static_cast<uint8_t>(keep->a);
+      build.b = keep->c;
+    }
+    out_->operands.insert(out_->operands.end(), members.begin(), members.end());
+    out_->built_registers.push_back(build.r);
+    *result = build.r;
+    Add(build);
     return true;
   }
 

@@ -751,6 +751,24 @@ struct PathCache {
   std::vector<std::vector<uint32_t>> owned;  // per iteration node: the nodes below it
   std::vector<Field> scratch_fields;
 
+  // Where a trie node's state and value are kept: for an absolute node, or for a node below an
+  // iteration at one element.
+  struct Place {
+    State* state;
+    VVal* value;
+  };
+
+  // Where element `index` of iteration `iteration` keeps its nodes (node n's state and value at
+  // offset below_index[n]), filled first when not read there yet: flat code per element reads
+  // them by offset, with no lookup of the node's iteration and slot per read.
+  Place ElementNodes(uint32_t iteration, uint32_t index) {
+    Iteration& it = iterations[iteration];
+    const size_t first = static_cast<size_t>(index) * it.width;
+    if (it.width == 0) return Place{nullptr, nullptr};
+    if (it.below_states[first] == kUnknown) FillElement(it, iteration, index);
+    return Place{it.below_states.data() + first, it.below_values.data() + first};
+  }
+
  private:
   // found(child, element) for each member of DOM object `object` that is a keyed child of trie
   // node `node`, in document order (a repeated key is found again: the last one is ParseJson's).
@@ -771,12 +789,6 @@ struct PathCache {
     });
   }
 
-  // Where a trie node's state and value are kept: for an absolute node, or for a node below an
-  // iteration at one element.
-  struct Place {
-    State* state;
-    VVal* value;
-  };
 
   // The nodes below trie node `node`, whose value is `value` (a DOM element), as the document
   // holds them, top-down: each object's members on the trie found by one scan of it and written
@@ -1018,7 +1030,7 @@ class Evaluator {
     Begin(program);
     registers->at[0] = &cx_.paths->root();
     const VVal* value;
-    Flow f = Exec(code.code.data(), 0, registers, &value);
+    Flow f = Exec(code, 0, registers, &value);
     if (f == Flow::kContinue) f = Emit(*value, outputs);
     ReleaseBuilt(code, registers);
     return f;
@@ -1036,11 +1048,14 @@ class Evaluator {
                                      OutputSink outputs) {
     Begin(program);
     VVal element_value;
+    PathCache& paths = *cx_.paths;
+    const PathCache::Iteration& it = paths.iterations[code.each_iteration];
     return EachElement(code.each_iteration, code.each_optional, [&](element e) {
       element_value.SetDom(e);
       registers->at[0] = &element_value;
+      element_nodes_ = paths.ElementNodes(code.each_iteration, it.current);
       const VVal* value;
-      Flow f = Exec(code.code.data(), 0, registers, &value);
+      Flow f = Exec(code, 0, registers, &value);
       if (f == Flow::kContinue) f = Emit(*value, outputs);
       ReleaseBuilt(code, registers);
       return f;
@@ -1082,7 +1097,8 @@ class Evaluator {
 
  private:
   // Flat code from instruction `pc` to its kReturn, whose register's value is *value.
-  Flow Exec(const FlatInstr* code, size_t pc, FlatRegisters* registers, const VVal** value) {
+  Flow Exec(const FlatCode& flat, size_t pc, FlatRegisters* registers, const VVal** value) {
+    const FlatInstr* code = flat.code.data();
     const VVal** reg = registers->at.data();
     VVal* scratch = registers->scratch.data();
     for (;; ++pc) {
@@ -1159,7 +1175,7 @@ class Evaluator {
           break;
         }
         case FlatOp::kAnyAll: {
-          const Flow f = FlatAnyAll(code, i, registers);
+          const Flow f = FlatAnyAll(flat, i, registers);
           if (f != Flow::kContinue) return f;
           break;
         }
@@ -1167,6 +1183,11 @@ class Evaluator {
           const Flow f = i.cmp != 0 ? Single(i.a, *reg[i.b], &scratch[i.r]) : SingleComputed(i.a, *reg[i.b], &scratch[i.r]);
           if (f != Flow::kContinue) return f;
           reg[i.r] = &scratch[i.r];
+          break;
+        }
+        case FlatOp::kObject: {
+          const Flow f = BuildObject(i, flat.operands.data() + i.a, reg, scratch);
+          if (f != Flow::kContinue) return f;
           break;
         }
         case FlatOp::kReturn: *value = reg[i.a]; return Flow::kContinue;
@@ -1181,13 +1202,42 @@ class Evaluator {
     return ArithmeticOf(static_cast<ir::BinaryOp>(i.cmp), *reg[i.a], *reg[i.b], &scratch[i.r]);
   }
 
+  // kObject: the object of i.n members (`members`: key const, value register, ...), charged and
+  // stepped as the tree's SingleObject; with a test (i.b a constant), only the members whose
+  // value passes it, stepped as the tree's KeepMembersInPlace. The keys are distinct string
+  // constants, so no key is checked. The members are copies: a register may be read again.
+  [[gnu::noinline]] Flow BuildObject(const FlatInstr& i, const uint32_t* members, const VVal** reg, VVal* scratch) {
+    if (!ChargeBytes(32 * static_cast<uint64_t>(i.n))) return Flow::kBail;
+    Composite* built = NewComposite(true);
+    scratch[i.r] = VVal::Adopt(built);
+    reg[i.r] = &scratch[i.r];
+    std::vector<VVal>& items = built->items;
+    items.reserve(2 * i.n);
+    const bool keep_some = i.b != kNoConst;
+    if (keep_some && !Step()) return Flow::kBail;
+    const auto op = static_cast<ir::BinaryOp>(i.cmp);
+    // Against null (`.value != null`, the catalog's test), only the value's kind decides: null
+    // sorts before every other kind and equals itself.
+    const bool against_null = keep_some && Const(i.b).IsNull();
+    for (uint32_t m = 0; m < i.n; ++m) {
+      const VVal& value = *reg[members[2 * m + 1]];
+      if (keep_some) {
+        if (!Step()) return Flow::kBail;
+        const bool holds = against_null ? ComparisonHolds(op, value.kind() == Kind::Null ? 0 : 1)
+                                        : HoldsAgainstConstant(op, value, Const(i.b));
+        if (!holds) continue;
+      }
+      items.emplace_back().SetRef(Const(members[2 * m]));
+      items.push_back(value);
+    }
+    return Flow::kContinue;
+  }
+
   // kPathBelow: node i.a at its iteration's current element into *reg (`// consts[i.b]` unless
   // i.b is kNoConst, in *scratch), out of Exec's loop: code per element is the rarer kind.
   [[gnu::noinline]] Flow PathBelow(const FlatInstr& i, VVal* scratch, const VVal** reg) {
-    PathCache& paths = *cx_.paths;
-    const VVal* read;
-    const PathCache::State state = paths.GetBelow(i.a, paths.iterations[paths.owner[i.a]].current, &read);
-    return TakeRead(state, read, i.b, scratch, reg);
+    const uint32_t offset = cx_.paths->below_index[i.a];
+    return TakeRead(element_nodes_.state[offset], &element_nodes_.value[offset], i.b, scratch, reg);
   }
   // A trie read into register *reg: `read` (where the cache keeps it) when known, null when
   // missing, consts[or_const] in *scratch where the value is null or false (`P // c`) unless
@@ -1210,7 +1260,7 @@ class Evaluator {
   // kAnyAll: on an array of the document, its condition's block on each element until one
   // decides (as EvalAnyAll's loop); on an empty array the program built or holds as a constant
   // (`(.conditions // []) | any(...)`), nothing to test; on anything else, the tree's EvalAnyAll.
-  [[gnu::noinline]] Flow FlatAnyAll(const FlatInstr* code, const FlatInstr& i, FlatRegisters* registers) {
+  [[gnu::noinline]] Flow FlatAnyAll(const FlatCode& code, const FlatInstr& i, FlatRegisters* registers) {
     const VVal** reg = registers->at.data();
     VVal* scratch = registers->scratch.data();
     const VVal& in = *reg[i.a];
@@ -2265,6 +2315,8 @@ class Evaluator {
   uint64_t memory_ = 0;
   std::vector<VVal> slots_;
   std::vector<Field> fields_scratch_;  // EvalWithEntries' member list, its capacity kept
+  // The nodes below the iteration at the element RunFlatEach's code runs on (kPathBelow's reads).
+  PathCache::Place element_nodes_{nullptr, nullptr};
 };
 
 }  // namespace

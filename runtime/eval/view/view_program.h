@@ -181,6 +181,11 @@ enum class FlatOp : uint8_t {
   kFieldCompare,   // r = node n (`.k OP constant`) on reg a
   kAnyAll,         // r = node n (any/all, cmp = 1 for any) on reg a: on an array of the document,
                    // the block at b run on each element (in register `element`), else the tree's
+  kObject,         // r = an object built from n members: operands[a + 2j] the const index of
+                   // member j's key, operands[a + 2j + 1] its value's register (`{cpu: .a, memory:
+                   // .b}`, the keys distinct string constants); with b != kNoConst only the members
+                   // whose value passes `value OP consts[b]`, OP = cmp (`{...} |
+                   // with_entries(select(.value != null))`)
   kReturn,         // the code's (or the block's) value is reg a
 };
 
@@ -188,13 +193,15 @@ struct FlatInstr {
   FlatOp op;
   uint8_t cmp = 0;
   uint32_t r = 0, a = 0, b = 0;
-  uint32_t n = 0;        // kField, kFieldCompare, kAnyAll: the program node
+  uint32_t n = 0;        // kField, kFieldCompare, kAnyAll: the program node; kObject: the members
   uint32_t element = 0;  // kAnyAll: the block's input register
 };
 constexpr uint32_t kNoConst = UINT32_MAX;
 
 struct FlatCode {
   std::vector<FlatInstr> code;
+  // The operand lists of the instructions that take more than two (kObject's members).
+  std::vector<uint32_t> operands;
   uint32_t registers = 1;
   // How many program nodes run through kTree (a node and all below it count as one).
   uint32_t tree_nodes = 0;

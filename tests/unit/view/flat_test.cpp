@@ -60,8 +60,8 @@ TEST(ViewFlatCodeTest, TheCatalogsStatusShapesNeedNoTreeNode) {
 TEST(ViewFlatCodeTest, OnlySingleRootsThatGainAreFlattened) {
   EXPECT_EQ(FlatOf(".spec.items[]"), nullptr);                 // a generator
   EXPECT_EQ(FlatOf(".spec.a, .spec.b"), nullptr);               // two outputs
-  EXPECT_EQ(FlatOf("{a: .spec.a}"), nullptr);                   // one tree node: the tree's own run
-  auto code = FlatOf(R"(if .a == 1 then {b: .b} else [.c] end)");  // the branches stay the tree's
+  EXPECT_EQ(FlatOf("[.spec.a]"), nullptr);                      // one tree node: the tree's own run
+  auto code = FlatOf(R"(if .a == 1 then [.b] else [.c] end)");  // the branches stay the tree's
   ASSERT_NE(code, nullptr);
   EXPECT_EQ(code->tree_nodes, 2u);
   code = FlatOf(".spec.items | map(.name)");  // the path is read by the code, the map by the tree
@@ -165,12 +165,91 @@ TEST(ViewFlatCodeTest, AnIterationsSingleBodyRunsOnEachElement) {
   EXPECT_TRUE(code->each_optional);
   EXPECT_EQ(Count(*code, view::FlatOp::kPathBelow), 3u);
   EXPECT_EQ(code->tree_nodes, 0u);
-  code = FlatOf(".spec.list[] | {name: .name}");
+  code = FlatOf(".spec.list[] | [.name]");
   ASSERT_NE(code, nullptr);
   EXPECT_EQ(code->code.size(), 2u);  // kTree, kReturn
   // Not an iteration with one output per element.
   EXPECT_EQ(FlatOf(".spec.list[] | .ports[] | .port"), nullptr);
   EXPECT_EQ(FlatOf("(.spec.list[] | .name), .spec.mode"), nullptr);
+}
+
+// Objects whose keys are distinct string constants are built by the code (kObject), and so is
+// `with_entries(select(.value OP c))` of one: only the members that pass are added. Other objects
+// stay the tree's.
+TEST(ViewFlatCodeTest, ObjectsWithConstantKeysAreBuiltByTheCode) {
+  auto code = FlatOf(R"({name: .metadata.name, replicas: (.spec.replicas // 1), ready: (.status.ready > 0)})");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->tree_nodes, 0u);
+  ASSERT_EQ(Count(*code, view::FlatOp::kObject), 1u);
+  EXPECT_EQ(code->operands.size(), 6u);  // key, value register, for each of the three members
+  for (const view::FlatInstr& i : code->code) {
+    if (i.op == view::FlatOp::kObject) EXPECT_EQ(i.b, view::kNoConst);  // no member test
+  }
+  // The catalog's resources shape: every object of it is the code's, two with a member test.
+  code = FlatOf(R"(.spec.services | to_entries[] | .value | (.resources // {}) | {requests: ({cpu: .requests.cpu,
+                   memory: .requests.memory} | with_entries(select(.value != null))), limits: ({cpu: .limits.cpu}
+                   | with_entries(select(.value != null)))})");
+  ASSERT_NE(code, nullptr);
+  EXPECT_NE(code->each_iteration, 0u);
+  EXPECT_EQ(code->tree_nodes, 0u);
+  size_t tested = 0;
+  for (const view::FlatInstr& i : code->code) {
+    if (i.op != view::FlatOp::kObject || i.b == view::kNoConst) continue;
+    ++tested;
+    EXPECT_EQ(i.cmp, static_cast<uint8_t>(ir::BinaryOp::Ne));
+  }
+  EXPECT_EQ(tested, 2u);
+  EXPECT_EQ(Count(*code, view::FlatOp::kObject), 3u);
+  // A repeated key (the last value stays, at the first key's place) or a computed key: the tree's.
+  EXPECT_EQ(FlatOf(R"({a: .x, b: .y, a: .z})"), nullptr);  // one kTree
+  code = FlatOf(R"(if .k then {(.k): .v} else 0 end)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(Count(*code, view::FlatOp::kObject), 0u);
+  EXPECT_EQ(code->tree_nodes, 1u);
+  // The member test on an object the tree builds (a repeated key): the tree's in-place filter.
+  code = FlatOf(R"(if .k then ({a: .x, a: .y} | with_entries(select(.value != null))) else 0 end)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(Count(*code, view::FlatOp::kObject), 0u);
+}
+
+const std::vector<std::string> kObjectResolvers = {
+    R"({name: .metadata.name, replicas: (.spec.replicas // 1), ready: (.status.ready > 0)})",
+    R"({a: .spec.a, b: .spec.b, c: .spec.c} | with_entries(select(.value != null)))",
+    R"({a: .spec.a, b: .spec.b, c: .spec.c} | with_entries(select(.value == "x")))",
+    R"({a: .spec.a, b: .spec.b, c: .spec.c} | with_entries(select(.value > 1)))",
+    R"({outer: ({a: .spec.a, b: .spec.b} | with_entries(select(.value != null))), same: .spec, n: 1})",
+    R"({a: .spec.a} | .a)",
+    R"(if .spec.a then {x: .spec.a, y: {z: .spec.b}} else {x: 0} end)",
+    R"(.spec.list[]? | {name: .name, v: (.v // "none")} | with_entries(select(.value != null)))",
+    R"(.spec.list[]? | {spec: .spec.a, name: .name})",
+    R"({a: .spec.a, b: .spec.b} | with_entries(select(.value != null)) | length)",
+    R"({a: .spec.a, b: .spec.a.deep})",
+};
+const std::vector<std::string> kObjectDocs = {
+    R"({})",
+    R"({"metadata":{"name":"n"},"spec":{"replicas":3,"a":"x","b":null,"c":2,"list":[{"name":"p","v":1},{"name":null},{}]},"status":{"ready":1}})",
+    R"({"spec":{"a":null,"b":false,"c":"x","list":[{"name":"q","v":null}]},"status":{"ready":0}})",
+    R"({"spec":{"a":[1,2],"b":{"k":"v"},"c":0.5,"list":["text"]},"status":null})",
+    R"({"spec":{"a":{"deep":true},"b":"x","c":"x","list":null}})",
+    R"({"spec":{"a":"s","list":{"k":{"name":"v"}}},"metadata":7})",
+    R"({"spec":"text"})",
+    R"([1,2])",
+};
+
+TEST(ViewFlatCodeTest, ObjectsBuiltByTheCodeAgreeWithTheInterpreter) {
+  uint64_t flat_runs = 0;
+  const uint64_t answered = ExpectAgree(kObjectResolvers, kObjectDocs, &flat_runs);
+  // Together, the object the three member tests share is a memo slot, filtered by the tree.
+  EXPECT_GT(flat_runs, answered / 2);
+  EXPECT_LE(flat_runs, answered);
+  // Alone, every resolver but the one whose filter is not the end of its pipe (`| length`)
+  // runs as flat code on every document it answers.
+  for (const std::string& expr : kObjectResolvers) {
+    uint64_t alone_flat = 0;
+    const uint64_t alone = ExpectAgree({expr}, kObjectDocs, &alone_flat);
+    EXPECT_GT(alone, 0u) << expr;
+    if (expr.find("length") == std::string::npos) EXPECT_EQ(alone_flat, alone) << expr;
+  }
 }
 
 // Iterations of arrays and objects (through to_entries), their elements of every type (a node
