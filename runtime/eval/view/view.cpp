@@ -538,6 +538,22 @@ inline bool SameKey(const char* a, size_t a_size, const char* b, size_t b_size) 
   return a_size == b_size && (a_size == 0 || (a[0] == b[0] && std::memcmp(a, b, a_size) == 0));
 }
 
+// Whether a trie key equals a document member's key of the same size. Both must be readable 8
+// bytes past their end: the trie's keys are kept padded (PathCache::key_bytes), and a document's
+// keys are in simdjson's string buffer, which has SIMDJSON_PADDING after its last string. A key
+// of up to 16 bytes (nearly every Kubernetes field name) is two 8-byte loads a side, no call.
+inline bool SamePaddedKey(const char* trie_key, const char* member_key, uint32_t size) {
+  uint64_t a, b;
+  std::memcpy(&a, trie_key, 8);
+  std::memcpy(&b, member_key, 8);
+  if (size <= 8) return size == 0 || ((a ^ b) << (64 - 8 * size)) == 0;  // the first `size` bytes
+  if (size > 16) return std::memcmp(trie_key, member_key, size) == 0;
+  uint64_t a_end, b_end;  // the last 8 bytes, overlapping the first ones
+  std::memcpy(&a_end, trie_key + size - 8, 8);
+  std::memcpy(&b_end, member_key + size - 8, 8);
+  return ((a ^ b) | (a_end ^ b_end)) == 0;
+}
+
 // object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
 // repeated key), or null when there is none; *present (when given) tells which.
 VVal FindField(element object, std::string_view key, bool* present = nullptr) {
@@ -607,7 +623,7 @@ struct PathCache {
   struct ChildKey {
     uint32_t id;
     uint32_t size;
-    const char* data;  // the trie's key bytes (the trie outlives the cache)
+    const char* data;  // the key's bytes in key_bytes, readable 8 bytes past the end (SamePaddedKey)
   };
 
   void Init(const PathTrie* trie, bool sort) {
@@ -623,6 +639,7 @@ struct PathCache {
     children_begin.assign(n + 1, 0);
     inner_children_begin.assign(n + 1, 0);
     key_sizes.assign(n, 0);
+    std::vector<size_t> key_offsets;  // children[i]'s key at key_bytes[key_offsets[i]]
     for (uint32_t id = 0; id < n; ++id) {
       const PathTrie::Node& node = trie->nodes[id];
       parent[id] = node.parent;
@@ -636,7 +653,11 @@ struct PathCache {
       for (uint32_t c : node.children) {
         const PathTrie::Node& child = trie->nodes[c];
         if (child.iteration) continue;
-        children.push_back({c, static_cast<uint32_t>(child.key.size()), child.key.data()});
+        // `data` is set once key_bytes is complete (its bytes may move while it grows).
+        children.push_back({c, static_cast<uint32_t>(child.key.size()), nullptr});
+        key_offsets.push_back(key_bytes.size());
+        key_bytes += child.key;
+        key_bytes.append(8, '\0');
         key_sizes[id] |= uint64_t{1} << (child.key.size() & 63);
         const bool inner = std::any_of(child.children.begin(), child.children.end(),
                                        [&](uint32_t g) { return !trie->nodes[g].iteration; });
@@ -645,6 +666,7 @@ struct PathCache {
     }
     children_begin[n] = static_cast<uint32_t>(children.size());
     inner_children_begin[n] = static_cast<uint32_t>(inner_children.size());
+    for (size_t i = 0; i < children.size(); ++i) children[i].data = key_bytes.data() + key_offsets[i];
   }
 
   // A new object: every absolute node's state and value, from one descent of the document along
@@ -742,6 +764,7 @@ struct PathCache {
   std::vector<uint32_t> below_index;  // a node below an iteration: its place in owned[iteration]
   std::vector<uint32_t> children_begin;  // node id -> its keyed children in `children`
   std::vector<ChildKey> children;
+  std::string key_bytes;  // the children's keys, each followed by 8 zero bytes
   // node id -> its keyed children that have keyed children in turn (the ones a fill descends into)
   std::vector<uint32_t> inner_children_begin;
   std::vector<uint32_t> inner_children;
@@ -781,7 +804,7 @@ struct PathCache {
     ForEachMember(object, [&](const char* data, uint32_t size, size_t value_index) {
       if (((sizes >> (size & 63)) & 1) == 0) return;
       for (const ChildKey* c = first; c != last; ++c) {
-        if (SameKey(c->data, c->size, data, size)) {
+        if (c->size == size && SamePaddedKey(c->data, data, size)) {
           found(c->id, ElementAt(doc, value_index));
           return;  // the children's keys differ
         }

@@ -196,6 +196,49 @@ TEST(ViewSharedPathsTest, KeysAreMatchedByLengthAndBytes) {
   ExpectAgree(exprs, docs);
 }
 
+// The trie's keys are compared a word at a time (SamePaddedKey): keys of every size from 1 to 24
+// bytes, each beside members of its size that differ from it in the first, a middle or the last
+// byte only, and members one byte shorter or longer.
+TEST(ViewSharedPathsTest, KeysOfEverySizeMatchOnlyTheSameBytes) {
+  std::vector<std::string> exprs;
+  std::string doc = "{\"spec\":{";
+  std::string elements = "[";
+  bool first_member = true;
+  auto member = [&](const std::string& key, int value) {
+    doc += (first_member ? "\"" : ",\"") + key + "\":" + std::to_string(value);
+    elements += std::string(first_member ? "{\"" : ",{\"") + key + "\":" + std::to_string(value) + "}";
+    first_member = false;
+  };
+  for (int size = 1; size <= 24; ++size) {
+    std::string key;
+    for (int i = 0; i < size; ++i) key += static_cast<char>('a' + (i * 7 + size) % 26);
+    exprs.push_back(".spec.\"" + key + "\"");
+    exprs.push_back(".list[] | .\"" + key + "\"");
+    for (size_t at : {size_t{0}, key.size() / 2, key.size() - 1}) {
+      std::string other = key;
+      other[at] = other[at] == 'z' ? 'y' : static_cast<char>(other[at] + 1);
+      member(other, 1000 + size);
+    }
+    member(key + "q", 2000 + size);
+    if (size > 1) member(key.substr(0, key.size() - 1), 3000 + size);
+    if (size % 3 != 0) member(key, size);  // every third key is absent: only its near misses are there
+  }
+  doc += "},\"list\":" + elements + "]}";
+  ExpectAgree(exprs, {doc});
+  view::FusedKind kind([&] {
+    std::vector<std::shared_ptr<const ir::Program>> programs;
+    for (const std::string& e : exprs) programs.push_back(Lowered(e));
+    return programs;
+  }());
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(doc, {}, &error));
+  for (int size = 1; size <= 24; ++size) {
+    const std::string expected = size % 3 != 0 ? std::to_string(size) : "null";
+    EXPECT_EQ(Describe(runner.result(2 * (size - 1))), expected + "\n") << exprs[2 * (size - 1)];
+  }
+}
+
 TEST(ViewSharedPathsTest, ComputedValuesKeepJqSemantics) {
   // Scalars the evaluator computes without Values (numbers, booleans) and their uses, and the
   // single-output nodes it evaluates directly (`//`, and/or, comparisons, arithmetic).
