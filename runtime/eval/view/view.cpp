@@ -852,10 +852,13 @@ struct PathCache {
   // filling it all at once costs no lookup up the trie per level.
   void FillElement(Iteration& it, uint32_t iteration, uint32_t index) {
     State* states_at = it.below_states.data() + static_cast<size_t>(index) * it.width;
+    VVal* values_at = it.below_values.data() + static_cast<size_t>(index) * it.width;
     std::fill(states_at, states_at + it.width, kMissing);
-    FillObject(iteration, it.elements[index], [&](uint32_t c) {
-      const size_t slot = BelowSlot(it, c, index);
-      return Place{&it.below_states[slot], &it.below_values[slot]};  // sized: no reallocation
+    // The element's places, found from its first one by offset (the arrays are sized: no
+    // reallocation during the fill).
+    const uint32_t* offsets = below_index.data();
+    FillObject(iteration, it.elements[index], [states_at, values_at, offsets](uint32_t c) {
+      return Place{states_at + offsets[c], values_at + offsets[c]};
     });
   }
 
