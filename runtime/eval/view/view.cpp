@@ -1238,7 +1238,7 @@ class Evaluator {
     scratch[i.r] = VVal::Adopt(built);
     reg[i.r] = &scratch[i.r];
     std::vector<VVal>& items = built->items;
-    items.reserve(2 * i.n);
+    if (items.capacity() < 2 * i.n) items.reserve(2 * i.n);  // a pooled composite keeps its capacity
     const bool keep_some = i.b != kNoConst;
     if (keep_some && !Step()) return Flow::kBail;
     const auto op = static_cast<ir::BinaryOp>(i.cmp);
@@ -2627,7 +2627,9 @@ Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t 
   if (evaluator.OutputsAllowed(outputs, count)) {
     // Every element's output fits under the limit: each is appended where the cache keeps it.
     std::vector<ViewOutput>& all = *outputs.all;
-    all.reserve(all.size() + count);
+    // Tested here: vector::reserve is a call even when the capacity suffices (every object after
+    // the first few), and there is one per resolver.
+    if (all.capacity() < all.size() + count) all.reserve(all.size() + count);
     if (node == iteration) {
       for (const element& e : *elements) all.emplace_back(static_cast<const void*>(&e), evaluator.sort_keys());
       return Flow::kContinue;
@@ -2761,7 +2763,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   const size_t path_count = s.path_nodes.size();
   size_t answered = 0;
   if (one_output_allowed) {
-    outputs_.reserve(path_count);
+    if (outputs_.capacity() < path_count) outputs_.reserve(path_count);
     for (; answered < path_count; ++answered) {
       const VVal* value;
       const PathCache::State state = s.paths.GetAbsolute(s.path_nodes[answered], &value);
