@@ -2393,7 +2393,7 @@ void WriteCompositeJson(const Composite& built, bool sort_keys, std::string* out
 }  // namespace
 
 bool ViewOutput::IsString() const {
-  if (form_ == Form::kComposite) return false;
+  if (form_ == Form::kComposite || form_ == Form::kNull) return false;
   if (form_ == Form::kValue) return value_.IsString();
   element e;
   std::memcpy(static_cast<void*>(&e), element_, sizeof(element));
@@ -2401,6 +2401,7 @@ bool ViewOutput::IsString() const {
 }
 
 Value ViewOutput::ToValue() const {
+  if (form_ == Form::kNull) return Value();
   if (form_ == Form::kComposite) return CompositeToValue(*static_cast<const Composite*>(composite_), sort_keys_);
   if (form_ == Form::kValue) return value_;
   element e;
@@ -2420,6 +2421,10 @@ void ViewOutput::WriteJson(std::string* out, const JsonWriteOptions& options) co
   }
   if (form_ == Form::kValue) {
     wm::WriteJson(value_, out, options);
+    return;
+  }
+  if (form_ == Form::kNull) {
+    wm::WriteJson(Value(), out, options);
     return;
   }
   element e;

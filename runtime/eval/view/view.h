@@ -59,7 +59,7 @@ void ReleaseComposite(const ViewComposite* built) noexcept;
 // dropped without a branch into a Value's or a composite's bookkeeping.
 class ViewOutput {
  public:
-  ViewOutput() noexcept : value_() {}
+  ViewOutput() noexcept : form_(Form::kNull) {}  // null
   explicit ViewOutput(Value value) noexcept : value_(std::move(value)) {}
   ViewOutput(const ViewOutput& other) noexcept { CopyFrom(other); }
   ViewOutput(ViewOutput&& other) noexcept { MoveFrom(std::move(other)); }
@@ -99,7 +99,9 @@ class ViewOutput {
   void WriteJson(std::string* out, const JsonWriteOptions& options = {}) const;
 
  private:
-  enum class Form : uint8_t { kValue, kView, kComposite };
+  // kNull holds nothing: the null output (an absent path's, most of a kind's outputs after views)
+  // is built and dropped without a Value's construction and destruction.
+  enum class Form : uint8_t { kNull, kValue, kView, kComposite };
   explicit ViewOutput(Form form) noexcept : form_(form) {}
 
   void Destroy() noexcept {
@@ -116,7 +118,7 @@ class ViewOutput {
       std::memcpy(element_, other.element_, sizeof(element_));
     } else if (form_ == Form::kValue) {
       new (&value_) Value(other.value_);
-    } else {
+    } else if (form_ == Form::kComposite) {
       composite_ = other.composite_;
       RetainComposite(composite_);
     }
@@ -128,10 +130,9 @@ class ViewOutput {
       std::memcpy(element_, other.element_, sizeof(element_));
     } else if (form_ == Form::kValue) {
       new (&value_) Value(std::move(other.value_));
-    } else {
+    } else if (form_ == Form::kComposite) {
       composite_ = other.composite_;  // the reference moves
-      other.form_ = Form::kValue;
-      new (&other.value_) Value();
+      other.form_ = Form::kNull;
     }
   }
 

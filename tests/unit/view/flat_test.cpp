@@ -183,7 +183,9 @@ TEST(ViewFlatCodeTest, ObjectsWithConstantKeysAreBuiltByTheCode) {
   ASSERT_EQ(Count(*code, view::FlatOp::kObject), 1u);
   EXPECT_EQ(code->operands.size(), 6u);  // key, value register, for each of the three members
   for (const view::FlatInstr& i : code->code) {
-    if (i.op == view::FlatOp::kObject) EXPECT_EQ(i.b, view::kNoConst);  // no member test
+    if (i.op == view::FlatOp::kObject) {
+      EXPECT_EQ(i.b, view::kNoConst);  // no member test
+    }
   }
   // The catalog's resources shape: every object of it is the code's, two with a member test.
   code = FlatOf(R"(.spec.services | to_entries[] | .value | (.resources // {}) | {requests: ({cpu: .requests.cpu,
@@ -248,7 +250,9 @@ TEST(ViewFlatCodeTest, ObjectsBuiltByTheCodeAgreeWithTheInterpreter) {
     uint64_t alone_flat = 0;
     const uint64_t alone = ExpectAgree({expr}, kObjectDocs, &alone_flat);
     EXPECT_GT(alone, 0u) << expr;
-    if (expr.find("length") == std::string::npos) EXPECT_EQ(alone_flat, alone) << expr;
+    if (expr.find("length") == std::string::npos) {
+      EXPECT_EQ(alone_flat, alone) << expr;
+    }
   }
 }
 

@@ -214,6 +214,41 @@ TEST(ViewEngineTest, BuiltOutputsConvertAndWriteAsValues) {
   }
 }
 
+// The null output (an absent path's, a missing member's) holds no Value: it converts, writes and
+// tests as null, its copies and moves are null, and a composite output moved from becomes null.
+TEST(ViewEngineTest, NullOutputsAreNullInEveryUse) {
+  view::FusedKind kind({Lowered(".spec.absent"), Lowered(".spec.list[] | .name"), Lowered("{a: .spec.absent}")});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(R"({"spec":{"list":[{"name":"x"},{}]}})", {}, &error));
+  ASSERT_EQ(runner.result(0).outputs.size(), 1u);
+  ASSERT_EQ(runner.result(1).outputs.size(), 2u);
+  for (const view::ViewOutput* out : {&runner.result(0).outputs[0], &runner.result(1).outputs[1], }) {
+    EXPECT_FALSE(out->is_view());
+    EXPECT_FALSE(out->IsString());
+    EXPECT_TRUE(out->ToValue().IsNull());
+    for (int indent : {0, 2}) {
+      std::string text;
+      out->WriteJson(&text, JsonWriteOptions{indent, true});
+      EXPECT_EQ(text, "null");
+    }
+    view::ViewOutput copy = *out;
+    view::ViewOutput moved = std::move(copy);
+    EXPECT_TRUE(moved.ToValue().IsNull());
+    copy = moved;  // assigned to after the move
+    EXPECT_TRUE(copy.ToValue().IsNull());
+  }
+  EXPECT_TRUE(runner.result(1).outputs[0].IsString());  // the element that has a name: a view
+  view::ViewOutput built = runner.result(2).outputs[0];
+  view::ViewOutput taken = std::move(built);
+  EXPECT_EQ(ToJson(taken.ToValue()), R"({"a":null})");
+  EXPECT_TRUE(built.ToValue().IsNull());  // NOLINT(bugprone-use-after-move): moved from is null
+  std::string text;
+  built.WriteJson(&text);
+  EXPECT_EQ(text, "null");
+  EXPECT_TRUE(view::ViewOutput().ToValue().IsNull());
+}
+
 // A runner reuses the built arrays and objects it outputs from one object to the next (their
 // allocations kept in the evaluator's pool): outputs a caller still holds are never refilled, and
 // every object's outputs are its own. (Members that are views of the document are only valid
