@@ -2768,18 +2768,21 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   const size_t path_count = s.path_nodes.size();
   size_t answered = 0;
   if (one_output_allowed) {
-    if (outputs_.capacity() < path_count) outputs_.reserve(path_count);
+    // Every output null first (kNull: one store each), then the views found written over theirs;
+    // a path left to the regular engine ends the loop and cuts the buffer there.
+    outputs_.resize(path_count);
+    ViewOutput* out = outputs_.data();
+    const uint32_t* nodes = s.path_nodes.data();
     for (; answered < path_count; ++answered) {
       const VVal* value;
-      const PathCache::State state = s.paths.GetAbsolute(s.path_nodes[answered], &value);
+      const PathCache::State state = s.paths.GetAbsolute(nodes[answered], &value);
       if (state == PathCache::kKnown && value->is_dom()) {
-        outputs_.emplace_back(value->dom_bytes(), sort_keys);
-      } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
-        outputs_.emplace_back();  // null: the trie holds views and nulls only
-      } else {
-        break;
+        out[answered].SetViewOfNull(value->dom_bytes(), sort_keys);
+      } else if (state != PathCache::kKnown && state != PathCache::kMissing) {
+        break;  // the trie holds views and nulls only: a known non-view is null too
       }
     }
+    outputs_.resize(answered);
   }
   if (s.path_results_current && answered == path_count) {
     stats_.fused_runs += answered;
