@@ -812,7 +812,6 @@ struct PathCache {
     });
   }
 
-
   // The nodes below trie node `node`, whose value is `value` (a DOM element), as the document
   // holds them, top-down: each object's members on the trie found by one scan of it and written
   // to `place(child)`, a found object descended into. The nodes must all be marked missing
@@ -2712,7 +2711,10 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   ++stats_.objects;
   State& s = *state_;
   const bool sort_keys = kind_.options_.sort_keys;
-  outputs_.clear();
+  // The buffer is cut back to the path resolvers' outputs (the others' destroyed): the path loop
+  // below sets those again in place, without appending them one by one.
+  const size_t path_count = s.path_nodes.size();
+  if (outputs_.size() > path_count) outputs_.resize(path_count);
   // Resolver i's outputs are outputs_[begin, end) once it is done; a failed attempt (a bail, an
   // error left to the regular engine) is cut off before the next one appends.
   auto finish = [&](size_t i, size_t begin, size_t end) {
@@ -2732,6 +2734,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   element root;
   if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
+    outputs_.clear();
     Value document;
     if (!ParseJson(json, &document, error)) return false;
     if (sort_keys) document = SortKeysDeep(document);
@@ -2765,24 +2768,28 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   // answered on the DOM the k-th one's output is outputs_[k]: the loop only appends outputs, and
   // the results are written when the last run's are not already these.
   const bool one_output_allowed = options.limits.max_outputs > 1;
-  const size_t path_count = s.path_nodes.size();
   size_t answered = 0;
   if (one_output_allowed) {
-    // Every output null first (kNull: one store each), then the views found written over theirs;
-    // a path left to the regular engine ends the loop and cuts the buffer there.
-    outputs_.resize(path_count);
+    // Each path's output set where the last object's was (the buffer grows only after an object
+    // whose path loop stopped early); a path left to the regular engine ends the loop, and the
+    // buffer is cut there.
+    if (outputs_.size() < path_count) outputs_.resize(path_count);
     ViewOutput* out = outputs_.data();
     const uint32_t* nodes = s.path_nodes.data();
     for (; answered < path_count; ++answered) {
       const VVal* value;
       const PathCache::State state = s.paths.GetAbsolute(nodes[answered], &value);
       if (state == PathCache::kKnown && value->is_dom()) {
-        out[answered].SetViewOfNull(value->dom_bytes(), sort_keys);
-      } else if (state != PathCache::kKnown && state != PathCache::kMissing) {
-        break;  // the trie holds views and nulls only: a known non-view is null too
+        out[answered].SetView(value->dom_bytes(), sort_keys);
+      } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
+        out[answered].SetNull();  // the trie holds views and nulls only: a known non-view is null
+      } else {
+        break;
       }
     }
-    outputs_.resize(answered);
+    if (answered < path_count) outputs_.resize(answered);
+  } else {
+    outputs_.clear();
   }
   if (s.path_results_current && answered == path_count) {
     stats_.fused_runs += answered;

@@ -84,12 +84,17 @@ class ViewOutput {
   ViewOutput(const void* element_bytes, bool sort_keys) noexcept : form_(Form::kView), sort_keys_(sort_keys) {
     std::memcpy(element_, element_bytes, sizeof(element_));
   }
-  // Internal: the null output made the view of a DOM element, in place (precondition: null, as
-  // the runner's buffer is made before it writes the paths it finds).
-  void SetViewOfNull(const void* element_bytes, bool sort_keys) noexcept {
+  // Internal: this output made the view of a DOM element, or null, in place (the runner sets its
+  // path resolvers' outputs where the last object's were).
+  void SetView(const void* element_bytes, bool sort_keys) noexcept {
+    Destroy();
     form_ = Form::kView;
     sort_keys_ = sort_keys;
     std::memcpy(element_, element_bytes, sizeof(element_));
+  }
+  void SetNull() noexcept {
+    Destroy();
+    form_ = Form::kNull;
   }
   // Internal: a built array or object (an object's keys unique), seen in the given key order;
   // takes one reference.
