@@ -2765,8 +2765,8 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   // Resolvers that are one trie path: the value at the path (a view, or null when it is absent)
   // is the one output. An error or a bail (a path through a non-object), or an output cap of
   // one (Emit's limit), is left to the regular engine. They come first, so while each is
-  // answered on the DOM the k-th one's output is outputs_[k]: the loop only appends outputs, and
-  // the results are written when the last run's are not already these.
+  // answered on the DOM the k-th one's output is outputs_[k], from one object to the next: the
+  // loop only sets outputs, and the results are written when the last run's are not already these.
   const bool one_output_allowed = options.limits.max_outputs > 1;
   size_t answered = 0;
   if (one_output_allowed) {
