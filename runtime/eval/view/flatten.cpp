@@ -7,6 +7,7 @@
 // single becomes f's code, run on each element. The order of evaluation is the tree evaluator's
 // (a comparison's right side first, as jq), so an error or a bail surfaces at the same node and
 // sends the resolver to the regular engine as before.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -241,20 +242,59 @@ class Flattener {
     const uint32_t r = NewRegister();
     uint32_t condition, value;
     if (!Compile(test, in, &condition)) return false;
+    if (then == test && TakeLastWrite(condition, r)) condition = r;  // `a // b`: a computed into r
     const size_t to_else = Add({FlatOp::kJumpIfFalsy, 0, 0, condition, 0});
     if (then == test) {
       value = condition;
     } else if (!Compile(then, in, &value)) {
       return false;
     }
-    Add({FlatOp::kMove, 0, r, value, 0});
+    MoveInto(r, value);
     const size_t done = Add({FlatOp::kJump, 0, 0, 0, 0});
     Patch(to_else);
     if (!Compile(otherwise, in, &value)) return false;
-    Add({FlatOp::kMove, 0, r, value, 0});
+    MoveInto(r, value);
     Patch(done);
+    joined_.push_back(r);  // written by each branch: not one instruction's to give away
     *result = r;
     return true;
+  }
+
+  // A branch's value into the result register r: the branch's last instruction writes r itself
+  // when it is the one that computed `value` (nothing else reads a branch's value), else a kMove.
+  void MoveInto(uint32_t r, uint32_t value) {
+    if (value != r && !TakeLastWrite(value, r)) Add({FlatOp::kMove, 0, r, value, 0});
+  }
+  // Whether the last instruction wrote register `value` and now writes `r` instead: only an
+  // instruction that writes its own register once (a read, a test, a build; not a move, a memo
+  // load or store, `and` / `or`'s two writes), so no other path reaches `value`.
+  bool TakeLastWrite(uint32_t value, uint32_t r) {
+    if (out_->code.empty()) return false;
+    FlatInstr& last = out_->code.back();
+    if (last.r != value || !WritesOneRegister(last.op)) return false;
+    if (std::find(joined_.begin(), joined_.end(), value) != joined_.end()) return false;
+    last.r = r;
+    for (uint32_t& built : out_->built_registers) {
+      if (built == value) built = r;
+    }
+    return true;
+  }
+  static bool WritesOneRegister(FlatOp op) {
+    switch (op) {
+      case FlatOp::kConst:
+      case FlatOp::kPath:
+      case FlatOp::kPathOrConst:
+      case FlatOp::kPathBelow:
+      case FlatOp::kCompare:
+      case FlatOp::kCompareConst:
+      case FlatOp::kArith:
+      case FlatOp::kNot:
+      case FlatOp::kField:
+      case FlatOp::kFieldCompare:
+      case FlatOp::kTree:
+      case FlatOp::kObject: return true;
+      default: return false;
+    }
   }
 
   // kTree's cmp: the node's memo slot is the tree evaluator's (else the code's, or none).
@@ -298,6 +338,8 @@ class Flattener {
   const uint32_t iteration_;
   FlatCode* out_;
   std::vector<Block> blocks_;
+  // The result registers of `if` and `//`, which both branches write (TakeLastWrite leaves them).
+  std::vector<uint32_t> joined_;
 };
 
 // Code for single node `root`, run on each element of trie iteration `iteration` when it is not 0.

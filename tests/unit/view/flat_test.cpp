@@ -57,6 +57,25 @@ TEST(ViewFlatCodeTest, TheCatalogsStatusShapesNeedNoTreeNode) {
   }
 }
 
+// A branch's last instruction writes the `if`'s (or `//`'s) result register itself, with no move
+// after it, unless both branches of a nested `if` wrote the value (the nested result is moved).
+TEST(ViewFlatCodeTest, BranchesWriteTheirResultWithoutAMove) {
+  for (const char* expr : {
+           R"(if .spec.mode == "cluster" then (.spec.x.replicas // 1) else 0 end)",
+           R"(.spec.a // .spec.b)",
+           R"(if .spec.a then {x: .spec.a} else [.spec.b] end)",
+           R"(.spec.list[] | if .name == "x" then .replicas else (.alias // "none") end)",
+       }) {
+    auto code = FlatOf(expr);
+    ASSERT_NE(code, nullptr) << expr;
+    EXPECT_EQ(Count(*code, view::FlatOp::kMove), 0u) << expr;
+  }
+  // `elif`: the nested if's result is written by both of its branches, so it is moved.
+  auto code = FlatOf(R"(if .a == 1 then 1 elif .a == 2 then 2 else 3 end)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(Count(*code, view::FlatOp::kMove), 1u);
+}
+
 TEST(ViewFlatCodeTest, OnlySingleRootsThatGainAreFlattened) {
   EXPECT_EQ(FlatOf(".spec.items[]"), nullptr);                 // a generator
   EXPECT_EQ(FlatOf(".spec.a, .spec.b"), nullptr);               // two outputs
