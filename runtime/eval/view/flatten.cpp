@@ -261,15 +261,17 @@ class Flattener {
   }
 
   // A branch's value into the result register r: the branch's last instruction writes r itself
-  // when it is the one that computed `value` (nothing else reads a branch's value), else a kMove.
+  // when it is the one that computed `value` inside the branch, else a kMove.
   void MoveInto(uint32_t r, uint32_t value) {
     if (value != r && !TakeLastWrite(value, r)) Add({FlatOp::kMove, 0, r, value, 0});
   }
-  // Whether the last instruction wrote register `value` and now writes `r` instead: only an
-  // instruction that writes its own register once (a read, a test, a build; not a move, a memo
-  // load or store, `and` / `or`'s two writes), so no other path reaches `value`.
+  // Whether the last instruction wrote register `value` and now writes `r` instead. Only a
+  // register the construct made (allocated after r: not its input, which other instructions read,
+  // as in `(.a + 1) | ((. // 0) + .)`), written by an instruction that writes its own register
+  // once (a read, a test, a build; not a move, a memo load or store, `and` / `or`'s two writes,
+  // nor a nested `if`'s result), so nothing else reads or writes `value`.
   bool TakeLastWrite(uint32_t value, uint32_t r) {
-    if (out_->code.empty()) return false;
+    if (value <= r || out_->code.empty()) return false;
     FlatInstr& last = out_->code.back();
     if (last.r != value || !WritesOneRegister(last.op)) return false;
     if (std::find(joined_.begin(), joined_.end(), value) != joined_.end()) return false;

@@ -74,6 +74,28 @@ TEST(ViewFlatCodeTest, BranchesWriteTheirResultWithoutAMove) {
   auto code = FlatOf(R"(if .a == 1 then 1 elif .a == 2 then 2 else 3 end)");
   ASSERT_NE(code, nullptr);
   EXPECT_EQ(Count(*code, view::FlatOp::kMove), 1u);
+  // `//` on its input: the input's register is read again after it (`+ .`), so it stays the
+  // input's, and the value is moved.
+  code = FlatOf(R"((.a + 1) | ((. // 0) + .))");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(Count(*code, view::FlatOp::kMove), 1u);
+}
+
+// Branches on a value the code computed before them, which is read again after them: the
+// register that holds it keeps it.
+TEST(ViewFlatCodeTest, BranchesOnTheirInputLeaveItsRegister) {
+  const std::vector<std::string> exprs = {
+      R"((.a + 1) | ((. // 0) + .))",
+      R"((.a // .b) | ((. // 5) * .))",
+      R"((.a == 1) | ((if . then 2 else 3 end) + (if . then 10 else 20 end)))",
+      R"((.a - 1) | [(. // "none"), .])",
+  };
+  const std::vector<std::string> docs = {R"({"a":1,"b":2})", R"({"a":null,"b":3})", R"({"b":4})", R"({"a":-1})"};
+  uint64_t flat_runs = 0;
+  const uint64_t answered = ExpectAgree(exprs, docs, &flat_runs);
+  EXPECT_GT(answered, 0u);
+  EXPECT_GT(flat_runs, 0u);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
 }
 
 TEST(ViewFlatCodeTest, OnlySingleRootsThatGainAreFlattened) {
