@@ -477,33 +477,47 @@ bool NegativeZeroAt(std::string_view text, size_t at) {
 // (most of them) costs one branch. Else 16 bytes at a time with SSE2 or 8 with SWAR. Each flag is
 // then checked by NegativeZeroAt, so a real pair is never missed.
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, char* copy_to, size_t* done) {
+// One AVX2 step: whether a pair starting at `at` .. at+127 is "-0" (copying bytes at .. at+127 to
+// `copy_to` when not null). The last pair's '0' is byte at+128, so that byte must exist.
+__attribute__((target("avx2"), always_inline)) inline bool NegativeZeroInBlock(std::string_view text, size_t at,
+                                                                              char* copy_to) {
   const char* p = text.data();
   const __m256i dash = _mm256_set1_epi8('-'), zero = _mm256_set1_epi8('0');
-  size_t i = 0;
-  // Pairs starting at i .. i+127; the last one's '0' is byte i+128, so that byte must exist.
-  for (; i + 129 <= text.size(); i += 128) {
-    __m256i here[4], pairs[4];
+  __m256i here[4], pairs[4];
 #pragma GCC unroll 4
-    for (int b = 0; b < 4; ++b) {
-      here[b] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32 * b));
-      __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32 * b + 1));
-      pairs[b] = _mm256_and_si256(_mm256_cmpeq_epi8(here[b], dash), _mm256_cmpeq_epi8(next, zero));
-    }
-    if (copy_to != nullptr) {
+  for (int b = 0; b < 4; ++b) {
+    here[b] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 32 * b));
+    __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 32 * b + 1));
+    pairs[b] = _mm256_and_si256(_mm256_cmpeq_epi8(here[b], dash), _mm256_cmpeq_epi8(next, zero));
+  }
+  if (copy_to != nullptr) {
 #pragma GCC unroll 4
-      for (int b = 0; b < 4; ++b) _mm256_storeu_si256(reinterpret_cast<__m256i*>(copy_to + i + 32 * b), here[b]);
-    }
-    __m256i any = _mm256_or_si256(_mm256_or_si256(pairs[0], pairs[1]), _mm256_or_si256(pairs[2], pairs[3]));
-    if (_mm256_testz_si256(any, any)) continue;
-    for (int b = 0; b < 4; ++b) {
-      // Bit j: byte i+32b+j is '-' and the byte after it '0'.
-      for (auto bits = static_cast<uint32_t>(_mm256_movemask_epi8(pairs[b])); bits != 0; bits &= bits - 1) {
-        if (NegativeZeroAt(text, i + 32 * static_cast<size_t>(b) + static_cast<size_t>(__builtin_ctz(bits)))) {
-          return true;
-        }
+    for (int b = 0; b < 4; ++b) _mm256_storeu_si256(reinterpret_cast<__m256i*>(copy_to + at + 32 * b), here[b]);
+  }
+  __m256i any = _mm256_or_si256(_mm256_or_si256(pairs[0], pairs[1]), _mm256_or_si256(pairs[2], pairs[3]));
+  if (_mm256_testz_si256(any, any)) return false;
+  for (int b = 0; b < 4; ++b) {
+    // Bit j: byte at+32b+j is '-' and the byte after it '0'.
+    for (auto bits = static_cast<uint32_t>(_mm256_movemask_epi8(pairs[b])); bits != 0; bits &= bits - 1) {
+      if (NegativeZeroAt(text, at + 32 * static_cast<size_t>(b) + static_cast<size_t>(__builtin_ctz(bits)))) {
+        return true;
       }
     }
+  }
+  return false;
+}
+
+__attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, char* copy_to, size_t* done) {
+  size_t i = 0;
+  for (; i + 129 <= text.size(); i += 128) {
+    if (NegativeZeroInBlock(text, i, copy_to)) return true;
+  }
+  // The rest in one more step that ends at the text's end, overlapping the last one (a pair seen
+  // twice is checked twice; NegativeZeroAt is exact): no narrower loop for the tail. It copies
+  // all but the last byte, which the caller's tail copies.
+  if (i > 0 && i + 1 < text.size()) {
+    if (NegativeZeroInBlock(text, text.size() - 129, copy_to)) return true;
+    i = text.size();
   }
   *done = i;
   return false;

@@ -2534,6 +2534,7 @@ struct ResolverPlan {
   uint32_t node = 0;                      // kPath: the (absolute) trie node; kEachPath: the node below the iteration
   uint32_t iteration = 0;                 // kEachPath: the iteration node
   bool optional = false;                  // kEachPath: `.a[]?`
+  bool keys = false;                      // kEachPath: each element's key (`.a | to_entries[] | .key`)
   const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
   const FlatCode* flat = nullptr;         // kProgram, kSplit: the program's flat code, if any
   const Filter* tail = nullptr;           // kSplit
@@ -2560,6 +2561,22 @@ struct FusedRunner::State {
   // were, so that the next such run writes only their outputs.
   bool path_results_current = false;
 };
+
+namespace {
+
+// The iteration node of a program that is each element's key as `to_entries` gives it
+// (`.a | to_entries[] | .key`: an iteration piped into its kEntryKey), else 0. Such a program
+// needs no evaluator: a key is the tape's string word before its member's value (a view), and an
+// array's element's key is its index.
+uint32_t EachKeyIteration(const ViewProgram& view) {
+  const VNode& top = view.nodes[view.root];
+  if (top.op != VOp::kPipe) return 0;
+  const VNode& each = view.nodes[top.kids[0]];
+  const VNode& key = view.nodes[top.kids[1]];
+  return each.op == VOp::kIterEach && key.op == VOp::kEntryKey && key.a == each.a ? each.a : 0;
+}
+
+}  // namespace
 
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
@@ -2589,6 +2606,11 @@ FusedRunner::FusedRunner(const FusedKind& kind)
         const VNode& top = view->nodes[view->root];
         const VNode& each = top.op == VOp::kPipe ? view->nodes[top.kids[0]] : top;
         step.optional = each.op == VOp::kIterEach && each.c != 0;
+      } else if (const uint32_t iteration = EachKeyIteration(*view); iteration != 0) {
+        step.how = ResolverPlan::How::kEachPath;
+        step.node = step.iteration = iteration;
+        step.optional = view->nodes[view->nodes[view->root].kids[0]].c != 0;
+        step.keys = true;
       }
     } else if (kind.split_heads_[i] != nullptr) {
       step.how = ResolverPlan::How::kSplit;
@@ -2621,9 +2643,10 @@ Flow RunProgram(Evaluator& evaluator, const ResolverPlan& step, FlatRegisters* r
 }
 
 // A kEachPath resolver: the path at `node` (the element itself when it is the iteration) of each
-// element of `iteration`, as the evaluator's kIterEach and kPath give it.
-Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t node, const Evaluator& evaluator,
-                  OutputSink outputs) {
+// element of `iteration`, as the evaluator's kIterEach and kPath give it; with `keys`, each
+// element's key as its kEntryKey gives it (a view of an object member's key, an array's index).
+Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t node, bool keys,
+                  const Evaluator& evaluator, OutputSink outputs) {
   const std::vector<element>* elements;
   PathCache::State state = paths->Elements(iteration, &elements, optional);
   if (state != PathCache::kKnown) return FlowOf(state);
@@ -2634,6 +2657,18 @@ Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t 
     // Tested here: vector::reserve is a call even when the capacity suffices (every object after
     // the first few), and there is one per resolver.
     if (all.capacity() < all.size() + count) all.reserve(all.size() + count);
+    if (keys) {
+      const bool object = paths->iterations[iteration].object;
+      for (uint32_t i = 0; i < count; ++i) {
+        if (!object) {
+          all.emplace_back(Value::Number(i));
+          continue;
+        }
+        const element key = KeyOfMember((*elements)[i]);
+        all.emplace_back(static_cast<const void*>(&key), evaluator.sort_keys());
+      }
+      return Flow::kContinue;
+    }
     if (node == iteration) {
       for (const element& e : *elements) all.emplace_back(static_cast<const void*>(&e), evaluator.sort_keys());
       return Flow::kContinue;
@@ -2657,7 +2692,13 @@ Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t 
   for (uint32_t i = 0; i < count && flow == Flow::kContinue; ++i) {
     it.current = i;
     VVal v;
-    state = paths->Get(node, &v);
+    if (keys) {
+      if (it.object) v.SetDom(KeyOfMember((*elements)[i]));
+      else v.SetNumber(i);
+      state = PathCache::kKnown;
+    } else {
+      state = paths->Get(node, &v);
+    }
     flow = state == PathCache::kKnown ? evaluator.Emit(v, outputs) : FlowOf(state);
   }
   it.current = saved;
@@ -2829,7 +2870,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     } else if (step.how != ResolverPlan::How::kFallback) {
       // A program that is one trie iteration needs no evaluator either.
       Flow flow = step.how == ResolverPlan::How::kEachPath
-                      ? EmitEachPath(&s.paths, step.iteration, step.optional, step.node, evaluator, sink)
+                      ? EmitEachPath(&s.paths, step.iteration, step.optional, step.node, step.keys, evaluator, sink)
                       : RunProgram(evaluator, step, &s.flat_registers, sink);
       if (flow == Flow::kContinue) {
         answered_on_dom(i, begin, outputs_.size());

@@ -303,7 +303,8 @@ TEST(ViewFlatCodeTest, ObjectsBuiltByTheCodeAgreeWithTheInterpreter) {
 // the catalog's generator resolvers (dynamo's replicas product and resources).
 const std::vector<std::string> kEachResolvers = {
     ".spec.services | to_entries[] | .value | (.replicas // 1) * (.multinode.nodeCount // 1)",
-    ".spec.services | to_entries[] | .key",
+    ".spec.services | to_entries[] | .value | .replicas // \"none\"",
+    ".spec.services | to_entries[] | .value | .kind == \"worker\"",
     ".spec.services | to_entries[] | .value | if .kind == \"worker\" then .replicas else (.spec.mode // \"none\") end",
     ".spec.list[]? | .name // \"anon\"",
     ".spec.list[] | (.x.y // 0) > 1 and .name != null",

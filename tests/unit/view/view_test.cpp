@@ -550,7 +550,7 @@ TEST(ViewEngineTest, PathResolversResultsFollowEachObject) {
 // goes through the evaluator's Emit, which leaves the limit's error to the engine: both give the
 // interpreter's outputs, and an element that is not an object gives the engine's error.
 TEST(ViewEngineTest, EachPathResolversAppendEveryElementsValue) {
-  const std::vector<std::string> exprs = {".a[]", ".a[].b", ".a[].b.c", ".a[] | .d", ".e.f"};
+  const std::vector<std::string> exprs = {".a[]", ".a[].b", ".a[].b.c", ".a[] | .d", ".e.f", ".a | to_entries[] | .key"};
   std::vector<std::shared_ptr<const ir::Program>> programs;
   for (const std::string& e : exprs) programs.push_back(Lowered(e));
   view::FusedKind kind(programs);
@@ -603,6 +603,19 @@ TEST(ViewEngineTest, EntryValuesAreTheIterationsElements) {
       const std::string doc = R"({"s":{"m":{"a":{"b":1}},"b":{"a":{}},"m":{"a":{"b":3}}},"t":[]})";
       EXPECT_EQ(RunView(expr, doc, sorted).text, Interpret(*Lowered(expr), doc, sorted)) << expr;
     }
+  }
+  // Each key alone needs no evaluator: the runner lists them where the tape keeps them.
+  for (bool sorted : {false, true}) {
+    const std::string expr = ".s | to_entries[] | .key";
+    view::FusedKind kind({Lowered(expr)}, view::FusedKindOptions{sorted});
+    view::FusedRunner runner(kind);
+    for (const std::string& doc : answered_docs) {
+      JsonError error;
+      ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
+      EXPECT_EQ(Describe(runner.result(0)), Interpret(*Lowered(expr), doc, sorted)) << doc;
+    }
+    EXPECT_EQ(runner.stats().fused_runs, answered_docs.size());
+    EXPECT_EQ(runner.stats().flat_runs, 0u);
   }
   for (const char* doc : {R"({"s":null,"t":[]})", R"({"s":"str","t":[]})", R"({"s":1,"t":[]})", R"({"t":[]})"}) {
     for (const char* expr : {".s | to_entries[] | .value.a", ".s | to_entries[] | .key"}) {
