@@ -2568,6 +2568,7 @@ struct ResolverPlan {
   uint32_t iteration = 0;                 // kEachPath: the iteration node
   bool optional = false;                  // kEachPath: `.a[]?`
   bool keys = false;                      // kEachPath: each element's key (`.a | to_entries[] | .key`)
+  uint32_t below = 0;                     // kEachPath below the iteration: the node's below_index
   const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
   const FlatCode* flat = nullptr;         // kProgram, kSplit: the program's flat code, if any
   const Filter* tail = nullptr;           // kSplit
@@ -2589,6 +2590,14 @@ struct FusedRunner::State {
   std::vector<uint32_t> path_resolvers;
   std::vector<uint32_t> other_resolvers;
   std::vector<uint32_t> path_nodes;  // per path resolver, in order: its trie node
+  // The kEachPath resolvers, by iteration (and `[]?` or not): answered together, each element
+  // filled once and each resolver's outputs read by offset, without a lookup per read.
+  struct EachPathGroup {
+    uint32_t iteration = 0;
+    bool optional = false;
+    std::vector<uint32_t> resolvers;
+  };
+  std::vector<EachPathGroup> each_path_groups;
   // Whether results_ hold what the path resolvers' loop gives when each is answered on the DOM
   // (status kOk, no error, fused, the k-th one's output at k): true after a run where they all
   // were, so that the next such run writes only their outputs.
@@ -2655,8 +2664,18 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       state_->flat_registers.at.resize(step.flat->registers);
       state_->flat_registers.scratch.resize(step.flat->registers);
     }
-    (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
-        .push_back(static_cast<uint32_t>(i));
+    if (step.how == ResolverPlan::How::kEachPath) {
+      step.below = state_->paths.below_index[step.node];
+      auto& groups = state_->each_path_groups;
+      auto group = std::find_if(groups.begin(), groups.end(), [&](const State::EachPathGroup& g) {
+        return g.iteration == step.iteration && g.optional == step.optional;
+      });
+      if (group == groups.end()) group = groups.insert(groups.end(), State::EachPathGroup{step.iteration, step.optional, {}});
+      group->resolvers.push_back(static_cast<uint32_t>(i));
+    } else {
+      (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
+          .push_back(static_cast<uint32_t>(i));
+    }
     if (step.how == ResolverPlan::How::kPath) state_->path_nodes.push_back(step.node);
     state_->plan.push_back(step);
   }
@@ -2887,6 +2906,72 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   EvalContext context{&s.paths,   &s.memo,      &options.limits,          sort_keys,
                       options.globals, &s.converted, &stats_.split_conversions, &s.member_lookups};
   Evaluator evaluator(context);
+  // The kEachPath resolvers, by iteration. Where every element's output fits under the limit,
+  // each element is filled once, the group's outputs are made null in one resize (resolver j's
+  // the count elements' outputs from the group's first place + j * count), and each view is set
+  // in place from its node's offset in each element's places. A resolver that meets an error or
+  // a bail there goes to the regular engine after the group, its outputs appended (the nulls
+  // left in its places belong to no result). Else (or when the iteration itself fails) each
+  // resolver is answered as EmitEachPath answers it alone.
+  for (const State::EachPathGroup& group : s.each_path_groups) {
+    const std::vector<element>* elements;
+    const PathCache::State listed = s.paths.Elements(group.iteration, &elements, group.optional);
+    const size_t count = elements->size();
+    if (listed != PathCache::kKnown || count >= options.limits.max_outputs) {
+      for (uint32_t i : group.resolvers) {
+        const ResolverPlan& step = s.plan[i];
+        const size_t begin = outputs_.size();
+        const Flow flow = EmitEachPath(&s.paths, step.iteration, step.optional, step.node, step.keys, evaluator,
+                                       OutputSink{&outputs_, begin});
+        if (flow == Flow::kContinue) answered_on_dom(i, begin, outputs_.size());
+        else fall_back(i, begin);
+      }
+      continue;
+    }
+    for (uint32_t e = 0; e < count; ++e) s.paths.ElementNodes(group.iteration, e);  // filled, once each
+    const PathCache::Iteration& it = s.paths.iterations[group.iteration];
+    const size_t first = outputs_.size();
+    outputs_.resize(first + group.resolvers.size() * count);
+    size_t begin = first;
+    uint32_t failed = 0;  // how many of the group's resolvers go to the regular engine
+    for (uint32_t i : group.resolvers) {
+      const ResolverPlan& step = s.plan[i];
+      ViewOutput* out = outputs_.data() + begin;
+      bool answered = true;
+      if (step.keys) {  // an object member's key (a view of its tape word), an array element's index
+        for (uint32_t e = 0; e < count; ++e) {
+          if (!it.object) {
+            out[e] = ViewOutput(Value::Number(e));
+            continue;
+          }
+          const element key = KeyOfMember((*elements)[e]);
+          out[e].SetView(&key, sort_keys);
+        }
+      } else if (step.node == step.iteration) {
+        for (uint32_t e = 0; e < count; ++e) out[e].SetView(&(*elements)[e], sort_keys);
+      } else {
+        const PathCache::State* state = it.below_states.data() + step.below;
+        const VVal* value = it.below_values.data() + step.below;
+        for (uint32_t e = 0; e < count; ++e, state += it.width, value += it.width) {
+          if (*state == PathCache::kKnown && value->is_dom()) {
+            out[e].SetView(value->dom_bytes(), sort_keys);
+          } else if (*state != PathCache::kKnown && *state != PathCache::kMissing) {
+            answered = false;  // the trie holds views and nulls only: kKnown and not a view is null
+            break;
+          }
+        }
+      }
+      if (answered) answered_on_dom(i, begin, begin + count);
+      else ++failed;
+      results_[i].fused = answered;  // marks the ones to rerun below
+      begin += count;
+    }
+    if (failed != 0) {
+      for (uint32_t i : group.resolvers) {
+        if (!results_[i].fused) fall_back(i, outputs_.size());
+      }
+    }
+  }
   for (uint32_t i : s.other_resolvers) {
     const ResolverPlan& step = s.plan[i];
     const size_t begin = outputs_.size();

@@ -575,6 +575,15 @@ TEST(ViewEngineTest, EachPathResolversAppendEveryElementsValue) {
         EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false, options))
             << exprs[i] << " on " << doc << " with limit " << limit;
       }
+      // The resolvers over one iteration are answered together: one that meets an error at an
+      // element goes to the regular engine alone, and the others stay on the DOM.
+      if (limit == 0 && std::string(doc) == R"({"a":[{"b":{"c":7}},8,{"b":null}]})") {
+        EXPECT_TRUE(runner.result(0).fused);   // .a[]
+        EXPECT_FALSE(runner.result(1).fused);  // .a[].b: 8.b
+        EXPECT_FALSE(runner.result(3).fused);  // .a[] | .d
+        EXPECT_TRUE(runner.result(4).fused);   // .e.f
+        EXPECT_TRUE(runner.result(5).fused);   // the keys
+      }
     }
   }
 }
