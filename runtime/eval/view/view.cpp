@@ -220,6 +220,12 @@ class VVal {
     tag_ = Tag::kNumber;
     number_ = d;
   }
+  // Takes a new Composite's only reference (Adopt, in place).
+  void AdoptComposite(Composite* built) {
+    Release();
+    tag_ = Tag::kComposite;
+    composite_ = built;
+  }
 
   bool is_dom() const { return tag_ == Tag::kDom; }
   bool is_composite() const { return tag_ == Tag::kComposite; }
@@ -819,9 +825,9 @@ struct PathCache {
   // error (indexing it fails).
   template <class PlaceOf>
   void FillObject(uint32_t node, element value, PlaceOf place) {
-    const auto type = value.type();
-    if (type != simdjson::dom::element_type::OBJECT) {
-      if (type != simdjson::dom::element_type::NULL_VALUE) MarkBelow(node, kError, place);
+    const Kind kind = KindOfElement(value);  // the tape's type byte, one table load
+    if (kind != Kind::Object) {
+      if (kind != Kind::Null) MarkBelow(node, kError, place);
       return;
     }
     ScanMembers(node, value, [&](uint32_t c, element e) {
@@ -1265,24 +1271,49 @@ class Evaluator {
   // constants, so no key is checked. The members are copies: a register may be read again.
   [[gnu::noinline]] Flow BuildObject(const FlatInstr& i, const uint32_t* members, const VVal** reg, VVal* scratch) {
     if (!ChargeBytes(32 * static_cast<uint64_t>(i.n))) return Flow::kBail;
+    const bool keep_some = i.b != kNoConst;
+    // With a member test, the members that pass are found first (a bit each, for up to 64): where
+    // none does (the catalog's `{cpu: .requests.cpu, ...} | with_entries(select(.value != null))`
+    // of a component without requests), the object is the empty one, a constant, not built.
+    uint64_t passing = ~uint64_t{0};
+    if (keep_some && i.n <= 64) {
+      if (!Step()) return Flow::kBail;
+      passing = 0;
+      const auto op = static_cast<ir::BinaryOp>(i.cmp);
+      // Against null (`.value != null`, the catalog's test), only the value's kind decides: null
+      // sorts before every other kind and equals itself.
+      const bool against_null = Const(i.b).IsNull();
+      for (uint32_t m = 0; m < i.n; ++m) {
+        if (!Step()) return Flow::kBail;
+        const VVal& value = *reg[members[2 * m + 1]];
+        const bool holds = against_null ? ComparisonHolds(op, value.kind() == Kind::Null ? 0 : 1)
+                                        : HoldsAgainstConstant(op, value, Const(i.b));
+        passing |= uint64_t{holds} << m;
+      }
+      if (passing == 0) {
+        static const Value kEmptyObject = Value::EmptyObject();
+        scratch[i.r].SetRef(kEmptyObject);
+        reg[i.r] = &scratch[i.r];
+        return Flow::kContinue;
+      }
+    } else if (keep_some && !Step()) {
+      return Flow::kBail;
+    }
     Composite* built = NewComposite(true);
-    scratch[i.r] = VVal::Adopt(built);
+    scratch[i.r].AdoptComposite(built);
     reg[i.r] = &scratch[i.r];
     std::vector<VVal>& items = built->items;
     if (items.capacity() < 2 * i.n) items.reserve(2 * i.n);  // a pooled composite keeps its capacity
-    const bool keep_some = i.b != kNoConst;
-    if (keep_some && !Step()) return Flow::kBail;
     const auto op = static_cast<ir::BinaryOp>(i.cmp);
-    // Against null (`.value != null`, the catalog's test), only the value's kind decides: null
-    // sorts before every other kind and equals itself.
-    const bool against_null = keep_some && Const(i.b).IsNull();
     for (uint32_t m = 0; m < i.n; ++m) {
       const VVal& value = *reg[members[2 * m + 1]];
       if (keep_some) {
-        if (!Step()) return Flow::kBail;
-        const bool holds = against_null ? ComparisonHolds(op, value.kind() == Kind::Null ? 0 : 1)
-                                        : HoldsAgainstConstant(op, value, Const(i.b));
-        if (!holds) continue;
+        if (i.n <= 64) {
+          if (((passing >> m) & 1) == 0) continue;
+        } else {
+          if (!Step()) return Flow::kBail;
+          if (!HoldsAgainstConstant(op, value, Const(i.b))) continue;
+        }
       }
       items.emplace_back().SetRef(Const(members[2 * m]));
       items.push_back(value);
@@ -2574,6 +2605,14 @@ struct ResolverPlan {
   const Filter* tail = nullptr;           // kSplit
 };
 
+// The kEachPath resolvers over one iteration (and `[]?` or not): answered together
+// (AnswerEachPathGroups), each element filled once and each resolver's outputs read by offset.
+struct EachPathGroup {
+  uint32_t iteration = 0;
+  bool optional = false;
+  std::vector<uint32_t> resolvers;
+};
+
 struct FusedRunner::State {
   simdjson::dom::parser parser;
   PathCache paths;
@@ -2590,14 +2629,8 @@ struct FusedRunner::State {
   std::vector<uint32_t> path_resolvers;
   std::vector<uint32_t> other_resolvers;
   std::vector<uint32_t> path_nodes;  // per path resolver, in order: its trie node
-  // The kEachPath resolvers, by iteration (and `[]?` or not): answered together, each element
-  // filled once and each resolver's outputs read by offset, without a lookup per read.
-  struct EachPathGroup {
-    uint32_t iteration = 0;
-    bool optional = false;
-    std::vector<uint32_t> resolvers;
-  };
   std::vector<EachPathGroup> each_path_groups;
+  std::vector<uint32_t> each_path_failed;  // this object's, for Run to rerun on the regular engine
   // Whether results_ hold what the path resolvers' loop gives when each is answered on the DOM
   // (status kOk, no error, fused, the k-th one's output at k): true after a run where they all
   // were, so that the next such run writes only their outputs.
@@ -2667,10 +2700,10 @@ FusedRunner::FusedRunner(const FusedKind& kind)
     if (step.how == ResolverPlan::How::kEachPath) {
       step.below = state_->paths.below_index[step.node];
       auto& groups = state_->each_path_groups;
-      auto group = std::find_if(groups.begin(), groups.end(), [&](const State::EachPathGroup& g) {
+      auto group = std::find_if(groups.begin(), groups.end(), [&](const EachPathGroup& g) {
         return g.iteration == step.iteration && g.optional == step.optional;
       });
-      if (group == groups.end()) group = groups.insert(groups.end(), State::EachPathGroup{step.iteration, step.optional, {}});
+      if (group == groups.end()) group = groups.insert(groups.end(), EachPathGroup{step.iteration, step.optional, {}});
       group->resolvers.push_back(static_cast<uint32_t>(i));
     } else {
       (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
@@ -2798,6 +2831,90 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
 
 }  // namespace
 
+[[gnu::always_inline]] inline void FusedRunner::AnsweredOnDom(size_t i, size_t begin, size_t end) {
+  ResolverResult& result = results_[i];
+  if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
+  result.status = EvalStatus::kOk;
+  result.fused = true;
+  result.outputs.all_ = &outputs_;
+  result.outputs.begin_ = begin;
+  result.outputs.end_ = end;
+  ++stats_.fused_runs;
+}
+
+// The kEachPath resolvers, by iteration. Where every element's output fits under the limit, each
+// element is filled once, the group's outputs are made null in one resize (resolver j's, the
+// count elements' outputs, from the group's first place + j * count), and each view is set in
+// place from its node's offset in each element's places. A resolver that meets an error or a
+// bail there is listed for the regular engine, which Run runs after the groups, its outputs
+// appended (the nulls left in its places belong to no result). Else (or when the iteration itself
+// fails) each resolver is answered as EmitEachPath answers it alone. Out of Run: in its body,
+// this loop cost the kinds without such resolvers registers.
+void FusedRunner::AnswerEachPathGroups(const RunOptions& options) {
+  State& s = *state_;
+  const bool sort_keys = kind_.options_.sort_keys;
+  s.each_path_failed.clear();
+  for (const EachPathGroup& group : s.each_path_groups) {
+    const std::vector<element>* elements;
+    const PathCache::State listed = s.paths.Elements(group.iteration, &elements, group.optional);
+    const size_t count = elements->size();
+    if (listed != PathCache::kKnown || count >= options.limits.max_outputs) {
+      // Each alone, through EmitEachPath (which needs an evaluator for the output limit).
+      EvalContext context{&s.paths,   &s.memo,      &options.limits,          sort_keys,
+                          options.globals, &s.converted, &stats_.split_conversions, &s.member_lookups};
+      Evaluator evaluator(context);
+      for (uint32_t i : group.resolvers) {
+        const ResolverPlan& step = s.plan[i];
+        const size_t begin = outputs_.size();
+        const Flow flow = EmitEachPath(&s.paths, step.iteration, step.optional, step.node, step.keys, evaluator,
+                                       OutputSink{&outputs_, begin});
+        if (flow == Flow::kContinue) {
+          AnsweredOnDom(i, begin, outputs_.size());
+        } else {
+          outputs_.resize(begin);  // a failed attempt's outputs
+          s.each_path_failed.push_back(i);
+        }
+      }
+      continue;
+    }
+    for (uint32_t e = 0; e < count; ++e) s.paths.ElementNodes(group.iteration, e);  // filled, once each
+    const PathCache::Iteration& it = s.paths.iterations[group.iteration];
+    size_t begin = outputs_.size();
+    outputs_.resize(begin + group.resolvers.size() * count);
+    for (uint32_t i : group.resolvers) {
+      const ResolverPlan& step = s.plan[i];
+      ViewOutput* out = outputs_.data() + begin;
+      bool answered = true;
+      if (step.keys) {  // an object member's key (a view of its tape word), an array element's index
+        for (uint32_t e = 0; e < count; ++e) {
+          if (!it.object) {
+            out[e] = ViewOutput(Value::Number(e));
+            continue;
+          }
+          const element key = KeyOfMember((*elements)[e]);
+          out[e].SetView(&key, sort_keys);
+        }
+      } else if (step.node == step.iteration) {
+        for (uint32_t e = 0; e < count; ++e) out[e].SetView(&(*elements)[e], sort_keys);
+      } else {
+        const PathCache::State* state = it.below_states.data() + step.below;
+        const VVal* value = it.below_values.data() + step.below;
+        for (uint32_t e = 0; e < count; ++e, state += it.width, value += it.width) {
+          if (*state == PathCache::kKnown && value->is_dom()) {
+            out[e].SetView(value->dom_bytes(), sort_keys);
+          } else if (*state != PathCache::kKnown && *state != PathCache::kMissing) {
+            answered = false;  // the trie holds views and nulls only: kKnown and not a view is null
+            break;
+          }
+        }
+      }
+      if (answered) AnsweredOnDom(i, begin, begin + count);
+      else s.each_path_failed.push_back(i);
+      begin += count;
+    }
+  }
+}
+
 static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPadding is simdjson's padding");
 
 bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonError* error, size_t readable_after) {
@@ -2815,15 +2932,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     results_[i].outputs.begin_ = begin;
     results_[i].outputs.end_ = end;
   };
-  // Resolver i answered on the DOM: its outputs are outputs_[begin, end).
-  auto answered_on_dom = [&](size_t i, size_t begin, size_t end) {
-    ResolverResult& result = results_[i];
-    if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
-    result.status = EvalStatus::kOk;
-    result.fused = true;
-    finish(i, begin, end);
-    ++stats_.fused_runs;
-  };
+  auto answered_on_dom = [&](size_t i, size_t begin, size_t end) { AnsweredOnDom(i, begin, end); };
   element root;
   if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
@@ -2906,71 +3015,9 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   EvalContext context{&s.paths,   &s.memo,      &options.limits,          sort_keys,
                       options.globals, &s.converted, &stats_.split_conversions, &s.member_lookups};
   Evaluator evaluator(context);
-  // The kEachPath resolvers, by iteration. Where every element's output fits under the limit,
-  // each element is filled once, the group's outputs are made null in one resize (resolver j's
-  // the count elements' outputs from the group's first place + j * count), and each view is set
-  // in place from its node's offset in each element's places. A resolver that meets an error or
-  // a bail there goes to the regular engine after the group, its outputs appended (the nulls
-  // left in its places belong to no result). Else (or when the iteration itself fails) each
-  // resolver is answered as EmitEachPath answers it alone.
-  for (const State::EachPathGroup& group : s.each_path_groups) {
-    const std::vector<element>* elements;
-    const PathCache::State listed = s.paths.Elements(group.iteration, &elements, group.optional);
-    const size_t count = elements->size();
-    if (listed != PathCache::kKnown || count >= options.limits.max_outputs) {
-      for (uint32_t i : group.resolvers) {
-        const ResolverPlan& step = s.plan[i];
-        const size_t begin = outputs_.size();
-        const Flow flow = EmitEachPath(&s.paths, step.iteration, step.optional, step.node, step.keys, evaluator,
-                                       OutputSink{&outputs_, begin});
-        if (flow == Flow::kContinue) answered_on_dom(i, begin, outputs_.size());
-        else fall_back(i, begin);
-      }
-      continue;
-    }
-    for (uint32_t e = 0; e < count; ++e) s.paths.ElementNodes(group.iteration, e);  // filled, once each
-    const PathCache::Iteration& it = s.paths.iterations[group.iteration];
-    const size_t first = outputs_.size();
-    outputs_.resize(first + group.resolvers.size() * count);
-    size_t begin = first;
-    uint32_t failed = 0;  // how many of the group's resolvers go to the regular engine
-    for (uint32_t i : group.resolvers) {
-      const ResolverPlan& step = s.plan[i];
-      ViewOutput* out = outputs_.data() + begin;
-      bool answered = true;
-      if (step.keys) {  // an object member's key (a view of its tape word), an array element's index
-        for (uint32_t e = 0; e < count; ++e) {
-          if (!it.object) {
-            out[e] = ViewOutput(Value::Number(e));
-            continue;
-          }
-          const element key = KeyOfMember((*elements)[e]);
-          out[e].SetView(&key, sort_keys);
-        }
-      } else if (step.node == step.iteration) {
-        for (uint32_t e = 0; e < count; ++e) out[e].SetView(&(*elements)[e], sort_keys);
-      } else {
-        const PathCache::State* state = it.below_states.data() + step.below;
-        const VVal* value = it.below_values.data() + step.below;
-        for (uint32_t e = 0; e < count; ++e, state += it.width, value += it.width) {
-          if (*state == PathCache::kKnown && value->is_dom()) {
-            out[e].SetView(value->dom_bytes(), sort_keys);
-          } else if (*state != PathCache::kKnown && *state != PathCache::kMissing) {
-            answered = false;  // the trie holds views and nulls only: kKnown and not a view is null
-            break;
-          }
-        }
-      }
-      if (answered) answered_on_dom(i, begin, begin + count);
-      else ++failed;
-      results_[i].fused = answered;  // marks the ones to rerun below
-      begin += count;
-    }
-    if (failed != 0) {
-      for (uint32_t i : group.resolvers) {
-        if (!results_[i].fused) fall_back(i, outputs_.size());
-      }
-    }
+  if (!s.each_path_groups.empty()) {
+    AnswerEachPathGroups(options);
+    for (uint32_t i : s.each_path_failed) fall_back(i, outputs_.size());
   }
   for (uint32_t i : s.other_resolvers) {
     const ResolverPlan& step = s.plan[i];

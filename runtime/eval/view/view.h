@@ -265,6 +265,12 @@ class FusedRunner {
 
  private:
   struct State;
+  // Resolver i answered on the DOM: its outputs are outputs_[begin, end).
+  void AnsweredOnDom(size_t i, size_t begin, size_t end);
+  // The each-path resolvers (State::each_path_groups); the ones left to the regular engine are
+  // listed in State::each_path_failed. Not named Run*: bench/instructions.sh counts the work
+  // under FusedRunner::Run* by toggling at those names.
+  void AnswerEachPathGroups(const RunOptions& options);
   const FusedKind& kind_;
   std::unique_ptr<State> state_;
   std::vector<ResolverResult> results_;
