@@ -441,10 +441,12 @@ bool Truthy(const VVal& v) {
 }
 
 // Whether an array or object has no members (precondition: kind() is Array or Object).
+// A DOM container's first tape word holds the index after its closing word: an empty one is two
+// words.
 bool IsEmptyContainer(const VVal& v) {
   if (v.is_dom()) {
-    if (v.dom().type() == element_type::ARRAY) return ArrayOf(v.dom()).begin() == ArrayOf(v.dom()).end();
-    return ObjectOf(v.dom()).begin() == ObjectOf(v.dom()).end();
+    const TapeRef ref = TapeRefOf(v.dom());
+    return static_cast<uint32_t>(ref.doc->tape[ref.index]) == ref.index + 2;
   }
   if (v.is_composite()) return v.composite().items.empty();
   return v.value().IsArray() ? v.value().AsArray().empty() : v.value().AsObject().empty();
@@ -485,6 +487,10 @@ bool ComparisonHolds(ir::BinaryOp op, int c) {
 // string constant compares the bytes where the parse keeps them (for == and !=, the lengths
 // first), without a VVal for the constant; anything else as CompareViews.
 bool HoldsAgainstConstant(ir::BinaryOp op, const VVal& v, const Value& constant) {
+  if ((op == ir::BinaryOp::Eq || op == ir::BinaryOp::Ne) && constant.IsObject() && constant.AsObject().empty()) {
+    // `x != {}` (the catalog's resources test): only an empty object equals it.
+    return (v.kind() == Kind::Object && IsEmptyContainer(v)) == (op == ir::BinaryOp::Eq);
+  }
   if (v.is_dom() && constant.IsString()) {
     const TapeRef ref = TapeRefOf(v.dom());
     const uint64_t word = ref.doc->tape[ref.index];
@@ -1694,9 +1700,21 @@ class Evaluator {
   // a OP b for an arithmetic operator into *out: two numbers under + - * in line, anything else
   // through BinaryOf (strings, arrays and objects, null, / and %, and their errors).
   Flow ArithmeticOf(ir::BinaryOp op, const VVal& a, const VVal& b, VVal* out) {
-    if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
+    const Kind ka = a.kind(), kb = b.kind();
+    if (op <= ir::BinaryOp::Mul && ka == Kind::Number && kb == Kind::Number) {
       out->SetNumber(Arithmetic(op, a.number(), b.number()));
       return Flow::kContinue;
+    }
+    if (op == ir::BinaryOp::Add && ka == Kind::Object && kb == Kind::Object) {
+      // An empty side: the other object itself (as BinaryOf, without its continuation).
+      if (IsEmptyContainer(b)) {
+        *out = a;
+        return Flow::kContinue;
+      }
+      if (IsEmptyContainer(a)) {
+        *out = b;
+        return Flow::kContinue;
+      }
     }
     return BinaryOf(op, a, b, [&](const VVal& v) {
       *out = v;

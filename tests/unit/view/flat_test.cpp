@@ -362,4 +362,21 @@ TEST(ViewFlatCodeTest, EachElementsCodeKeepsTheLimits) {
 }
 
 }  // namespace
+// Tests against the empty object and additions with an empty side, which the code answers
+// without the tree (`x != {}` reads only x's kind and size; `{} + b` is b itself): every type on
+// either side, empty arrays (not equal to {}), objects built by the code, a repeated key.
+TEST(ViewFlatCodeTest, TheEmptyObjectComparesAndAddsExactly) {
+  const std::vector<std::string> exprs = {
+      ".a != {}", ".a == {}", "(.a // {}) + (.b // {}) != {}", ".a + .b", ".b + .a",
+      "({x: .a} | with_entries(select(.value != null))) == {}", "{x: .a} + (.b // {})"};
+  const std::vector<std::string> docs = {
+      R"({"a":{}})", R"({"a":[]})", R"({"a":{"x":1}})", R"({"a":null})", R"({"a":"s"})", R"({"a":0})", R"({})",
+      R"({"a":{},"b":{"y":2}})", R"({"a":{"x":1},"b":{}})", R"({"a":[],"b":{}})", R"({"a":{"k":1,"k":2},"b":{}})",
+      R"({"a":[1],"b":[]})", R"({"a":{},"b":{}})", R"({"a":{"z":1,"b":2},"b":{"b":3}})"};
+  uint64_t flat_runs = 0;
+  ExpectAgree(exprs, docs, &flat_runs);
+  EXPECT_GT(flat_runs, 0u);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+}
+
 }  // namespace wm::testing
