@@ -1080,23 +1080,25 @@ class Evaluator {
   }
 
   // Flat code run on each element of its iteration (FlatCode::each_iteration): what the tree's
-  // `.a[] | f` gives, f's value per element, with the same steps per element.
+  // `.a[] | f` gives, f's value per element, with the same steps per element. What an element
+  // built stays in its registers until the next element's code writes them (each element's code
+  // writes a register before it reads it) or the run ends.
   [[gnu::noinline]] Flow RunFlatEach(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers,
                                      OutputSink outputs) {
     Begin(program);
     VVal element_value;
     PathCache& paths = *cx_.paths;
     const PathCache::Iteration& it = paths.iterations[code.each_iteration];
-    return EachElement(code.each_iteration, code.each_optional, [&](element e) {
+    const Flow flow = EachElement(code.each_iteration, code.each_optional, [&](element e) {
       element_value.SetDom(e);
       registers->at[0] = &element_value;
       element_nodes_ = paths.ElementNodes(code.each_iteration, it.current);
       const VVal* value;
-      Flow f = Exec(code, 0, registers, &value);
-      if (f == Flow::kContinue) f = Emit(*value, outputs);
-      ReleaseBuilt(code, registers);
-      return f;
+      const Flow f = Exec(code, 0, registers, &value);
+      return f == Flow::kContinue ? Emit(*value, outputs) : f;
     });
+    ReleaseBuilt(code, registers);
+    return flow;
   }
 
   // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
