@@ -2917,12 +2917,13 @@ void FusedRunner::AnswerEachPathGroups(const RunOptions& options) {
       } else if (step.node == step.iteration) {
         for (uint32_t e = 0; e < count; ++e) out[e].SetView(&(*elements)[e], sort_keys);
       } else {
-        const PathCache::State* state = it.below_states.data() + step.below;
-        const VVal* value = it.below_values.data() + step.below;
-        for (uint32_t e = 0; e < count; ++e, state += it.width, value += it.width) {
-          if (*state == PathCache::kKnown && value->is_dom()) {
-            out[e].SetView(value->dom_bytes(), sort_keys);
-          } else if (*state != PathCache::kKnown && *state != PathCache::kMissing) {
+        // By index: with no element, the arrays may never have been allocated (no pointer into them).
+        for (size_t e = 0, slot = step.below; e < count; ++e, slot += it.width) {
+          const PathCache::State state = it.below_states[slot];
+          const VVal& value = it.below_values[slot];
+          if (state == PathCache::kKnown && value.is_dom()) {
+            out[e].SetView(value.dom_bytes(), sort_keys);
+          } else if (state != PathCache::kKnown && state != PathCache::kMissing) {
             answered = false;  // the trie holds views and nulls only: kKnown and not a view is null
             break;
           }

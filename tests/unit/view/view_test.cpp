@@ -588,6 +588,24 @@ TEST(ViewEngineTest, EachPathResolversAppendEveryElementsValue) {
   }
 }
 
+// Each-path resolvers on an object whose iteration has no element (`.[]?` of what is not
+// iterable, an empty array or object, an absent key), on a runner whose first object it is: no
+// output each, as the interpreter gives, read from per-element arrays never allocated.
+TEST(ViewEngineTest, EachPathResolversOnNoElementsGiveNothing) {
+  const std::vector<std::string> exprs = {".a[]?.b", ".a[]?.b.c", ".a[]?", ".a[].b", ".a | to_entries[] | .key"};
+  for (const char* doc : {R"({"a":1})", R"({"a":[]})", R"({"a":{}})", R"({})", R"({"a":"s"})"}) {
+    std::vector<std::shared_ptr<const ir::Program>> programs;
+    for (const std::string& e : exprs) programs.push_back(Lowered(e));
+    view::FusedKind kind(programs);
+    view::FusedRunner runner(kind);
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
+    }
+  }
+}
+
 // `P | to_entries[] | .value...` is lowered onto the trie's iteration of P (an entry's value is
 // the element `.[]` gives, in the same order): same outputs as the interpreter in both key orders,
 // on objects (a repeated key included) and arrays; the errors of other inputs come from the engine.
