@@ -1101,11 +1101,6 @@ class Evaluator {
     return flow;
   }
 
-  // Whether `more` outputs can be appended without reaching the output limit (Emit's test).
-  bool OutputsAllowed(OutputSink outputs, size_t more) const {
-    return outputs.count() + more < cx_.limits->max_outputs;
-  }
-  bool sort_keys() const { return cx_.sort_keys; }
   // Appends one output, built in place; reaching the output limit is the engine's error: let it
   // report it. A view stays a view, a scalar the program computed (a missing path's null) needs no
   // conversion call, and a built array or object is output as it is (a counted reference).
@@ -1283,20 +1278,21 @@ class Evaluator {
     // With a member test, the members that pass are found first (a bit each, for up to 64): where
     // none does (the catalog's `{cpu: .requests.cpu, ...} | with_entries(select(.value != null))`
     // of a component without requests), the object is the empty one, a constant, not built.
+    const auto op = static_cast<ir::BinaryOp>(i.cmp);
+    // Against null (`.value != null`, the catalog's test), only the value's kind decides: null
+    // sorts before every other kind and equals itself.
+    const bool against_null = keep_some && Const(i.b).IsNull();
+    const auto passes = [&](const VVal& value) {
+      return against_null ? ComparisonHolds(op, value.kind() == Kind::Null ? 0 : 1)
+                          : HoldsAgainstConstant(op, value, Const(i.b));
+    };
     uint64_t passing = ~uint64_t{0};
     if (keep_some && i.n <= 64) {
       if (!Step()) return Flow::kBail;
       passing = 0;
-      const auto op = static_cast<ir::BinaryOp>(i.cmp);
-      // Against null (`.value != null`, the catalog's test), only the value's kind decides: null
-      // sorts before every other kind and equals itself.
-      const bool against_null = Const(i.b).IsNull();
       for (uint32_t m = 0; m < i.n; ++m) {
         if (!Step()) return Flow::kBail;
-        const VVal& value = *reg[members[2 * m + 1]];
-        const bool holds = against_null ? ComparisonHolds(op, value.kind() == Kind::Null ? 0 : 1)
-                                        : HoldsAgainstConstant(op, value, Const(i.b));
-        passing |= uint64_t{holds} << m;
+        passing |= uint64_t{passes(*reg[members[2 * m + 1]])} << m;
       }
       if (passing == 0) {
         static const Value kEmptyObject = Value::EmptyObject();
@@ -1312,15 +1308,14 @@ class Evaluator {
     reg[i.r] = &scratch[i.r];
     std::vector<VVal>& items = built->items;
     if (items.capacity() < 2 * i.n) items.reserve(2 * i.n);  // a pooled composite keeps its capacity
-    const auto op = static_cast<ir::BinaryOp>(i.cmp);
     for (uint32_t m = 0; m < i.n; ++m) {
       const VVal& value = *reg[members[2 * m + 1]];
       if (keep_some) {
         if (i.n <= 64) {
           if (((passing >> m) & 1) == 0) continue;
-        } else {
+        } else {  // more members than bits: each tested here
           if (!Step()) return Flow::kBail;
-          if (!HoldsAgainstConstant(op, value, Const(i.b))) continue;
+          if (!passes(value)) continue;
         }
       }
       items.emplace_back().SetRef(Const(members[2 * m]));
@@ -2747,8 +2742,10 @@ Flow RunProgram(Evaluator& evaluator, const ResolverPlan& step, FlatRegisters* r
   return evaluator.Run(*step.program, sink);
 }
 
-// A kEachPath resolver: the path at `node` (the element itself when it is the iteration) of each
-// element of `iteration`, as the evaluator's kIterEach and kPath give it; with `keys`, each
+// A kEachPath resolver whose outputs would reach the output limit, or whose iteration fails
+// (AnswerEachPathGroups answers the others): the path at `node` (the element itself when it is
+// the iteration) of each element of `iteration`, as the evaluator's kIterEach and kPath give it,
+// through Emit, which bails at the limit so that the regular engine words it; with `keys`, each
 // element's key as its kEntryKey gives it (a view of an object member's key, an array's index).
 Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t node, bool keys,
                   const Evaluator& evaluator, OutputSink outputs) {
@@ -2756,41 +2753,6 @@ Flow EmitEachPath(PathCache* paths, uint32_t iteration, bool optional, uint32_t 
   PathCache::State state = paths->Elements(iteration, &elements, optional);
   if (state != PathCache::kKnown) return FlowOf(state);
   const size_t count = elements->size();
-  if (evaluator.OutputsAllowed(outputs, count)) {
-    // Every element's output fits under the limit: each is appended where the cache keeps it.
-    std::vector<ViewOutput>& all = *outputs.all;
-    // Tested here: vector::reserve is a call even when the capacity suffices (every object after
-    // the first few), and there is one per resolver.
-    if (all.capacity() < all.size() + count) all.reserve(all.size() + count);
-    if (keys) {
-      const bool object = paths->iterations[iteration].object;
-      for (uint32_t i = 0; i < count; ++i) {
-        if (!object) {
-          all.emplace_back(Value::Number(i));
-          continue;
-        }
-        const element key = KeyOfMember((*elements)[i]);
-        all.emplace_back(static_cast<const void*>(&key), evaluator.sort_keys());
-      }
-      return Flow::kContinue;
-    }
-    if (node == iteration) {
-      for (const element& e : *elements) all.emplace_back(static_cast<const void*>(&e), evaluator.sort_keys());
-      return Flow::kContinue;
-    }
-    for (uint32_t i = 0; i < count; ++i) {
-      const VVal* v;
-      state = paths->GetBelow(node, i, &v);
-      if (state == PathCache::kKnown && v->is_dom()) {
-        all.emplace_back(v->dom_bytes(), evaluator.sort_keys());
-      } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
-        all.emplace_back();  // null: the trie holds views and nulls only
-      } else {
-        return FlowOf(state);
-      }
-    }
-    return Flow::kContinue;
-  }
   PathCache::Iteration& it = paths->iterations[iteration];
   const uint32_t saved = it.current;
   Flow flow = Flow::kContinue;
@@ -2953,7 +2915,6 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     results_[i].outputs.begin_ = begin;
     results_[i].outputs.end_ = end;
   };
-  auto answered_on_dom = [&](size_t i, size_t begin, size_t end) { AnsweredOnDom(i, begin, end); };
   element root;
   if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
@@ -3017,7 +2978,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   if (s.path_results_current && answered == path_count) {
     stats_.fused_runs += answered;
   } else {
-    for (size_t k = 0; k < answered; ++k) answered_on_dom(s.path_resolvers[k], k, k + 1);
+    for (size_t k = 0; k < answered; ++k) AnsweredOnDom(s.path_resolvers[k], k, k + 1);
     s.path_results_current = answered == path_count;
   }
   for (size_t k = answered; k < path_count; ++k) {  // from the first path left to the regular engine
@@ -3031,7 +2992,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     }
     if (state == PathCache::kKnown && value->is_dom()) outputs_.emplace_back(value->dom_bytes(), sort_keys);
     else outputs_.emplace_back();
-    answered_on_dom(i, begin, outputs_.size());
+    AnsweredOnDom(i, begin, outputs_.size());
   }
   EvalContext context{&s.paths,   &s.memo,      &options.limits,          sort_keys,
                       options.globals, &s.converted, &stats_.split_conversions, &s.member_lookups};
@@ -3053,14 +3014,10 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
         ++stats_.split_runs;
         continue;
       }
-    } else if (step.how != ResolverPlan::How::kFallback) {
-      // A program that is one trie iteration needs no evaluator either.
-      Flow flow = step.how == ResolverPlan::How::kEachPath
-                      ? EmitEachPath(&s.paths, step.iteration, step.optional, step.node, step.keys, evaluator, sink)
-                      : RunProgram(evaluator, step, &s.flat_registers, sink);
-      if (flow == Flow::kContinue) {
-        answered_on_dom(i, begin, outputs_.size());
-        stats_.flat_runs += step.flat != nullptr && step.how == ResolverPlan::How::kProgram;
+    } else if (step.how == ResolverPlan::How::kProgram) {  // kEachPath resolvers are answered by group above
+      if (RunProgram(evaluator, step, &s.flat_registers, sink) == Flow::kContinue) {
+        AnsweredOnDom(i, begin, outputs_.size());
+        stats_.flat_runs += step.flat != nullptr;
         continue;
       }
     }
