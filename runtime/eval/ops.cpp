@@ -196,9 +196,7 @@ bool Add(const Value& a, const Value& b, Value* out, Value* error) {
     return true;
   }
   if (a.IsString() && b.IsString()) {
-    std::string s(a.AsString());
-    s.append(b.AsString());
-    *out = Value::String(s);
+    *out = Value::String(a.AsString(), b.AsString());
     return true;
   }
   if (a.IsArray() && b.IsArray()) {

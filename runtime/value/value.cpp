@@ -242,11 +242,15 @@ std::string StringAt(const Value& object, std::initializer_list<std::string_view
 }
 
 
-Value Value::String(std::string_view utf8) {
-  void* memory = ::operator new(sizeof(StringCell) + utf8.size() + 1);
-  StringCell* cell = new (memory) StringCell(utf8.size());
-  if (!utf8.empty()) std::memcpy(cell->bytes(), utf8.data(), utf8.size());
-  cell->bytes()[utf8.size()] = '\0';
+Value Value::String(std::string_view utf8) { return String(utf8, std::string_view()); }
+
+Value Value::String(std::string_view first, std::string_view second) {
+  const size_t size = first.size() + second.size();
+  void* memory = ::operator new(sizeof(StringCell) + size + 1);
+  StringCell* cell = new (memory) StringCell(size);
+  if (!first.empty()) std::memcpy(cell->bytes(), first.data(), first.size());
+  if (!second.empty()) std::memcpy(cell->bytes() + first.size(), second.data(), second.size());
+  cell->bytes()[size] = '\0';
   return ValueAccess::FromCell(cell);
 }
 

@@ -42,6 +42,8 @@ class Value {
   static Value Bool(bool b);
   static Value Number(double d);
   static Value String(std::string_view utf8);
+  // A string of `first`'s bytes then `second`'s, in one allocation (jq's string `+`).
+  static Value String(std::string_view first, std::string_view second);
   static Value MakeArray(Array elements);
   static Value MakeObject(std::vector<Member> members);  // later duplicate keys overwrite earlier
   static Value EmptyArray();

@@ -1702,6 +1702,7 @@ class Evaluator {
       out->SetNumber(Arithmetic(op, a.number(), b.number()));
       return Flow::kContinue;
     }
+    if (op == ir::BinaryOp::Add && ka == Kind::String && kb == Kind::String) return ConcatStrings(a, b, out);
     if (op == ir::BinaryOp::Add && ka == Kind::Object && kb == Kind::Object) {
       // An empty side: the other object itself (as BinaryOf, without its continuation).
       if (IsEmptyContainer(b)) {
@@ -1717,6 +1718,17 @@ class Evaluator {
       *out = v;
       return Flow::kContinue;
     });
+  }
+
+  // a + b of two strings (the catalog's `.image.repository + ":" + .image.tag`): the result
+  // built once from both sides' bytes, read where they are (the document's string buffer, a
+  // constant), charged as BinaryOf's Built charges it. Through BinaryOf, each DOM side would be
+  // copied into a Value first.
+  [[gnu::noinline]] Flow ConcatStrings(const VVal& a, const VVal& b, VVal* out) {
+    const std::string_view first = a.string(), second = b.string();
+    if (!ChargeBytes(first.size() + second.size())) return Flow::kBail;
+    *out = VVal::Of(Value::String(first, second));
+    return Flow::kContinue;
   }
 
   // The two direct operands of `n` (VNode::direct_operands), the right one first as jq.
@@ -1880,6 +1892,11 @@ class Evaluator {
     if (op >= ir::BinaryOp::Eq) return k(VVal::Bool(ComparisonHolds(op, CompareViews(a, b))));
     if (op <= ir::BinaryOp::Mul && a.kind() == Kind::Number && b.kind() == Kind::Number) {
       return k(VVal::Number(Arithmetic(op, a.number(), b.number())));
+    }
+    if (op == ir::BinaryOp::Add && a.kind() == Kind::String && b.kind() == Kind::String) {
+      VVal joined;
+      const Flow f = ConcatStrings(a, b, &joined);
+      return f == Flow::kContinue ? k(joined) : f;
     }
     if (op == ir::BinaryOp::Add && a.kind() == Kind::Object && b.kind() == Kind::Object) {
       // An empty side: the other object itself. Else a built object when both list cheaply.

@@ -380,3 +380,24 @@ TEST(ViewFlatCodeTest, TheEmptyObjectComparesAndAddsExactly) {
 }
 
 }  // namespace wm::testing
+
+namespace wm::testing {
+// String `+` is built from both sides' bytes where they are (the document's strings, constants,
+// a string an earlier `+` built): every pairing of those, empty strings, escapes and multibyte
+// characters, a null side (the other side itself), and a side that is not a string (the
+// interpreter's error, or the sum of two numbers).
+TEST(ViewFlatCodeTest, StringsAddFromBothSidesBytes) {
+  const std::vector<std::string> exprs = {
+      R"(.a + ":" + .b)", R"(.a + .b)", R"("<" + .a)", R"(.a + "")", R"((.a + .b) + (.b + .a))",
+      R"(.a + .a + .a + .a)", R"([.x[] | . + "-"])", R"(.x[] + .a)"};
+  const std::vector<std::string> docs = {
+      R"({"a":"repo","b":"tag"})", R"({"a":"","b":""})", R"({"a":"\u00e9\n\"q\"","b":"\ud83d\ude00"})",
+      R"({"a":"x"})", R"({"b":"y"})", R"({"a":1,"b":"y"})", R"({"a":"x","b":[1]})", R"({"a":1,"b":2})",
+      R"({"a":"s","x":["p","q",""]})", R"({"a":"s","x":["p",3]})",
+      R"({"a":"a string long enough to leave any small-string buffer behind, twice over","b":"!"})"};
+  uint64_t flat_runs = 0;
+  ExpectAgree(exprs, docs, &flat_runs);
+  EXPECT_GT(flat_runs, 0u);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+}
+}  // namespace wm::testing
