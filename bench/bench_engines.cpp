@@ -4,6 +4,8 @@
 // and content), then prints one line per engine, lined up with ../shared/bench/gojq's:
 //   engine=NAME objects=N exprs=M outputs=K ns_per_object=X parse_ns_per_object=Y
 //          bytes_to_results_ns_per_object=Z
+//          bytes_to_results_over_parse_paired=R   (fused only: the median over the rounds of its
+//                                                    pass over simdjson's parse pass just before)
 //   engine=simdjson-parse objects=N parse_ns_per_object=Y     (simdjson's DOM parse alone, from
 //                                                              padded copies made before timing)
 //   engine=dom-parse objects=N parse_ns_per_object=Y          (wm::json_dom::ParseDom: that parse
@@ -15,7 +17,8 @@
 // object's TEXT: its bytes_to_results is measured as one pass (simdjson parse + evaluation on the
 // DOM, fallbacks included), its ns_per_object is that minus simdjson's parse alone, and its
 // parse_ns_per_object is simdjson's parse. Unfused resolvers fall back to the aot filters when
-// aot is among the engines, else to the interpreter.
+// aot is among the engines, else to the interpreter. The timed passes go in rounds (--repeat of
+// them): simdjson's parse, then each engine once; each figure is the best of its passes.
 // Exit 0 ok, 1 an engine disagrees (the expression and the object are named), 2 usage / input.
 #include <algorithm>
 #include <chrono>
@@ -140,10 +143,41 @@ bool ReadCorpus(const std::string& path, Corpus* corpus) {
   return true;
 }
 
+// simdjson's DOM parse alone over the corpus, on text padded before timing (as simdjson wants
+// it), so none of the view engine's own work is in it: the baseline of bytes-to-results.
+class SimdjsonBaseline {
+ public:
+  explicit SimdjsonBaseline(const Corpus& corpus) {
+    size_t largest = 1;
+    for (const std::string& line : corpus.lines) {
+      padded_.emplace_back(line);
+      largest = std::max(largest, line.size());
+    }
+    ok_ = parser_.allocate(largest, wm::json_dom::kMaxDomDepth) == simdjson::SUCCESS;
+  }
+  bool ok() const { return ok_; }
+  simdjson::dom::parser* parser() { return &parser_; }
+  // One pass: nanoseconds for the whole corpus.
+  double Pass() {
+    const double start = NowNs();
+    for (const simdjson::padded_string& line : padded_) {
+      simdjson::dom::element root;
+      if (parser_.parse(line).get(root) != simdjson::SUCCESS) continue;  // every line parsed before timing
+    }
+    return NsSince(start);
+  }
+
+ private:
+  std::vector<simdjson::padded_string> padded_;
+  simdjson::dom::parser parser_;
+  bool ok_ = false;
+};
+
 // The parse alone, per object, fastest of `repeat` passes: wmc's reader (simdjson + copy into
 // Values), libjq's, and simdjson's DOM parse as the view engine runs it (json_dom::ParseDom).
-// (each only when an engine that uses it is benchmarked.)
-void TimeParsers(int repeat, const std::vector<std::string>& engines, Corpus* corpus) {
+// (each only when an engine that uses it is benchmarked.) simdjson's parse alone is timed
+// between the engines' passes (main), in the same stretch of time as the view engine.
+void TimeParsers(int repeat, const std::vector<std::string>& engines, SimdjsonBaseline* simdjson, Corpus* corpus) {
   auto wanted = [&](const char* name) { return std::find(engines.begin(), engines.end(), name) != engines.end(); };
   bool libjq = wanted("libjq");
   bool values = wanted("interp") || wanted("jit") || wanted("aot");
@@ -166,26 +200,11 @@ void TimeParsers(int repeat, const std::vector<std::string>& engines, Corpus* co
   if (libjq) corpus->jq_parse_ns = best_of([&] {
     for (const std::string& line : corpus->lines) jv_free(jv_parse(line.c_str()));
   });
-  // The baseline of bytes-to-results: simdjson's parse alone, on text already padded (as
-  // simdjson wants it), so none of the view engine's own work is in it.
-  std::vector<simdjson::padded_string> padded;
-  size_t largest = 0;
-  for (const std::string& line : corpus->lines) {
-    padded.emplace_back(line);
-    largest = std::max(largest, line.size());
-  }
-  simdjson::dom::parser parser;
-  if (parser.allocate(std::max<size_t>(largest, 1), wm::json_dom::kMaxDomDepth) != simdjson::SUCCESS) return;
-  corpus->simdjson_parse_ns = best_of([&] {
-    for (const simdjson::padded_string& line : padded) {
-      simdjson::dom::element root;
-      if (parser.parse(line).get(root) != simdjson::SUCCESS) continue;  // every line parsed before timing
-    }
-  });
+  if (!simdjson->ok()) return;
   corpus->dom_parse_ns = best_of([&] {
     for (size_t i = 0; i < corpus->lines.size(); ++i) {
       simdjson::dom::element root;
-      wm::json_dom::ParseDom(corpus->FusedText(i), &parser, &root, /*padded=*/true);
+      wm::json_dom::ParseDom(corpus->FusedText(i), simdjson->parser(), &root, /*padded=*/true);
     }
   });
 }
@@ -489,32 +508,53 @@ int main(int argc, char** argv) {
     if (name != "interp") names.push_back(name);
   }
   if (!BuildEngines(&expressions, names, options.opt_level, &engines)) return 2;
-  TimeParsers(options.repeat, options.engines, &corpus);
+  SimdjsonBaseline simdjson(corpus);
+  TimeParsers(options.repeat, options.engines, &simdjson, &corpus);
   const Engine& interp = engines.front();
   if (!CheckAgreement(engines, interp, expressions, corpus)) return 1;
-  for (const Engine& engine : engines) {
-    bool requested = std::find(options.engines.begin(), options.engines.end(), engine.name) !=
-                     options.engines.end();
-    if (!requested) continue;
-    double best = 0;
-    size_t outputs = 0;
-    for (int pass = 0; pass < options.repeat; ++pass) {
-      double ns = TimePass(engine, interp, corpus, &outputs);
-      if (pass == 0 || ns < best) best = ns;
+  // The passes interleaved: each round times simdjson's parse alone, then one pass of every
+  // requested engine, so that each engine's best pass and the baseline's come from the same
+  // stretch of time (a busy spell on a shared machine slows one round of all of them, not all
+  // the passes of one). The view engine's bytes to results is also given paired: the median
+  // over the rounds of its pass divided by the parse pass just before it.
+  std::vector<double> best(engines.size(), 0);
+  std::vector<size_t> outputs(engines.size(), 0);
+  std::vector<double> paired;  // per round: fused pass / simdjson pass
+  double simdjson_best = 0;
+  for (int round = 0; round < options.repeat; ++round) {
+    const double parse_ns = simdjson.ok() ? simdjson.Pass() : 0;
+    if (round == 0 || parse_ns < simdjson_best) simdjson_best = parse_ns;
+    for (size_t e = 0; e < engines.size(); ++e) {
+      if (std::find(options.engines.begin(), options.engines.end(), engines[e].name) == options.engines.end()) continue;
+      const double ns = TimePass(engines[e], interp, corpus, &outputs[e]);
+      if (round == 0 || ns < best[e]) best[e] = ns;
+      if (engines[e].runner && parse_ns > 0) paired.push_back(ns / parse_ns);
     }
-    double objects = static_cast<double>(corpus.values.size());
-    double per_object = best / objects;
+  }
+  const double objects = static_cast<double>(corpus.values.size());
+  corpus.simdjson_parse_ns = simdjson_best / objects;
+  std::sort(paired.begin(), paired.end());
+  const double paired_median =
+      paired.empty() ? 0 : (paired[(paired.size() - 1) / 2] + paired[paired.size() / 2]) / 2;
+  for (size_t e = 0; e < engines.size(); ++e) {
+    const Engine& engine = engines[e];
+    if (std::find(options.engines.begin(), options.engines.end(), engine.name) == options.engines.end()) continue;
+    double per_object = best[e] / objects;
     double parse = engine.jq.empty() ? corpus.wm_parse_ns : corpus.jq_parse_ns;
     double bytes_to_results = per_object + parse;
+    std::string paired_field;
     if (engine.runner) {  // one pass from the text: parse is simdjson's, evaluation the rest
       parse = corpus.simdjson_parse_ns;
       bytes_to_results = per_object;
       per_object = std::max(0.0, bytes_to_results - parse);
+      char text[64];
+      std::snprintf(text, sizeof(text), " bytes_to_results_over_parse_paired=%.2f", paired_median);
+      paired_field = text;
     }
     std::printf("engine=%s objects=%zu exprs=%zu outputs=%zu ns_per_object=%.0f parse_ns_per_object=%.0f "
-                "bytes_to_results_ns_per_object=%.0f\n",
-                engine.name.c_str(), corpus.values.size(), expressions.size(), outputs, per_object, parse,
-                bytes_to_results);
+                "bytes_to_results_ns_per_object=%.0f%s\n",
+                engine.name.c_str(), corpus.values.size(), expressions.size(), outputs[e], per_object, parse,
+                bytes_to_results, paired_field.c_str());
     std::fflush(stdout);
   }
   for (const Engine& engine : engines) {
