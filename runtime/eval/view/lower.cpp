@@ -106,8 +106,9 @@ bool IsFirstElement(const ViewProgram& program, uint32_t id) {
 
 class Lowerer {
  public:
-  Lowerer(const ir::Program& p, PathTrie* trie, ViewProgram* out, std::string* reason)
-      : p_(p), trie_(trie), out_(out), reason_(reason) {}
+  // `whole`: the program's body (a resolver's whole expression).
+  Lowerer(const ir::Program& p, NodeId whole, PathTrie* trie, ViewProgram* out, std::string* reason)
+      : p_(p), whole_(whole), trie_(trie), out_(out), reason_(reason) {}
 
   // Lowers node `id` whose input is the value of trie node `ctx` (kNoContext: not known); false
   // when unsupported.
@@ -123,7 +124,9 @@ class Lowerer {
         v.a = AddConst(p_.consts.at(n.a));
         break;
       case Op::Index: return LowerIndex(id, n, ctx, result);
-      case Op::Iterate: return LowerIterate(n, ctx, result);
+      case Op::Iterate:
+        if (id == whole_ && IsCollectOfSomething(n.kids[0])) return Lower(p_.nodes[n.kids[0]].kids[0], ctx, result);
+        return LowerIterate(n, ctx, result);
       case Op::Pipe: return LowerPipe(n, ctx, result);
       case Op::Comma: v.op = VOp::kComma; break;
       case Op::Neg: v.op = VOp::kNeg; break;
@@ -399,6 +402,17 @@ class Lowerer {
     return Push(std::move(each));
   }
 
+  // Whether IR node `id` is `[f]` with f not `empty`. As a whole resolver, `[f][]` is lowered as
+  // f: both output f's values in order, and they differ only where f fails after some outputs
+  // (`[f][]` outputs none of them). A failing resolver goes to the regular engine, which drops
+  // what the view engine output and answers as jq does. Below the whole, `//`, `?` or `first`
+  // would keep f's outputs before the error, where `[f][]` has none: there it stays a collect.
+  bool IsCollectOfSomething(NodeId id) const {
+    if (id >= p_.nodes.size() || p_.nodes[id].op != Op::Collect || p_.nodes[id].kids.size() != 1) return false;
+    const NodeId body = p_.nodes[id].kids[0];
+    return body < p_.nodes.size() && p_.nodes[body].op != Op::Empty;
+  }
+
   // The iteration node of `.[]` over the value at trie node `path`, or kNoContext when it cannot
   // be shared (below another iteration, or that iteration is active around this node).
   int64_t IterationOf(int64_t path) {
@@ -549,6 +563,7 @@ class Lowerer {
   }
 
   const ir::Program& p_;
+  const NodeId whole_;  // the program's body
   PathTrie* trie_;
   ViewProgram* out_;
   std::string* reason_;
@@ -838,7 +853,7 @@ std::unique_ptr<ViewProgram> LowerToView(const ir::Program& program, PathTrie* t
   PathTrie scratch = *trie;
   auto view = std::make_unique<ViewProgram>();
   view->num_slots = program.functions[0].num_slots;
-  Lowerer lowerer(program, &scratch, view.get(), reason);
+  Lowerer lowerer(program, program.functions[0].body, &scratch, view.get(), reason);
   if (!lowerer.Lower(program.functions[0].body, 0, &view->root)) return nullptr;
   *trie = std::move(scratch);
   MarkSingle(view.get());

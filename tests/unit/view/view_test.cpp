@@ -722,5 +722,42 @@ TEST(ViewEngineTest, CatalogResolversAgreeWithTheInterpreter) {
   EXPECT_GT(answered, compared / 4);
 }
 
+// A whole resolver `[f][]` (dynamo's `[.components[] | ... | first][]`) is lowered as f: on the
+// DOM it outputs f's values with no array built, and where f fails after some outputs (where
+// `[f][]` has none) the resolver goes to the regular engine, whose answer is the interpreter's.
+// Below `//`, `?` and `first(...)`, which keep f's outputs before an error, it stays `[f][]`.
+TEST(ViewEngineTest, AWholeCollectThenIterateIsItsBody) {
+  const std::vector<std::string> exprs = {
+      "[.a[] | .b][]", "[.a[] | select(.b == 1) | .c][]", "[.a[].b | first(.[]?)][]",
+      "([.a[] | .b.c][]) // \"none\"", "([.a[] | .b.c][])?", "try ([.a[] | .b.c][]) catch 0", "[[.a[] | .b.c][]]", "first([.a[] | .b.c][])",
+      "[.a[] | .b.c][] | . + 1"};
+  const std::vector<std::string> docs = {
+      R"({"a":[{"b":1,"c":"x"},{"b":2,"c":"y"},{"b":1}]})",
+      R"({"a":[{"b":{"c":1}},{"b":{"c":2}}]})",
+      R"({"a":[{"b":{"c":1}},{"b":"s"},{"b":{"c":3}}]})",  // `.b.c` fails at the second element
+      R"({"a":[{"b":[5,6]},{"b":7}]})", R"({"a":[]})", R"({"a":{"k":{"b":1}}})", R"({"a":3})", R"({})"};
+  ExpectAgree(exprs, docs);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+
+  // On the DOM where f does not fail; to the regular engine where it does, with none of the
+  // outputs f made before failing. A path per element (answered by its iteration's group) and
+  // code per element (which outputs as it goes) both.
+  for (const std::string expr : {"[.a[] | .b.c][]", "[.a[] | .b.c + 10][]"}) {
+    const std::shared_ptr<const ir::Program> whole = Lowered(expr);
+    view::FusedKind kind({whole});
+    view::FusedRunner runner(kind);
+    JsonError error;
+    const std::string fine = R"({"a":[{"b":{"c":1}},{"b":{"c":2}}]})";
+    ASSERT_TRUE(runner.Run(fine, {}, &error));
+    EXPECT_TRUE(runner.result(0).fused) << expr;
+    EXPECT_EQ(Describe(runner.result(0)), Interpret(*whole, fine, false)) << expr;
+    const std::string failing = R"({"a":[{"b":{"c":1}},{"b":"s"}]})";
+    ASSERT_TRUE(runner.Run(failing, {}, &error));
+    EXPECT_FALSE(runner.result(0).fused) << expr;
+    EXPECT_EQ(Describe(runner.result(0)), Interpret(*whole, failing, false)) << expr;
+    EXPECT_EQ(runner.result(0).outputs.size(), 0u) << expr;  // the first element's is not among them
+  }
+}
+
 }  // namespace
 }  // namespace wm::testing
