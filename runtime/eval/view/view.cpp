@@ -11,6 +11,7 @@
 #include "runtime/eval/view/view.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
@@ -373,12 +374,17 @@ void VVal::AddRef(Composite* built) { ++built->refs; }
 simdjson::dom::object ObjectOf(element e) { return e.get_object().value_unsafe(); }
 simdjson::dom::array ArrayOf(element e) { return e.get_array().value_unsafe(); }
 
-// The number of a Number element, as ConvertElement reads it.
-double NumberOf(element e) {
-  switch (e.type()) {
-    case element_type::INT64: return static_cast<double>(e.get_int64().value_unsafe());
-    case element_type::UINT64: return static_cast<double>(e.get_uint64().value_unsafe());
-    default: return e.get_double().value_unsafe();
+// The number of a Number element, as ConvertElement reads it, off the tape: the type byte of
+// its first word ('l' int64, 'u' uint64, 'd' double) and the value's bits in the second.
+// Precondition: `e` is a number.
+inline double NumberOf(element e) {
+  const TapeRef ref = TapeRefOf(e);
+  const uint64_t* tape = ref.doc->tape.get();
+  const uint64_t bits = tape[ref.index + 1];
+  switch (tape[ref.index] >> 56) {
+    case 'l': return static_cast<double>(static_cast<int64_t>(bits));
+    case 'u': return static_cast<double>(bits);
+    default: return std::bit_cast<double>(bits);
   }
 }
 

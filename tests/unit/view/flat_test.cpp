@@ -400,4 +400,16 @@ TEST(ViewFlatCodeTest, StringsAddFromBothSidesBytes) {
   EXPECT_GT(flat_runs, 0u);
   for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
 }
+// Numbers of each of simdjson's tape types (int64, uint64 past int64's range, double) read by
+// arithmetic and comparisons, per element and at the root, as the interpreter reads them.
+TEST(ViewFlatCodeTest, NumbersOfEveryTapeTypeReadAsTheInterpreter) {
+  const std::vector<std::string> exprs = {".a * 2", ".a + .b", ".a - 1 < .b", ".x[] | (.r // 1) * (.n // 1)",
+                                          "(.a // 0) > 9007199254740992"};
+  const std::vector<std::string> docs = {
+      R"({"a":3,"b":-4})", R"({"a":18446744073709551615,"b":9223372036854775807})",
+      R"({"a":-9223372036854775808,"b":0.5})", R"({"a":1.5e308,"b":-2.25e-308})", R"({"a":0.0,"b":-0.0})",
+      R"({"x":[{"r":2,"n":3},{"r":18446744073709551614},{"n":1e3},{}]})", R"({"a":9007199254740993})"};
+  ExpectAgree(exprs, docs);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+}
 }  // namespace wm::testing
