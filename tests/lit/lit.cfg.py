@@ -18,6 +18,9 @@ config.environment["PATH"] = os.pathsep.join(
 if build_dir:
     config.test_exec_root = os.path.join(build_dir, "tests", "lit")
 config.substitutions.append(("%wmc", os.path.join(bin_dir, "wmc")))
+# The benchmark programs are not built in every configuration (the sanitizer builds leave them out).
+if os.path.exists(os.path.join(bin_dir, "bench_engines")):
+    config.available_features.add("bench")
 config.substitutions.append(("%src", src_dir))
 config.substitutions.append(("%build", build_dir))
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "Inputs")))
