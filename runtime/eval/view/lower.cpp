@@ -665,6 +665,13 @@ void MarkSingle(ViewProgram* program) {
                   ((n.op == VOp::kAnd || n.op == VOp::kOr) && program->nodes[n.kids[0]].condition &&
                    program->nodes[n.kids[1]].condition);
     if (n.op == VOp::kCollect) n.select_each = SelectsEachElement(*program, n.kids[0]);
+    if (n.op == VOp::kBinary && (static_cast<ir::BinaryOp>(n.a) == ir::BinaryOp::Eq ||
+                                 static_cast<ir::BinaryOp>(n.a) == ir::BinaryOp::Ne)) {
+      const VNode& left = program->nodes[n.kids[0]];
+      const VNode& right = program->nodes[n.kids[1]];
+      n.type_test = left.op == VOp::kType && left.memo == 0 && right.op == VOp::kConst && right.memo == 0 &&
+                    program->consts[right.a].IsString();
+    }
     n.first_selected = n.op == VOp::kPipe && program->nodes[n.kids[0]].select_each &&
                        IsFirstElement(*program, n.kids[1]);
     if (n.op == VOp::kObject) {

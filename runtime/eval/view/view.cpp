@@ -2243,6 +2243,7 @@ class Evaluator {
     if (c.memo == 0) {
       if (IsDirectComparison(c)) return DirectComparisonHolds(c, in, holds);
       if (c.op == VOp::kAnd || c.op == VOp::kOr) return Holds(id, in, holds);
+      if (c.type_test) return TypeTestHolds(c, in, holds);
     }
     Flow f = Single(id, in, scratch);
     *holds = f == Flow::kContinue && Truthy(*scratch);
@@ -2269,6 +2270,7 @@ class Evaluator {
       }
       case VOp::kBinary:
         if (IsDirectComparison(c)) return DirectComparisonHolds(c, in, holds);
+        if (c.type_test) return TypeTestHolds(c, in, holds);
         break;
       default: break;
     }
@@ -2295,6 +2297,14 @@ class Evaluator {
       *holds = HoldsAgainstConstant(op, field, Const(c.c));
       return Flow::kContinue;
     });
+  }
+  // Whether `type == "name"` (`!=`: VNode::type_test) holds on `in`: the name of its kind against
+  // the constant, with the steps of the comparison, `type` and the constant, as the tree takes.
+  Flow TypeTestHolds(const VNode& c, const VVal& in, bool* holds) {
+    if (!Step() || !Step() || !Step()) return Flow::kBail;
+    const bool equal = TypeNameOf(in.kind()).AsString() == Const(p_->nodes[c.kids[1]].a).AsString();
+    *holds = equal == (static_cast<ir::BinaryOp>(c.a) == ir::BinaryOp::Eq);
+    return Flow::kContinue;
   }
   [[gnu::noinline]] Flow DirectComparisonHolds(const VNode& c, const VVal& in, bool* holds) {
     if (!Step()) return Flow::kBail;

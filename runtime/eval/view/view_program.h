@@ -93,6 +93,10 @@ struct VNode {
   // document the evaluator tests every element in one loop and keeps the first that passes,
   // without building the array. Set by MarkSingle.
   bool first_selected = false;
+  // A kBinary `type == "name"` or `type != "name"` on its input (a constant string name): the
+  // evaluator compares the input's kind with the name's, without the name's string. Set by
+  // MarkSingle.
+  bool type_test = false;
   // 1 + the kind's memo slot of this subexpression, 0 for none: set by ShareRepeatedSubexpressions
   // on a subexpression the kind computes more than once per object (or per element).
   uint32_t memo = 0;

@@ -412,4 +412,22 @@ TEST(ViewFlatCodeTest, NumbersOfEveryTapeTypeReadAsTheInterpreter) {
   ExpectAgree(exprs, docs);
   for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
 }
+// `type == "name"` and `!=` in conditions (kserve's `select(type == "object" and .storageUri)`)
+// compare the input's kind by name: every JSON type against every name jq gives, and a name no
+// type has, alone, in `and` / `or`, and in a select over an object's values and an array's.
+TEST(ViewFlatCodeTest, TypeTestsCompareTheKindsName) {
+  std::vector<std::string> exprs;
+  for (const char* name : {"null", "boolean", "number", "string", "array", "object", "bool"}) {
+    exprs.push_back(std::string("[.v[] | select(type == \"") + name + "\")]");
+    exprs.push_back(std::string("[.v[] | select(type != \"") + name + "\" and . != null)]");
+  }
+  exprs.push_back(R"([.m | .[]? | select(type == "object" and .uri)] | first)");
+  exprs.push_back(R"(.v | map(type == "array" or type == "object"))");
+  const std::vector<std::string> docs = {
+      R"({"v":[null,true,false,0,-1.5,"s","",[],[1],{},{"a":1}],"m":{"a":1,"b":{"uri":"x"},"c":{"uri":"y"}}})",
+      R"({"v":[],"m":{"a":{"uri":null},"b":[{"uri":1}]}})", R"({"v":[{"k":null}],"m":[{"uri":2},3]})",
+      R"({"v":[1],"m":"text"})"};
+  ExpectAgree(exprs, docs);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+}
 }  // namespace wm::testing
