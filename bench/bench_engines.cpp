@@ -517,6 +517,10 @@ int main(int argc, char** argv) {
   // stretch of time (a busy spell on a shared machine slows one round of all of them, not all
   // the passes of one). The view engine's bytes to results is also given paired: the median
   // over the rounds of its pass divided by the parse pass just before it.
+  std::vector<bool> requested(engines.size());  // the interpreter is built even when not asked for
+  for (size_t e = 0; e < engines.size(); ++e) {
+    requested[e] = std::find(options.engines.begin(), options.engines.end(), engines[e].name) != options.engines.end();
+  }
   std::vector<double> best(engines.size(), 0);
   std::vector<size_t> outputs(engines.size(), 0);
   std::vector<double> paired;  // per round: fused pass / simdjson pass
@@ -525,7 +529,7 @@ int main(int argc, char** argv) {
     const double parse_ns = simdjson.ok() ? simdjson.Pass() : 0;
     if (round == 0 || parse_ns < simdjson_best) simdjson_best = parse_ns;
     for (size_t e = 0; e < engines.size(); ++e) {
-      if (std::find(options.engines.begin(), options.engines.end(), engines[e].name) == options.engines.end()) continue;
+      if (!requested[e]) continue;
       const double ns = TimePass(engines[e], interp, corpus, &outputs[e]);
       if (round == 0 || ns < best[e]) best[e] = ns;
       if (engines[e].runner && parse_ns > 0) paired.push_back(ns / parse_ns);
@@ -537,8 +541,8 @@ int main(int argc, char** argv) {
   const double paired_median =
       paired.empty() ? 0 : (paired[(paired.size() - 1) / 2] + paired[paired.size() / 2]) / 2;
   for (size_t e = 0; e < engines.size(); ++e) {
+    if (!requested[e]) continue;
     const Engine& engine = engines[e];
-    if (std::find(options.engines.begin(), options.engines.end(), engine.name) == options.engines.end()) continue;
     double per_object = best[e] / objects;
     double parse = engine.jq.empty() ? corpus.wm_parse_ns : corpus.jq_parse_ns;
     double bytes_to_results = per_object + parse;

@@ -2683,6 +2683,12 @@ struct FusedRunner::State {
   // (status kOk, no error, fused, the k-th one's output at k): true after a run where they all
   // were, so that the next such run writes only their outputs.
   bool path_results_current = false;
+
+  // What the evaluator reads of this runner on one run.
+  EvalContext Context(const RunOptions& options, bool sort_keys, uint64_t* conversions) {
+    return EvalContext{&paths,           &memo,      &options.limits, sort_keys,
+                       options.globals, &converted, conversions,     &member_lookups};
+  }
 };
 
 namespace {
@@ -2846,14 +2852,20 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
 
 }  // namespace
 
+// Resolver i's outputs are outputs_[begin, end) once it is done; a failed attempt (a bail, an
+// error left to the regular engine) is cut off before the next one appends.
+[[gnu::always_inline]] inline void FusedRunner::SetOutputs(size_t i, size_t begin, size_t end) {
+  results_[i].outputs.all_ = &outputs_;
+  results_[i].outputs.begin_ = begin;
+  results_[i].outputs.end_ = end;
+}
+
 [[gnu::always_inline]] inline void FusedRunner::AnsweredOnDom(size_t i, size_t begin, size_t end) {
   ResolverResult& result = results_[i];
   if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
   result.status = EvalStatus::kOk;
   result.fused = true;
-  result.outputs.all_ = &outputs_;
-  result.outputs.begin_ = begin;
-  result.outputs.end_ = end;
+  SetOutputs(i, begin, end);
   ++stats_.fused_runs;
 }
 
@@ -2875,8 +2887,7 @@ void FusedRunner::AnswerEachPathGroups(const RunOptions& options) {
     const size_t count = elements->size();
     if (listed != PathCache::kKnown || count >= options.limits.max_outputs) {
       // Each alone, through EmitEachPath (which needs an evaluator for the output limit).
-      EvalContext context{&s.paths,   &s.memo,      &options.limits,          sort_keys,
-                          options.globals, &s.converted, &stats_.split_conversions, &s.member_lookups};
+      const EvalContext context = s.Context(options, sort_keys, &stats_.split_conversions);
       Evaluator evaluator(context);
       for (uint32_t i : group.resolvers) {
         const ResolverPlan& step = s.plan[i];
@@ -2941,13 +2952,6 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   // below sets those again in place, without appending them one by one.
   const size_t path_count = s.path_nodes.size();
   if (outputs_.size() > path_count) outputs_.resize(path_count);
-  // Resolver i's outputs are outputs_[begin, end) once it is done; a failed attempt (a bail, an
-  // error left to the regular engine) is cut off before the next one appends.
-  auto finish = [&](size_t i, size_t begin, size_t end) {
-    results_[i].outputs.all_ = &outputs_;
-    results_[i].outputs.begin_ = begin;
-    results_[i].outputs.end_ = end;
-  };
   element root;
   if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
@@ -2959,7 +2963,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     for (size_t i = 0; i < kind_.size(); ++i) {
       const size_t begin = outputs_.size();
       RunFallback(*kind_.fallbacks_[i], document, options, OutputSink{&outputs_, begin}, &results_[i]);
-      finish(i, begin, outputs_.size());
+      SetOutputs(i, begin, outputs_.size());
       ++stats_.fallback_runs;
     }
     return true;
@@ -2976,7 +2980,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
       s.document_ready = true;
     }
     RunFallback(*kind_.fallbacks_[i], s.document, options, OutputSink{&outputs_, begin}, &results_[i]);
-    finish(i, begin, outputs_.size());
+    SetOutputs(i, begin, outputs_.size());
     ++stats_.fallback_runs;
   };
   // Resolvers that are one trie path: the value at the path (a view, or null when it is absent)
@@ -3027,8 +3031,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     else outputs_.emplace_back();
     AnsweredOnDom(i, begin, outputs_.size());
   }
-  EvalContext context{&s.paths,   &s.memo,      &options.limits,          sort_keys,
-                      options.globals, &s.converted, &stats_.split_conversions, &s.member_lookups};
+  const EvalContext context = s.Context(options, sort_keys, &stats_.split_conversions);
   Evaluator evaluator(context);
   if (!s.each_path_groups.empty()) {
     AnswerEachPathGroups(options);
@@ -3043,7 +3046,7 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
       if (RunProgram(evaluator, step, &s.flat_registers, OutputSink{&s.head_outputs, 0}) == Flow::kContinue &&
           RunSplitTail(*step.tail, s.head_outputs, options, sort_keys, &s.converted, &stats_.split_conversions,
                        sink, &results_[i])) {
-        finish(i, begin, outputs_.size());
+        SetOutputs(i, begin, outputs_.size());
         ++stats_.split_runs;
         continue;
       }

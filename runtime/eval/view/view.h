@@ -265,6 +265,8 @@ class FusedRunner {
 
  private:
   struct State;
+  // Resolver i's result reads outputs_[begin, end).
+  void SetOutputs(size_t i, size_t begin, size_t end);
   // Resolver i answered on the DOM: its outputs are outputs_[begin, end).
   void AnsweredOnDom(size_t i, size_t begin, size_t end);
   // The each-path resolvers (State::each_path_groups); the ones left to the regular engine are
