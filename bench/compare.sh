@@ -4,7 +4,9 @@
 # evaluates the kind's resolvers than libjq and gojq (competitor ns per object / wmc ns per object),
 # and for the view engine (fused) its bytes-to-results against simdjson's parse alone: b2r/simd is
 # the ratio of the two best passes, b2r~simd the median over bench_engines' rounds of the fused
-# pass over the parse pass just before it (paired in time: steadier on a shared machine).
+# pass over the parse pass just before it (paired in time: steadier on a shared machine), each
+# pass starting with its text in cache, and b2r~cold the same with the caches emptied before
+# each pass (the text read from memory).
 #   bench/compare.sh [BUILD_DIR]        # default build; corpus in BUILD_DIR/bench-corpus
 # Environment: WM_SHARED_BENCH (default ../shared/bench: the gojq harness), REPEAT (default 3),
 # OPT_LEVEL (LLVM level of jit/aot code, default 2), KINDS (space-separated kind names; default all),
@@ -35,8 +37,8 @@ ratio() {  # ratio A B: A / B with one decimal, or - when either is missing
   if [ -z "$1" ] || [ -z "$2" ]; then echo "-"; else awk "BEGIN { printf \"%.1f\", $1 / $2 }"; fi
 }
 
-printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s %8s\n' kind exprs interp_ns jit_ns aot_ns \
-  fused_ns libjq_ns gojq_ns aot/jq jit/jq fused/jq aot/gojq int/gojq fused/gojq b2r/simd 'b2r~simd'
+printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s %8s %8s\n' kind exprs interp_ns jit_ns aot_ns \
+  fused_ns libjq_ns gojq_ns aot/jq jit/jq fused/jq aot/gojq int/gojq fused/gojq b2r/simd 'b2r~simd' 'b2r~cold'
 kinds=${KINDS:-$(cd "$corpus" && ls *.exprs | sed 's/\.exprs$//')}
 for kind in $kinds; do
   out=$("$build/bin/bench_engines" --exprs "$corpus/$kind.exprs" --objects "$corpus/$kind.ndjson" \
@@ -48,6 +50,7 @@ for kind in $kinds; do
   fused=$(field ns_per_object "$(line fused)")
   fused_b2r=$(field bytes_to_results_ns_per_object "$(line fused)")
   paired=$(field bytes_to_results_over_parse_paired "$(line fused)")
+  paired_cold=$(field bytes_to_results_over_parse_paired_cold "$(line fused)")
   simd=$(field parse_ns_per_object "$(line simdjson-parse)")
   libjq=$(field ns_per_object "$(line libjq)")
   exprs=$(field exprs "$(line interp)")
@@ -58,8 +61,8 @@ for kind in $kinds; do
     # Only comparable when gojq ran the same expressions to the same number of outputs.
     if [ "$(field outputs "$gline")" = "$outputs" ]; then g=$(field ns_per_object "$gline"); fi
   fi
-  printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s %8s\n' "$kind" "$exprs" "$interp" "$jit" \
+  printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s %8s %8s\n' "$kind" "$exprs" "$interp" "$jit" \
     "$aot" "$fused" "$libjq" "${g:--}" "$(ratio "$libjq" "$aot")" "$(ratio "$libjq" "$jit")" \
     "$(ratio "$libjq" "$fused")" "$(ratio "$g" "$aot")" "$(ratio "$g" "$interp")" "$(ratio "$g" "$fused")" \
-    "$(ratio "$fused_b2r" "$simd")" "${paired:--}"
+    "$(ratio "$fused_b2r" "$simd")" "${paired:--}" "${paired_cold:--}"
 done
