@@ -903,8 +903,11 @@ bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::do
     return false;
   }
   if (padded || text.size() > kReusableCapacity) {
-    if (MayHoldNegativeZero(text, nullptr)) return false;
-    return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS;
+    // The scan after the parse, not before: the parse's first stage brings the text into the
+    // cache while it computes, and the scan then reads it there (scanned first, a document the
+    // cache does not hold yet costs the scan the wait for memory, with nothing to overlap it).
+    return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS &&
+           !MayHoldNegativeZero(text, nullptr);
   }
   // simdjson reads up to SIMDJSON_PADDING bytes past the end: the scan copies the text into a
   // per-thread padded buffer that keeps its capacity, instead of simdjson's fresh allocation per
