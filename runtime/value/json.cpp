@@ -571,6 +571,47 @@ bool MayHoldNegativeZero(std::string_view text, char* copy_to) {
   return false;
 }
 
+// Whether a parsed document holds the integer 0: an int64 word on simdjson's tape followed by the
+// value word 0. Only then can the text have held "-0", which simdjson reads as that 0 (a "-0.0"
+// or "-0e0" keeps its sign as a double), so only then is the text scanned (MayHoldNegativeZero).
+// The tape is in cache (the parse just wrote it) and has one word per string however long, where
+// Kubernetes text is mostly strings: fewer bytes to look at than the text. A value word equal to
+// an int64 word is followed by a type word, never 0, so the test has no false positive.
+constexpr uint64_t kTapeInt64Word = uint64_t{'l'} << 56;
+#if defined(__x86_64__) && defined(__GNUC__)
+// 8 words per step: each compared with an int64 word, the word after it with 0.
+__attribute__((target("avx2"))) bool TapeHoldsIntegerZeroAvx2(const uint64_t* tape, size_t length, size_t* done) {
+  const __m256i int64_word = _mm256_set1_epi64x(static_cast<long long>(kTapeInt64Word));
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i any = zero;
+  size_t i = 0;
+  for (; i + 9 <= length; i += 8) {
+    const auto* words = reinterpret_cast<const __m256i*>(tape + i);
+    const auto* next_words = reinterpret_cast<const __m256i*>(tape + i + 1);
+    const __m256i first = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_loadu_si256(words), int64_word),
+                                           _mm256_cmpeq_epi64(_mm256_loadu_si256(next_words), zero));
+    const __m256i second = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_loadu_si256(words + 1), int64_word),
+                                            _mm256_cmpeq_epi64(_mm256_loadu_si256(next_words + 1), zero));
+    any = _mm256_or_si256(any, _mm256_or_si256(first, second));
+  }
+  *done = i;
+  return !_mm256_testz_si256(any, any);
+}
+#endif
+
+bool TapeHoldsIntegerZero(const simdjson::dom::document& document) {
+  const uint64_t* tape = document.tape.get();
+  const size_t length = tape[0] & 0x00FFFFFFFFFFFFFFull;  // the root word holds the tape's length
+  size_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  if (has_avx2 && TapeHoldsIntegerZeroAvx2(tape, length, &i)) return true;
+#endif
+  bool found = false;
+  for (; i + 1 < length; ++i) found |= tape[i] == kTapeInt64Word && tape[i + 1] == 0;
+  return found;
+}
+
 // Returns false when simdjson cannot decide (the caller then runs Parser).
 bool ParseWithSimdjson(std::string_view text, int max_depth, Value* out) {
   thread_local simdjson::dom::parser reusable;
@@ -902,20 +943,19 @@ bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::do
           simdjson::SUCCESS) {
     return false;
   }
+  // After the parse, the text is scanned for "-0" only when the tape holds an integer 0 (most
+  // documents hold none); the parse has brought the text into the cache by then.
+  const auto exact = [&] { return !TapeHoldsIntegerZero(parser->doc) || !MayHoldNegativeZero(text, nullptr); };
   if (padded || text.size() > kReusableCapacity) {
-    // The scan after the parse, not before: the parse's first stage brings the text into the
-    // cache while it computes, and the scan then reads it there (scanned first, a document the
-    // cache does not hold yet costs the scan the wait for memory, with nothing to overlap it).
-    return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS &&
-           !MayHoldNegativeZero(text, nullptr);
+    return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS && exact();
   }
-  // simdjson reads up to SIMDJSON_PADDING bytes past the end: the scan copies the text into a
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end: the text is copied into a
   // per-thread padded buffer that keeps its capacity, instead of simdjson's fresh allocation per
   // document. The DOM does not point into it (strings are copied into the parser's own buffer).
   thread_local std::string copy;
   if (copy.size() < text.size() + simdjson::SIMDJSON_PADDING) copy.resize(text.size() + simdjson::SIMDJSON_PADDING);
-  if (MayHoldNegativeZero(text, copy.data())) return false;
-  return parser->parse(copy.data(), text.size(), false).get(*root) == simdjson::SUCCESS;
+  std::memcpy(copy.data(), text.data(), text.size());
+  return parser->parse(copy.data(), text.size(), false).get(*root) == simdjson::SUCCESS && exact();
 }
 
 bool ConvertElement(simdjson::dom::element element, int max_depth, Value* out) {

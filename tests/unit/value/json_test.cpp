@@ -347,6 +347,34 @@ TEST(ParseDom, FindsTheIntegerMinusZeroAtEveryOffset) {
   }
 }
 
+// The text is scanned for "-0" only when the parse's tape holds an integer 0, which the tape
+// test finds many words at a time: the integer -0 (and 0) at every tape offset against those
+// steps, up to the tape's last words, sends a -0 document to the exact parser and keeps the
+// others on the DOM, as does a number whose value word is the tape's integer type word.
+TEST(ParseDom, FindsTheIntegerZeroAtEveryTapeWord) {
+  simdjson::dom::parser parser;
+  auto dom_parses = [&](const std::string& text, bool padded) {
+    std::string buffer = text + std::string(simdjson::SIMDJSON_PADDING, ' ');
+    simdjson::dom::element root;
+    return json_dom::ParseDom(std::string_view(buffer.data(), text.size()), &parser, &root, padded);
+  };
+  for (size_t lead = 0; lead < 40; ++lead) {
+    std::string words;  // `true` is one tape word, a string one, an integer two
+    for (size_t i = 0; i < lead; ++i) words += "true,";
+    for (bool padded : {false, true}) {
+      EXPECT_FALSE(dom_parses("[" + words + "-0]", padded)) << lead;
+      EXPECT_FALSE(dom_parses("[" + words + "-0,\"tail\",true,true,true,true,true,true,true,true]", padded)) << lead;
+      EXPECT_FALSE(dom_parses("{\"a\":[" + words + "1,-0,2]}", padded)) << lead;
+      EXPECT_FALSE(dom_parses("[" + words + "0,-0]", padded)) << lead;
+      EXPECT_TRUE(dom_parses("[" + words + "0]", padded)) << lead;
+      EXPECT_TRUE(dom_parses("[" + words + "0,\"web-0\",-0.0,-0e1,7782220156096217088,0]", padded)) << lead;
+      EXPECT_TRUE(dom_parses("[" + words + "7782220156096217088,true]", padded)) << lead;
+    }
+  }
+  EXPECT_FALSE(dom_parses("-0", true));
+  EXPECT_TRUE(dom_parses("0", true));
+}
+
 // ---- property test against jq
 
 // Random JSON text with varied number spellings, escapes and non-ASCII text.
