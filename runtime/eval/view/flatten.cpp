@@ -4,7 +4,8 @@
 // per element), objects with constant keys (and `with_entries(select(.value OP c))` of them) and
 // the kind's shared subexpressions (memo slots of the object) are instructions;
 // any other node is one kTree instruction that the tree evaluator computes. `.a[] | f` with f
-// single becomes f's code, run on each element. The order of evaluation is the tree evaluator's
+// single becomes f's code, run on each element; `E as $x | body` with E single becomes body's
+// code after E's, which sets the variable once. The order of evaluation is the tree evaluator's
 // (a comparison's right side first, as jq), so an error or a bail surfaces at the same node and
 // sends the resolver to the regular engine as before.
 #include <algorithm>
@@ -143,7 +144,7 @@ class Flattener {
   // The blocks of the conditions met so far, each after the code before it: their kAnyAll
   // instructions point at them. A block may add blocks of its own (nested any/all).
   bool CompileBlocks() {
-    for (size_t i = 0; i < blocks_.size(); ++i) {
+    for (size_t i = blocks_done_; i < blocks_.size(); blocks_done_ = ++i) {
       const Block block = blocks_[i];
       out_->code[block.instr].b = static_cast<uint32_t>(out_->code.size());
       uint32_t value;
@@ -340,24 +341,36 @@ class Flattener {
   const uint32_t iteration_;
   FlatCode* out_;
   std::vector<Block> blocks_;
+  size_t blocks_done_ = 0;  // the blocks CompileBlocks has compiled (it may be called again)
   // The result registers of `if` and `//`, which both branches write (TakeLastWrite leaves them).
   std::vector<uint32_t> joined_;
 };
 
 // Code for single node `root`, run on each element of trie iteration `iteration` when it is not 0.
 // Null when a node cannot be compiled, or when the code would be one kTree of the root and the
-// tree's own run does the same (`one_tree_gains` false).
+// tree's own run does the same (`one_tree_gains` false). `bind`, when not null, is a kBind
+// whose body the code is: its source's code follows (FlatCode::bind_entry).
 std::unique_ptr<FlatCode> FlattenFrom(const ViewProgram& program, const PathTrie& trie,
                                       const std::vector<uint32_t>& memo_iterations, uint32_t root,
-                                      uint32_t iteration, bool one_tree_gains) {
+                                      uint32_t iteration, bool one_tree_gains, const VNode* bind = nullptr) {
   if (!program.nodes[root].single) return nullptr;
   auto code = std::make_unique<FlatCode>();
   Flattener flattener(program, trie, memo_iterations, iteration, code.get());
   uint32_t value;
   if (!flattener.Compile(root, 0, &value)) return nullptr;
-  if (!one_tree_gains && code->code.size() == 1 && code->code[0].op == FlatOp::kTree) return nullptr;
+  if (!one_tree_gains && bind == nullptr && code->code.size() == 1 && code->code[0].op == FlatOp::kTree) {
+    return nullptr;
+  }
   code->code.push_back({FlatOp::kReturn, 0, 0, value, 0});
   if (!flattener.CompileBlocks()) return nullptr;
+  if (bind != nullptr) {
+    code->bind_slot = bind->a;
+    code->bind_entry = static_cast<uint32_t>(code->code.size());
+    uint32_t bound;
+    if (!flattener.Compile(bind->kids[0], 0, &bound)) return nullptr;
+    code->code.push_back({FlatOp::kReturn, 0, 0, bound, 0});
+    if (!flattener.CompileBlocks()) return nullptr;
+  }
   return code;
 }
 
@@ -369,13 +382,25 @@ std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& tr
   if (program.nodes[program.root].single) {
     return FlattenFrom(program, trie, memo_iterations, program.root, 0, false);
   }
+  // `E as $x | body` with E single (one value, or an error before body runs): E's code sets the
+  // variable, then body's (a single body, or `.a[] | f`), whose reads of $x are the tree's. An
+  // inner binding of the same variable is never single: it runs in a kTree, whose evaluation
+  // restores the variable after it, as the tree's own run does.
+  const VNode* bind = nullptr;
+  uint32_t body = program.root;
+  if (const VNode& top = program.nodes[program.root];
+      top.op == VOp::kBind && top.memo == 0 && program.nodes[top.kids[0]].single) {
+    bind = &top;
+    body = top.kids[1];
+    if (program.nodes[body].single) return FlattenFrom(program, trie, memo_iterations, body, 0, true, bind);
+  }
   // `.a[] | f` with f single: f's code on each element. Even when f is one kTree, the loop saves
   // the tree's generator frames (the pipe's and the iteration's continuations) per element.
-  const VNode& root = program.nodes[program.root];
-  if (root.op != VOp::kPipe) return nullptr;
-  const VNode& each = program.nodes[root.kids[0]];
+  const VNode& pipe = program.nodes[body];
+  if (pipe.op != VOp::kPipe) return nullptr;
+  const VNode& each = program.nodes[pipe.kids[0]];
   if (each.op != VOp::kIterEach || each.memo != 0) return nullptr;
-  auto code = FlattenFrom(program, trie, memo_iterations, root.kids[1], each.a, true);
+  auto code = FlattenFrom(program, trie, memo_iterations, pipe.kids[1], each.a, true, bind);
   if (code == nullptr) return nullptr;
   code->each_iteration = each.a;
   code->each_optional = each.c != 0;

@@ -1073,9 +1073,20 @@ class Evaluator {
     Begin(program);
     registers->at[0] = &cx_.paths->root();
     const VVal* value;
-    Flow f = Exec(code, 0, registers, &value);
+    Flow f = Bind(code, registers);
+    if (f == Flow::kContinue) f = Exec(code, 0, registers, &value);
     if (f == Flow::kContinue) f = Emit(*value, outputs);
     ReleaseBuilt(code, registers);
+    return f;
+  }
+  // `E as $x | ...` (FlatCode::bind_slot): E's code, on the program's input in register 0, into
+  // the variable's slot, once before the body's code.
+  Flow Bind(const FlatCode& code, FlatRegisters* registers) {
+    if (code.bind_slot == FlatCode::kNoSlot) [[likely]] return Flow::kContinue;
+    if (code.bind_slot >= slots_.size()) return Flow::kBail;
+    const VVal* bound;
+    const Flow f = Exec(code, code.bind_entry, registers, &bound);
+    if (f == Flow::kContinue) slots_[code.bind_slot] = *bound;
     return f;
   }
   // A built array or object is not kept past its run (the output holds its own reference).
@@ -1092,6 +1103,11 @@ class Evaluator {
   [[gnu::noinline]] Flow RunFlatEach(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers,
                                      OutputSink outputs) {
     Begin(program);
+    registers->at[0] = &cx_.paths->root();
+    if (const Flow f = Bind(code, registers); f != Flow::kContinue) {
+      ReleaseBuilt(code, registers);
+      return f;
+    }
     VVal element_value;
     PathCache& paths = *cx_.paths;
     const PathCache::Iteration& it = paths.iterations[code.each_iteration];

@@ -217,11 +217,19 @@ struct FlatCode {
   // below it at that element), each run's value one output.
   uint32_t each_iteration = 0;
   bool each_optional = false;
+  // Not kNoSlot: the program is `E as $x | body` with E single, and the code is body's (per
+  // element when body is `.a[] | f`). Before it, once per run, the code from `bind_entry` (to
+  // its kReturn, register 0 the program's input) computes E into variable slot `bind_slot`,
+  // which body's variables read.
+  static constexpr uint32_t kNoSlot = ~uint32_t{0};
+  uint32_t bind_slot = kNoSlot;
+  uint32_t bind_entry = 0;
 };
 
 // `program` flattened (its memo slots, VNode::memo, already given: `memo_iterations[slot]` is
 // the slot's iteration node, 0 for a value of the object): a single root's code, or for
-// `.a[] | f` with f single, f's code per element (FlatCode::each_iteration). Null for other
+// `.a[] | f` with f single, f's code per element (FlatCode::each_iteration), either of them
+// also as the body of `E as $x | ...` with E single (FlatCode::bind_slot). Null for other
 // programs, and for a single root whose code would be one kTree of the root (nothing gained).
 std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
                                   const std::vector<uint32_t>& memo_iterations);

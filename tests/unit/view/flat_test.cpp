@@ -430,4 +430,76 @@ TEST(ViewFlatCodeTest, TypeTestsCompareTheKindsName) {
   ExpectAgree(exprs, docs);
   for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
 }
+
+// `E as $x | body` with E single: E's code sets the variable once, before body's code (a single
+// body, or `.a[] | f` per element). The catalog's shapes (raycronjob's `$own`, grove's `$sets`,
+// kueue's `$c`) against the interpreter: E failing (an error before any output, even with no
+// element to iterate), E a built value, a variable read several times, a shadowing inner binding
+// (left to the tree), and the output and step limits.
+TEST(ViewFlatCodeTest, ABoundVariableIsSetOnceBeforeItsBody) {
+  auto code = FlatOf("(.spec.replicas // 1) as $sets | .spec.cliques[] | $sets * (.spec.replicas // 1)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_NE(code->each_iteration, 0u);
+  EXPECT_NE(code->bind_slot, view::FlatCode::kNoSlot);
+  EXPECT_GT(code->bind_entry, 0u);
+  EXPECT_EQ(code->code[code->bind_entry].op, view::FlatOp::kPathOrConst);  // E's code, after the body's
+  EXPECT_EQ(code->code.back().op, view::FlatOp::kReturn);
+  code = FlatOf(R"((.status.conditions // []) as $c | ($c | any(.type == "A")) and ($c | any(.type == "B") | not))");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->each_iteration, 0u);
+  EXPECT_NE(code->bind_slot, view::FlatCode::kNoSlot);
+  EXPECT_EQ(Count(*code, view::FlatOp::kAnyAll), 2u);
+  // Not flattened: E with several outputs, and a body that is neither single nor `.a[] | f`.
+  EXPECT_EQ(FlatOf(".spec.list[] as $x | $x.name"), nullptr);
+  EXPECT_EQ(FlatOf(".spec.a as $x | .spec.list[] | .ports[] | $x"), nullptr);
+  // An inner binding of the same variable runs in a kTree, which restores the outer value.
+  code = FlatOf(".spec.slices as $x | [.spec.roles as $x | $x] + [$x]");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->tree_nodes, 2u);
+
+  const std::vector<std::string> exprs = {
+      R"(((.spec.jobTemplate.clusterSelector // {}) == {} and ((.spec.jobTemplate.suspend // false) | not)) as $own | .spec.jobTemplate.rayClusterSpec.workerGroupSpecs[] | if ($own | not) or .suspend then 0 else (.replicas // 0) * (.numOfHosts // 1) end)",
+      R"(.spec.jobTemplate.rayClusterSpec.enableInTreeAutoscaling as $autoscaling | .spec.jobTemplate.rayClusterSpec.workerGroupSpecs[] | if $autoscaling then (.minReplicas // 0) * (.numOfHosts // 1) else null end)",
+      R"((.spec.slices // 1) as $slices | .spec.roles[]? | $slices * (.spec.replicas // 1))",
+      R"((.status.conditions // []) as $c | ($c | any(.type == "Admitted" and .status == "True")) and ($c | any(.type == "Finished" and .status == "True") | not))",
+      R"((.spec.slices + 1) as $n | .spec.roles[] | $n)",
+      R"({a: .spec.slices, b: .spec.jobTemplate} as $o | .spec.roles[]? | [$o.a, $o, .spec.replicas])",
+      R"(.spec.slices as $s | $s + $s * 2)",
+      R"(.spec.slices as $s | .spec.roles[]? | .spec.replicas as $r | $s + $r)",
+      R"(.spec.slices as $x | [.spec.roles as $x | $x] + [$x])",
+  };
+  const std::vector<std::string> docs = {
+      R"({})",
+      R"({"spec": {"slices": 2, "roles": [{"spec": {"replicas": 3}}, {"spec": {}}, {"spec": null}],
+          "jobTemplate": {"suspend": false, "rayClusterSpec": {"enableInTreeAutoscaling": true,
+            "workerGroupSpecs": [{"replicas": 2, "numOfHosts": 2, "minReplicas": 1}, {"suspend": true, "replicas": 5}]}}},
+          "status": {"conditions": [{"type": "Admitted", "status": "True"}, {"type": "Finished", "status": "False"}]}})",
+      R"({"spec": {"slices": "x", "roles": [], "jobTemplate": {"clusterSelector": {"a": "b"},
+          "rayClusterSpec": {"workerGroupSpecs": [{"replicas": "2"}]}}}, "status": {"conditions": {"a": 1}}})",
+      R"({"spec": {"slices": null, "roles": {"r": {"spec": {"replicas": 1}}}, "jobTemplate": {"suspend": true,
+          "rayClusterSpec": {"enableInTreeAutoscaling": false, "workerGroupSpecs": []}}}, "status": {"conditions": []}})",
+      R"({"spec": {"slices": {"k": 1}, "roles": [{"spec": {"replicas": 1}}], "jobTemplate": 5}, "status": {"conditions": "x"}})",
+  };
+  uint64_t flat_runs = 0;
+  const uint64_t answered = ExpectAgree(exprs, docs, &flat_runs);
+  EXPECT_GT(flat_runs, exprs.size() * docs.size() / 2);
+  EXPECT_LE(flat_runs, answered);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+  // The limits: an output cap the body reaches, and a step budget E's code alone exhausts.
+  const std::shared_ptr<const ir::Program> program = Lowered(".spec.slices as $n | .spec.roles[] | $n");
+  view::FusedKind kind({program});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  RunOptions two;
+  two.limits.max_outputs = 2;
+  const std::string three = R"({"spec": {"slices": 1, "roles": [1, 2, 3]}})";
+  ASSERT_TRUE(runner.Run(three, two, &error));
+  EXPECT_EQ(Describe(runner.result(0)), Interpret(*program, three, false, two));
+  EXPECT_FALSE(runner.result(0).fused);
+  RunOptions one_step;
+  one_step.limits.fuel = 1;
+  ASSERT_TRUE(runner.Run(three, one_step, &error));
+  EXPECT_EQ(Describe(runner.result(0)), Interpret(*program, three, false, one_step));
+}
+
 }  // namespace wm::testing
