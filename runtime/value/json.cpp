@@ -468,19 +468,16 @@ bool NegativeZeroAt(std::string_view text, size_t at) {
 }
 
 // Whether the text may hold the integer "-0" (simdjson reads it as 0 and so loses the sign jq
-// prints), copying the text to `copy_to` (when not null) in the same pass: the parse needs a padded
-// copy anyway, and one pass touches the text once. Rare: a false positive inside a string, such as
-// "a -0", only costs speed; after a true result the copy is incomplete (the caller does not parse
-// it). Kubernetes text is full of '-' (names, dates): the pairs "-0" are found with AVX2 when the
+// prints). Rare: a false positive inside a string, such as "a -0", only costs speed. Kubernetes
+// text is full of '-' (names, dates): the pairs "-0" are found with AVX2 when the
 // CPU has it, 128 bytes per step: each 32-byte block is compared with '-' and the same block one
 // byte further with '0', and the four blocks' flags are tested together, so a step without a pair
 // (most of them) costs one branch. Else 16 bytes at a time with SSE2 or 8 with SWAR. Each flag is
 // then checked by NegativeZeroAt, so a real pair is never missed.
 #if defined(__x86_64__) && defined(__GNUC__)
-// One AVX2 step: whether a pair starting at `at` .. at+127 is "-0" (copying bytes at .. at+127 to
-// `copy_to` when not null). The last pair's '0' is byte at+128, so that byte must exist.
-__attribute__((target("avx2"), always_inline)) inline bool NegativeZeroInBlock(std::string_view text, size_t at,
-                                                                              char* copy_to) {
+// One AVX2 step: whether a pair starting at `at` .. at+127 is "-0". The last pair's '0' is byte
+// at+128, so that byte must exist.
+__attribute__((target("avx2"), always_inline)) inline bool NegativeZeroInBlock(std::string_view text, size_t at) {
   const char* p = text.data();
   const __m256i dash = _mm256_set1_epi8('-'), zero = _mm256_set1_epi8('0');
   __m256i here[4], pairs[4];
@@ -489,10 +486,6 @@ __attribute__((target("avx2"), always_inline)) inline bool NegativeZeroInBlock(s
     here[b] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 32 * b));
     __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 32 * b + 1));
     pairs[b] = _mm256_and_si256(_mm256_cmpeq_epi8(here[b], dash), _mm256_cmpeq_epi8(next, zero));
-  }
-  if (copy_to != nullptr) {
-#pragma GCC unroll 4
-    for (int b = 0; b < 4; ++b) _mm256_storeu_si256(reinterpret_cast<__m256i*>(copy_to + at + 32 * b), here[b]);
   }
   __m256i any = _mm256_or_si256(_mm256_or_si256(pairs[0], pairs[1]), _mm256_or_si256(pairs[2], pairs[3]));
   if (_mm256_testz_si256(any, any)) return false;
@@ -507,16 +500,15 @@ __attribute__((target("avx2"), always_inline)) inline bool NegativeZeroInBlock(s
   return false;
 }
 
-__attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, char* copy_to, size_t* done) {
+__attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, size_t* done) {
   size_t i = 0;
   for (; i + 129 <= text.size(); i += 128) {
-    if (NegativeZeroInBlock(text, i, copy_to)) return true;
+    if (NegativeZeroInBlock(text, i)) return true;
   }
   // The rest in one more step that ends at the text's end, overlapping the last one (a pair seen
-  // twice is checked twice; NegativeZeroAt is exact): no narrower loop for the tail. It copies
-  // all but the last byte, which the caller's tail copies.
+  // twice is checked twice; NegativeZeroAt is exact): no narrower loop for the tail.
   if (i > 0 && i + 1 < text.size()) {
-    if (NegativeZeroInBlock(text, text.size() - 129, copy_to)) return true;
+    if (NegativeZeroInBlock(text, text.size() - 129)) return true;
     i = text.size();
   }
   *done = i;
@@ -524,7 +516,7 @@ __attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view te
 }
 #endif
 
-bool MayHoldNegativeZero(std::string_view text, char* copy_to) {
+bool MayHoldNegativeZero(std::string_view text) {
   static_assert(std::endian::native == std::endian::little, "lane i is byte i");
   const char* p = text.data();
   size_t i = 0;
@@ -532,7 +524,7 @@ bool MayHoldNegativeZero(std::string_view text, char* copy_to) {
   static const bool has_avx2 = __builtin_cpu_supports("avx2");
   if (has_avx2) {
     // The steps saw every pair starting before i; the rest continue from i.
-    if (MayHoldNegativeZeroAvx2(text, copy_to, &i)) return true;
+    if (MayHoldNegativeZeroAvx2(text, &i)) return true;
   }
 #endif
 #ifdef __SSE2__
@@ -540,7 +532,6 @@ bool MayHoldNegativeZero(std::string_view text, char* copy_to) {
   const __m128i dash = _mm_set1_epi8('-'), zero = _mm_set1_epi8('0');
   for (; i + 17 <= text.size(); i += 16) {
     __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    if (copy_to != nullptr) _mm_storeu_si128(reinterpret_cast<__m128i*>(copy_to + i), here);
     __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1));
     auto lanes = static_cast<uint32_t>(
         _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(here, dash), _mm_cmpeq_epi8(next, zero))));
@@ -552,7 +543,6 @@ bool MayHoldNegativeZero(std::string_view text, char* copy_to) {
   // The rest (all of it without SSE2; a pair across the block boundary above is found here too,
   // as the last block's final byte is looked at again).
   if (i > 0) --i;
-  if (copy_to != nullptr) std::memcpy(copy_to + i, p + i, text.size() - i);
   constexpr uint64_t kOnes = 0x0101010101010101ULL;
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   auto zero_lanes = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
@@ -945,7 +935,7 @@ bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::do
   }
   // After the parse, the text is scanned for "-0" only when the tape holds an integer 0 (most
   // documents hold none); the parse has brought the text into the cache by then.
-  const auto exact = [&] { return !TapeHoldsIntegerZero(parser->doc) || !MayHoldNegativeZero(text, nullptr); };
+  const auto exact = [&] { return !TapeHoldsIntegerZero(parser->doc) || !MayHoldNegativeZero(text); };
   if (padded || text.size() > kReusableCapacity) {
     return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS && exact();
   }
