@@ -533,6 +533,16 @@ double TimePass(const Engine& engine, const Engine& interp, const Corpus& corpus
   return ns;
 }
 
+// The view engine warm, as SimdjsonBaseline::Warm leaves simdjson: its first objects run
+// untimed, then the whole text read.
+void WarmFused(const Engine& engine, const Corpus& corpus) {
+  wm::JsonError ignored;
+  for (size_t o = 0; o < std::min(corpus.lines.size(), kWarmObjects); ++o) {
+    engine.runner->Run(corpus.FusedText(o), {}, &ignored, wm::view::FusedRunner::kTextPadding);
+  }
+  WarmTexts(corpus.padded_lines);
+}
+
 bool ParseArgs(int argc, char** argv, BenchOptions* options) {
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string arg = argv[i], value = argv[i + 1];
@@ -596,13 +606,7 @@ int main(int argc, char** argv) {
     if (round == 0 || parse_ns < simdjson_best) simdjson_best = parse_ns;
     for (size_t e = 0; e < engines.size(); ++e) {
       if (!requested[e]) continue;
-      if (engines[e].runner) {  // warm, as simdjson's pass: the first objects run untimed, the text read
-        wm::JsonError ignored;
-        for (size_t o = 0; o < std::min(corpus.lines.size(), kWarmObjects); ++o) {
-          engines[e].runner->Run(corpus.FusedText(o), {}, &ignored, wm::view::FusedRunner::kTextPadding);
-        }
-        WarmTexts(corpus.padded_lines);
-      }
+      if (engines[e].runner) WarmFused(engines[e], corpus);
       const double ns = TimePass(engines[e], interp, corpus, &outputs[e]);
       if (round == 0 || ns < best[e]) best[e] = ns;
       if (engines[e].runner && parse_ns > 0) paired.push_back(ns / parse_ns);

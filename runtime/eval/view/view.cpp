@@ -1079,11 +1079,12 @@ class Evaluator {
     ReleaseBuilt(code, registers);
     return f;
   }
-  // `E as $x | ...` (FlatCode::bind_slot): E's code, on the program's input in register 0, into
-  // the variable's slot, once before the body's code.
+  // `E as $x | ...` (FlatCode::bind_slot): E's code, on the program's input (the object) in
+  // register 0, into the variable's slot, once before the body's code.
   Flow Bind(const FlatCode& code, FlatRegisters* registers) {
     if (code.bind_slot == FlatCode::kNoSlot) [[likely]] return Flow::kContinue;
     if (code.bind_slot >= slots_.size()) return Flow::kBail;
+    registers->at[0] = &cx_.paths->root();
     const VVal* bound;
     const Flow f = Exec(code, code.bind_entry, registers, &bound);
     if (f == Flow::kContinue) slots_[code.bind_slot] = *bound;
@@ -1103,7 +1104,6 @@ class Evaluator {
   [[gnu::noinline]] Flow RunFlatEach(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers,
                                      OutputSink outputs) {
     Begin(program);
-    registers->at[0] = &cx_.paths->root();
     if (const Flow f = Bind(code, registers); f != Flow::kContinue) {
       ReleaseBuilt(code, registers);
       return f;
