@@ -228,6 +228,7 @@ class VVal {
     composite_ = built;
   }
 
+  Tag tag() const { return tag_; }
   bool is_dom() const { return tag_ == Tag::kDom; }
   bool is_composite() const { return tag_ == Tag::kComposite; }
   const Composite& composite() const { return *composite_; }  // precondition: is_composite()
@@ -250,6 +251,7 @@ class VVal {
     return KindOfOther();
   }
   double number() const;            // precondition: kind() == Number
+  double computed_number() const { return number_; }  // precondition: tag() == kNumber
   std::string_view string() const;  // precondition: kind() == String
   Value ToValue(bool sort_keys) const;
 
@@ -1126,18 +1128,24 @@ class Evaluator {
   // Appends one output, built in place; reaching the output limit is the engine's error: let it
   // report it. A view stays a view, a scalar the program computed (a missing path's null) needs no
   // conversion call, and a built array or object is output as it is (a counted reference).
+  // The tags of nearly every output (a view, a computed scalar, a constant that is no array or
+  // object) are written here by their tag, with no call: a kind's small programs each end in one
+  // Emit, which was a fifth of their time.
   Flow Emit(const VVal& v, OutputSink outputs) const {
     if (outputs.count() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
     std::vector<ViewOutput>& all = *outputs.all;
-    if (v.is_dom()) {
-      all.emplace_back(v.dom_bytes(), cx_.sort_keys);
-      return Flow::kContinue;
-    }
-    switch (v.kind()) {
-      case Kind::Null: all.emplace_back(); break;
-      case Kind::False: all.emplace_back(Value::Bool(false)); break;
-      case Kind::True: all.emplace_back(Value::Bool(true)); break;
-      case Kind::Number: all.emplace_back(Value::Number(v.number())); break;
+    switch (v.tag()) {
+      case VVal::Tag::kDom: all.emplace_back(v.dom_bytes(), cx_.sort_keys); break;
+      case VVal::Tag::kNull: all.emplace_back(); break;
+      case VVal::Tag::kFalse: all.emplace_back(Value::Bool(false)); break;
+      case VVal::Tag::kTrue: all.emplace_back(Value::Bool(true)); break;
+      case VVal::Tag::kNumber: all.emplace_back(Value::Number(v.computed_number())); break;
+      case VVal::Tag::kRef:
+        if (const Value& constant = v.value(); !constant.IsArray() && !constant.IsObject()) {
+          all.emplace_back(constant);  // as ToValue gives it: a scalar or string is itself in any key order
+          break;
+        }
+        [[fallthrough]];
       default: all.push_back(BuiltOutput(v)); break;
     }
     return Flow::kContinue;
