@@ -2979,9 +2979,15 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
   element root;
   if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
     // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
+    // Every result is set below, at places that are not the path loop's: the next object's loop
+    // must set its path resolvers' results again.
+    s.path_results_current = false;
     outputs_.clear();
     Value document;
-    if (!ParseJson(json, &document, error)) return false;
+    if (!ParseJson(json, &document, error)) {
+      for (size_t i = 0; i < kind_.size(); ++i) SetOutputs(i, 0, 0);  // none refer to the cleared buffer
+      return false;
+    }
     if (sort_keys) document = SortKeysDeep(document);
     ++stats_.document_fallbacks;
     for (size_t i = 0; i < kind_.size(); ++i) {
