@@ -3027,17 +3027,26 @@ bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonErro
     if (outputs_.size() < path_count) outputs_.resize(path_count);
     ViewOutput* out = outputs_.data();
     const uint32_t* nodes = s.path_nodes.data();
-    for (; answered < path_count; ++answered) {
-      const VVal* value;
-      const PathCache::State state = s.paths.GetAbsolute(nodes[answered], &value);
-      if (state == PathCache::kKnown && value->is_dom()) {
-        out[answered].SetView(value->dom_bytes(), sort_keys);
-      } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
-        out[answered].SetNull();  // the trie holds views and nulls only: a known non-view is null
-      } else {
-        break;
+    // When the last object's loop set every path's output, each holds a view or null: nothing to
+    // release before it is set again.
+    const auto answer_paths = [&](auto held_views) {
+      for (; answered < path_count; ++answered) {
+        const VVal* value;
+        const PathCache::State state = s.paths.GetAbsolute(nodes[answered], &value);
+        if (state == PathCache::kKnown && value->is_dom()) {
+          if constexpr (held_views) out[answered].ResetView(value->dom_bytes(), sort_keys);
+          else out[answered].SetView(value->dom_bytes(), sort_keys);
+        } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
+          // The trie holds views and nulls only: a known non-view is null.
+          if constexpr (held_views) out[answered].ResetNull();
+          else out[answered].SetNull();
+        } else {
+          break;
+        }
       }
-    }
+    };
+    if (s.path_results_current) answer_paths(std::true_type());
+    else answer_paths(std::false_type());
     if (answered < path_count) outputs_.resize(answered);
   } else {
     outputs_.clear();

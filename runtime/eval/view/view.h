@@ -96,6 +96,13 @@ class ViewOutput {
     Destroy();
     form_ = Form::kNull;
   }
+  // Internal: SetView and SetNull for an output that holds a view or null (nothing to release).
+  void ResetView(const void* element_bytes, bool sort_keys) noexcept {
+    form_ = Form::kView;
+    sort_keys_ = sort_keys;
+    std::memcpy(element_, element_bytes, sizeof(element_));
+  }
+  void ResetNull() noexcept { form_ = Form::kNull; }
   // Internal: a built array or object (an object's keys unique), seen in the given key order;
   // takes one reference.
   static ViewOutput OfComposite(const ViewComposite* built, bool sort_keys) noexcept;
