@@ -570,7 +570,7 @@ bool MayHoldNegativeZero(std::string_view text) {
 constexpr uint64_t kTapeInt64Word = uint64_t{'l'} << 56;
 #if defined(__x86_64__) && defined(__GNUC__)
 // 8 words per step: each compared with an int64 word, the word after it with 0.
-__attribute__((target("avx2"))) bool TapeHoldsIntegerZeroAvx2(const uint64_t* tape, size_t length, size_t* done) {
+__attribute__((target("avx2"), hot)) bool TapeHoldsIntegerZeroAvx2(const uint64_t* tape, size_t length, size_t* done) {
   const __m256i int64_word = _mm256_set1_epi64x(static_cast<long long>(kTapeInt64Word));
   const __m256i zero = _mm256_setzero_si256();
   __m256i any = zero;
@@ -927,7 +927,8 @@ std::string ToJson(const Value& v, const JsonWriteOptions& options) {
 
 namespace json_dom {
 
-bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root, bool padded) {
+// Hot, with its tape check: placed beside the view engine's per-object functions (view.cpp says why).
+[[gnu::hot]] bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root, bool padded) {
   if (parser->max_depth() != kSimdjsonMaxDepth &&
       parser->allocate(std::max<size_t>(parser->capacity(), text.size()), kSimdjsonMaxDepth) !=
           simdjson::SUCCESS) {
