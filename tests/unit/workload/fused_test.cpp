@@ -227,6 +227,29 @@ TEST_F(FusedAccessorTest, EveryResolverOfTheDefinitionIsFusedAndAnsweredFromText
   for (const auto& a : answers) EXPECT_TRUE(a.has_value());
 }
 
+// A document the view engine hands whole to the regular reader (a -0) is left to the caller's
+// regular path (ResolveOnView declines it); the objects after it, on the same pooled runner, are
+// answered on the view engine again, every resolver of them.
+TEST_F(FusedAccessorTest, ObjectsAfterADocumentFallbackAreAnsweredOnTheViewAgain) {
+  const FusedDefinition& f = fused_->For(*definition_);
+  const std::string ordinary = R"({"apiVersion":"example.com/v1","kind":"Thing","status":{"phase":"Running"},
+    "spec":{"jobs":[{"name":"a","replicas":1}]}})";
+  const std::string negative_zero = R"({"apiVersion":"example.com/v1","kind":"Thing","status":{"phase":"Failed"},
+    "spec":{"jobs":[{"name":"a","replicas":-0}]}})";
+  FusedDefinition::Answers answers;
+  for (const std::string* doc : {&ordinary, &negative_zero, &ordinary, &ordinary}) {
+    ASSERT_TRUE(f.Evaluate(*doc, {}, &answers));
+    ASSERT_EQ(answers.size(), 4u);
+    for (const auto& a : answers) EXPECT_EQ(a.has_value(), doc == &ordinary) << *doc;
+    ResolvedWorkload on_view, on_value;
+    ASSERT_EQ(ResolveOnView(*bundle_, *doc, *fused_, &on_view), doc == &ordinary) << *doc;
+    if (doc != &ordinary) continue;
+    std::string error;
+    ASSERT_TRUE(Resolve(*bundle_, Parse(*doc), &on_value, &error)) << error;
+    EXPECT_EQ(ResolvedText(on_view), ResolvedText(on_value)) << *doc;
+  }
+}
+
 // A resolver that raises an error (here `"x" + 0`) is left by the view engine to the regular
 // engine: the same message and code as from the Value.
 TEST_F(FusedAccessorTest, ErrorsAreTheRegularEnginesWords) {
