@@ -3033,26 +3033,22 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
     if (outputs_.size() < path_count) outputs_.resize(path_count);
     ViewOutput* out = outputs_.data();
     const uint32_t* nodes = s.path_nodes.data();
-    // When the last object's loop set every path's output, each holds a view or null: nothing to
-    // release before it is set again.
-    const auto answer_paths = [&](auto held_views) {
-      for (; answered < path_count; ++answered) {
-        const VVal* value;
-        const PathCache::State state = s.paths.GetAbsolute(nodes[answered], &value);
-        if (state == PathCache::kKnown && value->is_dom()) {
-          if constexpr (held_views) out[answered].ResetView(value->dom_bytes(), sort_keys);
-          else out[answered].SetView(value->dom_bytes(), sort_keys);
-        } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
-          // The trie holds views and nulls only: a known non-view is null.
-          if constexpr (held_views) out[answered].ResetNull();
-          else out[answered].SetNull();
-        } else {
-          break;
-        }
+    // When the last object's loop set every path's output, each holds a view or null; else what
+    // another run left there is released first. Either way the loop sets them without a release.
+    if (!s.path_results_current) {
+      for (size_t k = 0; k < path_count; ++k) out[k].SetNull();
+    }
+    for (; answered < path_count; ++answered) {
+      const VVal* value;
+      const PathCache::State state = s.paths.GetAbsolute(nodes[answered], &value);
+      if (state == PathCache::kKnown && value->is_dom()) {
+        out[answered].ResetView(value->dom_bytes(), sort_keys);
+      } else if (state == PathCache::kKnown || state == PathCache::kMissing) {
+        out[answered].ResetNull();  // the trie holds views and nulls only: a known non-view is null
+      } else {
+        break;
       }
-    };
-    if (s.path_results_current) answer_paths(std::true_type());
-    else answer_paths(std::false_type());
+    }
     if (answered < path_count) outputs_.resize(answered);
   } else {
     outputs_.clear();
