@@ -6,6 +6,8 @@
 #   make diff-long SECONDS=N - random differential testing against libjq for N seconds
 #   make fuzz FUZZ_SECONDS=N - install clang-19, build and run every libFuzzer target N seconds each
 #   make test-sanitize - every CTest suite under ASan + UBSan, then the TSan thread test (below)
+#   make pgo   - a build in $(PGO_BUILD) whose runtime is optimized with a profile of the view
+#                engine on every catalog kind (below)
 BUILD ?= build
 JOBS ?= 2
 PREFIX ?= /usr/local
@@ -17,7 +19,7 @@ CLI_TARGETS = wmc wmc_catalog wmc_completions
 INSTALL_TARGETS ?= $(CLI_TARGETS) wm_c
 CMAKE_FLAGS ?= -DPython3_EXECUTABLE=/usr/bin/python3
 
-.PHONY: all deps configure build demo install test test-sanitize diff-long fuzz bench clean
+.PHONY: all deps configure build demo install test test-sanitize diff-long fuzz bench pgo clean
 
 all: build
 
@@ -41,6 +43,17 @@ demo: deps configure
 install: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target $(INSTALL_TARGETS)
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# ---- make pgo: everything built in $(PGO_BUILD) with a profile-guided runtime (CMakeLists.txt,
+# WMC_PGO): configured with -DWMC_PGO=generate, trained by bench/pgo-train.sh (the view engine over
+# a seeded corpus of every catalog kind), then reconfigured with -DWMC_PGO=use and built again.
+# `bench/compare.sh $(PGO_BUILD)` measures it.
+PGO_BUILD ?= build-pgo
+pgo: deps
+	cmake -S . -B $(PGO_BUILD) -G Ninja $(CMAKE_FLAGS) -DWMC_PGO=generate
+	bash bench/pgo-train.sh $(PGO_BUILD)
+	cmake -S . -B $(PGO_BUILD) -DWMC_PGO=use
+	cmake --build $(PGO_BUILD) -j $(JOBS)
 
 # CTEST_FLAGS: extra ctest arguments, e.g. -LE tsan (when test-sanitize runs the TSan test anyway).
 CTEST_FLAGS ?=
