@@ -8,6 +8,7 @@
 # pass starting with its text in cache, and b2r~cold the same with the caches emptied before
 # each pass (the text read from memory).
 #   bench/compare.sh [BUILD_DIR]        # default build; corpus in BUILD_DIR/bench-corpus
+#   bench/compare.sh build-pgo          # the profile-guided build of `make pgo` (RESULTS 0o)
 # Environment: WM_SHARED_BENCH (default ../shared/bench: the gojq harness), REPEAT (default 3),
 # OPT_LEVEL (LLVM level of jit/aot code, default 2), KINDS (space-separated kind names; default all),
 # CLOCK (wall, the default, or cpu: the thread's CPU time, steadier on a loaded machine).
