@@ -51,7 +51,7 @@ install: deps configure
 PGO_BUILD ?= build-pgo
 pgo: deps
 	cmake -S . -B $(PGO_BUILD) -G Ninja $(CMAKE_FLAGS) -DWMC_PGO=generate
-	bash bench/pgo-train.sh $(PGO_BUILD)
+	JOBS=$(JOBS) bash bench/pgo-train.sh $(PGO_BUILD)
 	cmake -S . -B $(PGO_BUILD) -DWMC_PGO=use
 	cmake --build $(PGO_BUILD) -j $(JOBS)
 

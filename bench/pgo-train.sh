@@ -5,14 +5,15 @@
 # compiles wm_runtime with holds the counts of what consumers run per object. The corpus has its
 # own seed (2), not the benchmark corpus's (1): bench/compare.sh measures objects the profile
 # never saw.
-#   bench/pgo-train.sh BUILD_DIR
+#   bench/pgo-train.sh BUILD_DIR        # JOBS: parallel build jobs (default 2, as the Makefile's)
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: bench/pgo-train.sh BUILD_DIR}
 grep -q '^WMC_PGO:STRING=generate$' "$build/CMakeCache.txt" ||
   { echo "pgo-train: $build is not configured with -DWMC_PGO=generate" >&2; exit 2; }
 profile=$(sed -n 's/^WMC_PGO_DIR:PATH=//p' "$build/CMakeCache.txt")
-cmake --build "$build" -j2 --target bench_engines bench_corpus wmc wmc_catalog >/dev/null
+# Its output is kept: a compile error in the instrumented build is reported as in any build.
+cmake --build "$build" -j "${JOBS:-2}" --target bench_engines bench_corpus wmc wmc_catalog
 rm -rf "$profile"  # counts of the build's own runs (the catalog compiled by wmc) are not kept
 corpus=$build/pgo-corpus
 rm -rf "$corpus"
