@@ -259,6 +259,8 @@ bool JoinByAdding(const Array& items, const Value& sep, Value* out, Value* error
     else if (item.IsBool() || item.IsNumber()) piece = Value::String(ToJson(item));
     else piece = item;
     if (!Binary(ir::BinaryOp::Add, prefix, piece, &acc, error)) return false;
+    // Each + copies the string built so far: quadratic work, charged as it is done.
+    if (!eval_internal::ChargeWork(eval_internal::WorkUnits(acc), 0, error)) return false;
   }
   *out = acc.Truthy() ? acc : Value::String("");
   return true;
@@ -322,14 +324,11 @@ bool Indices(const Value& input, const Value& needle, Value* out, Value* error) 
       *out = Value::Null();
       return true;
     }
-    // Codepoint offsets (jq 1.7 documents positions in characters), counted on from the previous
-    // match so that the whole scan stays linear in the input.
-    size_t counted_bytes = 0;
-    size_t codepoints = 0;
+    // Codepoint offsets (jq 1.7 documents positions in characters).
+    eval_internal::CodepointCursor cursor(hay);
     for (size_t pos = hay.find(n); pos != std::string_view::npos; pos = hay.find(n, pos + 1)) {
-      codepoints += eval_internal::CodepointCount(hay.substr(counted_bytes, pos - counted_bytes));
-      counted_bytes = pos;
-      found.push_back(Value::Number(double(codepoints)));
+      found.push_back(Value::Number(double(cursor.Before(pos))));
+      if (!eval_internal::ChargeWork(cursor.TakeScannedSteps(), 0, error)) return false;
     }
     *out = Value::MakeArray(std::move(found));
     return true;

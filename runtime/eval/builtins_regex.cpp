@@ -93,23 +93,6 @@ const CompiledRegex* CompileCached(std::string_view pattern, OnigOptionType opti
   return &cache.emplace(std::make_pair(std::string(pattern), options), std::move(compiled)).first->second;
 }
 
-// Codepoints in s[0, byte_offset), counted on from the previous answer when the offset has not
-// moved back: offsets of successive matches grow, so a global match stays linear in the subject.
-class CodepointCursor {
- public:
-  explicit CodepointCursor(std::string_view s) : s_(s) {}
-  double Before(size_t byte_offset) {
-    if (byte_offset < bytes_) bytes_ = codepoints_ = 0;
-    codepoints_ += CodepointCount(s_.substr(bytes_, byte_offset - bytes_));
-    bytes_ = byte_offset;
-    return double(codepoints_);
-  }
-
- private:
-  std::string_view s_;
-  size_t bytes_ = 0;
-  size_t codepoints_ = 0;
-};
 
 }  // namespace
 
@@ -169,7 +152,7 @@ bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool
     if (!ChargeWork(1 + uint64_t(groups) + (me - mb) / 8, 256 * (1 + uint64_t(groups)) + (me - mb), error)) {
       return false;
     }
-    const double match_offset = cursor.Before(mb);  // first: captures lie at or after it
+    const double match_offset = double(cursor.Before(mb));  // first: captures lie at or after it
     Array captures;
     for (int g = 1; g <= groups; ++g) {
       Value name = names[g].empty() ? Value::Null() : Value::String(names[g]);
@@ -183,11 +166,13 @@ bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool
       size_t cb = size_t(region->beg[g]), ce = size_t(region->end[g]);
       std::string_view text = s.substr(cb, ce - cb);
       captures.push_back(Value::MakeObject(
-          {{Value::String("offset"), Value::Number(cursor.Before(cb))},
+          {{Value::String("offset"), Value::Number(double(cursor.Before(cb)))},
            {Value::String("length"), Value::Number(double(CodepointCount(text)))},
            {Value::String("string"), Value::String(text)},
            {Value::String("name"), name}}));
     }
+    // Decoding the offsets is work too (linear in the subject while the cursor moves forward).
+    if (!ChargeWork(cursor.TakeScannedSteps(), 0, error)) return false;
     std::string_view text = s.substr(mb, me - mb);
     matches.push_back(Value::MakeObject(
         {{Value::String("offset"), Value::Number(match_offset)},

@@ -53,6 +53,14 @@ size_t CodepointCount(std::string_view s) {
   return n;
 }
 
+size_t CodepointCursor::Before(size_t byte_offset) {
+  if (byte_offset < bytes_) bytes_ = codepoints_ = 0;
+  codepoints_ += CodepointCount(s_.substr(bytes_, byte_offset - bytes_));
+  scanned_bytes_ += byte_offset - bytes_;
+  bytes_ = byte_offset;
+  return codepoints_;
+}
+
 size_t ByteOffsetOfCodepoint(std::string_view s, size_t cp) {
   size_t pos = 0;
   for (size_t n = 0; n < cp && pos < s.size(); ++n) DecodeUtf8(s, &pos);

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -76,12 +75,11 @@ TEST(TextToJson, DocumentsAndEmptyText) {
 }
 
 TEST(TextToJson, AliasBombIsRefusedQuicklyAndLocated) {
-  auto start = std::chrono::steady_clock::now();
+  // 2^40 nodes once expanded: only a refusal by the node count, before the expansion, returns
+  // at all (ctest's timeout stops a run that expands).
   std::vector<std::string> documents;
   Error error;
   EXPECT_FALSE(TextToJson(AliasBomb(40), {}, &documents, &error));
-  auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_LT(elapsed, std::chrono::seconds(5));
   EXPECT_EQ(error.kind, ErrorKind::kTooManyNodes);
   EXPECT_NE(error.message.find("nodes"), std::string::npos);
   EXPECT_GT(error.line, 0u);
@@ -95,12 +93,10 @@ TEST(TextToJson, AliasBombIsRefusedQuicklyAndLocated) {
 // sees it.
 TEST(TextToJson, NulByteIsRefusedBeforeParsing) {
   std::string hang = std::string(1, '\0') + std::string(91, ',') + std::string(1, '\0') + "\x84\x9a\"";
-  auto start = std::chrono::steady_clock::now();
   TextOptions options;
   std::vector<std::string> documents;
   Error error;
   EXPECT_FALSE(TextToJson(hang, options, &documents, &error));
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
   EXPECT_EQ(error.Located("x.yaml"), "x.yaml:1:1: malformed YAML: NUL byte (YAML text cannot contain it)");
   EXPECT_FALSE(TextToJson(std::string("a: 1\nb: x\0y\n", 12), options, &documents, &error));
   EXPECT_EQ(error.line, 2u);
