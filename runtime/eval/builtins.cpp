@@ -271,10 +271,13 @@ bool JoinByAdding(const Array& items, const Value& sep, Value* out, Value* error
 bool Join(const Value& input, const Value& sep, Value* out, Value* error) {
   Array items;
   if (!IterateInto(input, &items, error)) return false;
-  if (!sep.IsString()) return JoinByAdding(items, sep, out, error);
+  // A null separator adds nothing (`s + null` is s): the same result as "" in one string. Any
+  // other non-string separator fails at the second item, where adding it to a string does.
+  if (!sep.IsString() && !sep.IsNull()) return JoinByAdding(items, sep, out, error);
+  const std::string_view separator = sep.IsString() ? sep.AsString() : std::string_view();
   std::string joined;
   for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) joined += sep.AsString();
+    if (i > 0) joined += separator;
     const Value& item = items[i];
     if (item.IsString()) {
       joined += item.AsString();

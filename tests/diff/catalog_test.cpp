@@ -153,6 +153,8 @@ const std::vector<std::string>& HandWrittenExpressions() {
       // arrays and objects
       "[.spec.replicatedJobs[] | {name, replicas}]", "[.spec.replicatedJobs[].name] | sort",
       "[.spec.replicatedJobs[].name] | join(\",\")", "[.spec.replicatedJobs[].replicas] | add",
+      "[.spec.replicatedJobs[].name, 1, null, true] | join(null)", "[.spec.replicatedJobs[]] | join(null)",
+      "[.spec.replicatedJobs[].name] | join(1)", "[] | join(null)", "[null] | join(null)",
       "[.spec.replicatedJobs[].replicas] | max", "[.spec.replicatedJobs[].replicas] | min",
       ".spec.replicatedJobs | map(.name)", ".spec.replicatedJobs | first", ".spec.replicatedJobs | last",
       ".spec.replicatedJobs | reverse | map(.name)", "[.spec.replicatedJobs[] | .name] | unique",

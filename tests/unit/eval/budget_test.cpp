@@ -136,9 +136,13 @@ TEST(Budget, JoinIsLinearAndKeepsItsErrors) {
   uint64_t steps = StepsUsed("[range(100000) | \"x\"] | join(\",\") | length", "null", &outputs);
   EXPECT_EQ(outputs, "199999");
   EXPECT_LT(steps, 1000000u);
-  // A separator that is not a string joins by adding, with the charge.
-  EvalOutcome o = EvalJq("[range(20000) | \"x\"] | join(null)");
-  EXPECT_TRUE(o.limit) << o.Joined();
+  // A null separator adds nothing, in one string too.
+  steps = StepsUsed("[range(100000) | \"x\"] | join(null) | length", "null", &outputs);
+  EXPECT_EQ(outputs, "100000");
+  EXPECT_LT(steps, 1000000u);
+  EXPECT_EQ(Jq("[\"a\", 1, null, true] | join(null)"), "\"a1true\"");
+  EXPECT_EQ(Jq("try ([\"a\", [1]] | join(null)) catch ."), "\"string (\\\"a\\\") and array ([1]) cannot be added\"");
+  EXPECT_EQ(Jq("try ([\"a\", \"b\"] | join(1)) catch ."), "\"string (\\\"a\\\") and number (1) cannot be added\"");
   EXPECT_EQ(Jq("[\"a\", 1, null, true] | join(\"-\")"), "\"a-1--true\"");
   EXPECT_EQ(Jq("try ([\"a\", [1]] | join(\",\")) catch ."), "\"string (\\\"a,\\\") and array ([1]) cannot be added\"");
   EXPECT_EQ(Jq("[] | join(\",\")"), "\"\"");
