@@ -1,0 +1,267 @@
+// bench_ondemand: what simdjson's On-Demand API would cost for the smallest catalog kinds, the ones
+// furthest from issue 17 item 1 (core Pods, Deployments, Knative Services), against the DOM parse
+// the view engine starts from. On-Demand builds no tape: it indexes the text (stage 1) and then
+// reads only what is asked for, skipping the rest. The question is whether an engine on it could
+// answer these kinds' resolvers in less time than the DOM parse plus the view engine's evaluation
+// (RESULTS 0p). Each kind's walk reads what its resolvers output, as an On-Demand engine would
+// have to: a sub-document output (`.spec.template`) as the span of its text, found by skipping to
+// its end; a scalar by its token.
+//   bench_ondemand [--corpus DIR] [--repeat N]     (DIR: the build's bench-corpus)
+// Prints per kind, as medians over the rounds of per-round ratios (each round times the three
+// passes one after the other, on the same padded texts, with the thread's CPU clock):
+//   kind=K objects=N dom_parse_ns=D stage1_ns=S walk_ns=W ondemand_ns=O stage1_over_dom=S/D
+//   walk_over_dom=W/D ondemand_over_dom=O/D
+// where O is stage 1 plus the walk (one pass), W = O - S. Compiled for this machine
+// (-march=native): On-Demand is header code that picks its kernel at compile time.
+// Exit 0 ok, 1 the walk and the DOM disagree on which outputs an object has, 2 usage / input.
+#include <simdjson.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using simdjson::SUCCESS;
+namespace od = simdjson::ondemand;
+
+double CpuNs() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0 : values[values.size() / 2];
+}
+
+// The text of value `v` as an output would return it: an object's or array's whole span (On-Demand
+// walks to its end), a scalar's token. Adds its size to *bytes; false when absent or invalid.
+bool ReadOutput(simdjson::simdjson_result<od::value> result, size_t* bytes) {
+  od::value v;
+  if (result.get(v) != SUCCESS) return false;
+  od::json_type type;
+  if (v.type().get(type) != SUCCESS) return false;
+  std::string_view text;
+  if (type == od::json_type::object) {
+    od::object o;
+    if (v.get_object().get(o) != SUCCESS || o.raw_json().get(text) != SUCCESS) return false;
+  } else if (type == od::json_type::array) {
+    od::array a;
+    if (v.get_array().get(a) != SUCCESS || a.raw_json().get(text) != SUCCESS) return false;
+  } else {
+    text = v.raw_json_token();
+  }
+  *bytes += text.size();
+  return true;
+}
+
+// One member of an object, read in document order (On-Demand reads forward only): calls
+// `read(key, value)` for each member; false on invalid text.
+template <class Read>
+bool ForEachMember(simdjson::simdjson_result<od::value> result, Read read) {
+  od::object object;
+  if (result.get_object().get(object) != SUCCESS) return false;
+  for (auto field : object) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != SUCCESS) return false;
+    if (!read(key, field.value())) return false;
+  }
+  return true;
+}
+
+// The walks: what each kind's resolvers output (bench-corpus/KIND.exprs), read from one document.
+// *found counts the outputs present.
+using Walk = bool (*)(od::document& doc, size_t* bytes, size_t* found);
+
+// core-pod-v1: {metadata: .metadata, spec: .spec}, 1, .status.phase
+bool WalkPod(od::document& doc, size_t* bytes, size_t* found) {
+  od::object root;
+  if (doc.get_object().get(root) != SUCCESS) return false;
+  for (auto field : root) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != SUCCESS) return false;
+    if (key == "metadata" || key == "spec") {
+      *found += ReadOutput(field.value(), bytes);
+    } else if (key == "status") {
+      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
+            if (k == "phase") *found += ReadOutput(v, bytes);
+            return true;
+          })) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// apps-deployment-v1: .spec.template, .spec.replicas // 1, .status.conditions
+bool WalkDeployment(od::document& doc, size_t* bytes, size_t* found) {
+  od::object root;
+  if (doc.get_object().get(root) != SUCCESS) return false;
+  for (auto field : root) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != SUCCESS) return false;
+    if (key == "spec") {
+      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
+            if (k == "template" || k == "replicas") *found += ReadOutput(v, bytes);
+            return true;
+          })) {
+        return false;
+      }
+    } else if (key == "status") {
+      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
+            if (k == "conditions") *found += ReadOutput(v, bytes);
+            return true;
+          })) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// serving-knative-dev-service-v1: .status.conditions, .spec.template, and two annotations below
+// .spec.template (`... ["autoscaling.knative.dev/min-scale"] // 1 | tonumber`, max-scale): the
+// template is an output and is also read into, which a forward-only reader does in a second
+// look (at_pointer rewinds the document).
+bool WalkKnative(od::document& doc, size_t* bytes, size_t* found) {
+  od::object root;
+  if (doc.get_object().get(root) != SUCCESS) return false;
+  for (auto field : root) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != SUCCESS) return false;
+    if (key == "spec" || key == "status") {
+      const std::string_view wanted = key == "spec" ? "template" : "conditions";
+      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
+            if (k == wanted) *found += ReadOutput(v, bytes);
+            return true;
+          })) {
+        return false;
+      }
+    }
+  }
+  for (const char* pointer : {"/spec/template/metadata/annotations/autoscaling.knative.dev~1min-scale",
+                              "/spec/template/metadata/annotations/autoscaling.knative.dev~1max-scale"}) {
+    std::string_view text;
+    if (doc.at_pointer(pointer).get_string().get(text) == SUCCESS) {
+      *bytes += text.size();
+      ++*found;
+    }
+  }
+  return true;
+}
+
+// The same outputs found on the DOM: the check that a walk reads what the resolvers read.
+size_t DomFound(simdjson::dom::element root, const std::string& kind) {
+  std::vector<const char*> pointers;
+  if (kind == "core-pod-v1") pointers = {"/metadata", "/spec", "/status/phase"};
+  if (kind == "apps-deployment-v1") pointers = {"/spec/template", "/spec/replicas", "/status/conditions"};
+  if (kind == "serving-knative-dev-service-v1") {
+    pointers = {"/spec/template", "/status/conditions",
+                "/spec/template/metadata/annotations/autoscaling.knative.dev~1min-scale",
+                "/spec/template/metadata/annotations/autoscaling.knative.dev~1max-scale"};
+  }
+  size_t found = 0;
+  for (const char* pointer : pointers) found += root.at_pointer(pointer).error() == SUCCESS;
+  return found;
+}
+
+struct Kind {
+  const char* name;
+  Walk walk;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string corpus_dir = "build/bench-corpus";
+  int repeat = 11;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
+      corpus_dir = argv[++i];
+    } else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
+      repeat = std::max(1, std::atoi(argv[++i]));
+    } else {
+      std::fprintf(stderr, "usage: bench_ondemand [--corpus DIR] [--repeat N]\n");
+      return 2;
+    }
+  }
+  const Kind kinds[] = {{"core-pod-v1", WalkPod},
+                        {"apps-deployment-v1", WalkDeployment},
+                        {"serving-knative-dev-service-v1", WalkKnative}};
+  for (const Kind& kind : kinds) {
+    const std::string path = corpus_dir + "/" + kind.name + ".ndjson";
+    std::ifstream in(path);
+    if (!in) {
+      std::fprintf(stderr, "bench_ondemand: cannot read %s (cmake --build BUILD --target bench-corpus)\n", path.c_str());
+      return 2;
+    }
+    std::vector<simdjson::padded_string> texts;
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty()) texts.emplace_back(line);
+    }
+    simdjson::dom::parser dom_parser;
+    od::parser od_parser;
+    // Before timing: every object valid, and the walk finding the outputs the DOM has.
+    for (size_t o = 0; o < texts.size(); ++o) {
+      simdjson::dom::element root;
+      od::document doc;
+      size_t bytes = 0, found = 0;
+      if (dom_parser.parse(texts[o]).get(root) != SUCCESS || od_parser.iterate(texts[o]).get(doc) != SUCCESS ||
+          !kind.walk(doc, &bytes, &found)) {
+        std::fprintf(stderr, "bench_ondemand: %s object %zu: invalid\n", kind.name, o);
+        return 2;
+      }
+      if (found != DomFound(root, kind.name)) {
+        std::fprintf(stderr, "MISMATCH %s object %zu: the walk found %zu outputs, the DOM %zu\n", kind.name, o, found,
+                     DomFound(root, kind.name));
+        return 1;
+      }
+    }
+    std::vector<double> dom_ns, stage1_ns, ondemand_ns, stage1_ratio, walk_ratio, ondemand_ratio;
+    size_t sink = 0;
+    for (int round = 0; round < repeat; ++round) {
+      double start = CpuNs();
+      for (const auto& text : texts) {
+        simdjson::dom::element root;
+        sink += dom_parser.parse(text).get(root) == SUCCESS;
+      }
+      const double dom = CpuNs() - start;
+      start = CpuNs();
+      for (const auto& text : texts) {  // iterate() runs stage 1 over the whole text, then stops
+        od::document doc;
+        sink += od_parser.iterate(text).get(doc) == SUCCESS;
+      }
+      const double stage1 = CpuNs() - start;
+      start = CpuNs();
+      for (const auto& text : texts) {
+        od::document doc;
+        size_t bytes = 0, found = 0;
+        if (od_parser.iterate(text).get(doc) == SUCCESS && kind.walk(doc, &bytes, &found)) sink += bytes + found;
+      }
+      const double ondemand = CpuNs() - start;
+      const double n = static_cast<double>(texts.size());
+      dom_ns.push_back(dom / n);
+      stage1_ns.push_back(stage1 / n);
+      ondemand_ns.push_back(ondemand / n);
+      stage1_ratio.push_back(stage1 / dom);
+      walk_ratio.push_back((ondemand - stage1) / dom);
+      ondemand_ratio.push_back(ondemand / dom);
+    }
+    const double dom = Median(dom_ns), stage1 = Median(stage1_ns), ondemand = Median(ondemand_ns);
+    std::printf("kind=%s objects=%zu dom_parse_ns=%.0f stage1_ns=%.0f walk_ns=%.0f ondemand_ns=%.0f "
+                "stage1_over_dom=%.2f walk_over_dom=%.2f ondemand_over_dom=%.2f\n",
+                kind.name, texts.size(), dom, stage1, ondemand - stage1, ondemand, Median(stage1_ratio),
+                Median(walk_ratio), Median(ondemand_ratio));
+    if (sink == 42) std::printf("\n");  // keeps the passes' work observable
+  }
+  return 0;
+}
