@@ -330,6 +330,10 @@ TEST(ParseDom, FindsTheIntegerMinusZeroAtEveryOffset) {
       };
       const std::string minus_zero = "[" + filler + "-0]";
       EXPECT_FALSE(dom_parses(minus_zero)) << pad;
+      // A top-level -0 that ends the text, and one before the dates' "-0" pairs.
+      EXPECT_FALSE(dom_parses(std::string(pad, ' ') + "-0")) << pad;
+      EXPECT_FALSE(dom_parses(std::string(pad, ' ') + "-0 ")) << pad;
+      EXPECT_FALSE(dom_parses("[" + filler + "-0,\"2026-09-07T08:09:01Z\",\"x-01\"]")) << pad;
       EXPECT_FALSE(dom_parses("[" + filler + decoys + "-0," + decoys + "1]")) << pad;
       const std::string plain = "[" + filler + decoys + "1]";
       EXPECT_TRUE(dom_parses(plain)) << pad;
