@@ -63,12 +63,10 @@ bool ReadOutput(simdjson::simdjson_result<od::value> result, size_t* bytes) {
   return true;
 }
 
-// One member of an object, read in document order (On-Demand reads forward only): calls
-// `read(key, value)` for each member; false on invalid text.
+// The members of `object`, read in document order (On-Demand reads forward only): calls
+// `read(key, value)` for each; false on invalid text or when `read` says so.
 template <class Read>
-bool ForEachMember(simdjson::simdjson_result<od::value> result, Read read) {
-  od::object object;
-  if (result.get_object().get(object) != SUCCESS) return false;
+bool ForEachField(od::object object, Read read) {
   for (auto field : object) {
     std::string_view key;
     if (field.unescaped_key().get(key) != SUCCESS) return false;
@@ -77,55 +75,49 @@ bool ForEachMember(simdjson::simdjson_result<od::value> result, Read read) {
   return true;
 }
 
+// ForEachField on a value that should be an object, and on the document's root object.
+template <class Read>
+bool ForEachMember(simdjson::simdjson_result<od::value> result, Read read) {
+  od::object object;
+  return result.get_object().get(object) == SUCCESS && ForEachField(object, read);
+}
+template <class Read>
+bool ForEachRootMember(od::document& doc, Read read) {
+  od::object object;
+  return doc.get_object().get(object) == SUCCESS && ForEachField(object, read);
+}
+
+// Reads member `wanted` of the object `result` as an output (*found counts it when present).
+bool ReadMember(simdjson::simdjson_result<od::value> result, std::string_view wanted, size_t* bytes, size_t* found) {
+  return ForEachMember(result, [&](std::string_view key, auto value) {
+    if (key == wanted) *found += ReadOutput(value, bytes);
+    return true;
+  });
+}
+
 // The walks: what each kind's resolvers output (bench-corpus/KIND.exprs), read from one document.
 // *found counts the outputs present.
 using Walk = bool (*)(od::document& doc, size_t* bytes, size_t* found);
 
 // core-pod-v1: {metadata: .metadata, spec: .spec}, 1, .status.phase
 bool WalkPod(od::document& doc, size_t* bytes, size_t* found) {
-  od::object root;
-  if (doc.get_object().get(root) != SUCCESS) return false;
-  for (auto field : root) {
-    std::string_view key;
-    if (field.unescaped_key().get(key) != SUCCESS) return false;
-    if (key == "metadata" || key == "spec") {
-      *found += ReadOutput(field.value(), bytes);
-    } else if (key == "status") {
-      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
-            if (k == "phase") *found += ReadOutput(v, bytes);
-            return true;
-          })) {
-        return false;
-      }
-    }
-  }
-  return true;
+  return ForEachRootMember(doc, [&](std::string_view key, auto value) {
+    if (key == "metadata" || key == "spec") *found += ReadOutput(value, bytes);
+    return key != "status" || ReadMember(value, "phase", bytes, found);
+  });
 }
 
 // apps-deployment-v1: .spec.template, .spec.replicas // 1, .status.conditions
 bool WalkDeployment(od::document& doc, size_t* bytes, size_t* found) {
-  od::object root;
-  if (doc.get_object().get(root) != SUCCESS) return false;
-  for (auto field : root) {
-    std::string_view key;
-    if (field.unescaped_key().get(key) != SUCCESS) return false;
+  return ForEachRootMember(doc, [&](std::string_view key, auto value) {
     if (key == "spec") {
-      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
-            if (k == "template" || k == "replicas") *found += ReadOutput(v, bytes);
-            return true;
-          })) {
-        return false;
-      }
-    } else if (key == "status") {
-      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
-            if (k == "conditions") *found += ReadOutput(v, bytes);
-            return true;
-          })) {
-        return false;
-      }
+      return ForEachMember(value, [&](std::string_view k, auto v) {
+        if (k == "template" || k == "replicas") *found += ReadOutput(v, bytes);
+        return true;
+      });
     }
-  }
-  return true;
+    return key != "status" || ReadMember(value, "conditions", bytes, found);
+  });
 }
 
 // serving-knative-dev-service-v1: .status.conditions, .spec.template, and two annotations below
@@ -133,21 +125,11 @@ bool WalkDeployment(od::document& doc, size_t* bytes, size_t* found) {
 // template is an output and is also read into, which a forward-only reader does in a second
 // look (at_pointer rewinds the document).
 bool WalkKnative(od::document& doc, size_t* bytes, size_t* found) {
-  od::object root;
-  if (doc.get_object().get(root) != SUCCESS) return false;
-  for (auto field : root) {
-    std::string_view key;
-    if (field.unescaped_key().get(key) != SUCCESS) return false;
-    if (key == "spec" || key == "status") {
-      const std::string_view wanted = key == "spec" ? "template" : "conditions";
-      if (!ForEachMember(field.value(), [&](std::string_view k, auto v) {
-            if (k == wanted) *found += ReadOutput(v, bytes);
-            return true;
-          })) {
-        return false;
-      }
-    }
-  }
+  const bool read = ForEachRootMember(doc, [&](std::string_view key, auto value) {
+    if (key == "spec") return ReadMember(value, "template", bytes, found);
+    return key != "status" || ReadMember(value, "conditions", bytes, found);
+  });
+  if (!read) return false;
   for (const char* pointer : {"/spec/template/metadata/annotations/autoscaling.knative.dev~1min-scale",
                               "/spec/template/metadata/annotations/autoscaling.knative.dev~1max-scale"}) {
     std::string_view text;
