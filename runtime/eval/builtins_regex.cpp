@@ -93,7 +93,6 @@ const CompiledRegex* CompileCached(std::string_view pattern, OnigOptionType opti
   return &cache.emplace(std::make_pair(std::string(pattern), options), std::move(compiled)).first->second;
 }
 
-
 }  // namespace
 
 bool RegexMatch(const Value& input, const Value& regex, const Value& flags, bool test_only,
