@@ -33,10 +33,8 @@
 // a libjq pass before the parse left its text in memory and the ratio looked 15 % better.
 // Exit 0 ok, 1 an engine disagrees (the expression and the object are named), 2 usage / input.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <unistd.h>
 #include <memory>
 #include <sstream>
@@ -44,6 +42,7 @@
 #include <vector>
 
 #include "base/file.h"
+#include "bench_timing.h"
 #include "compiler/driver/expression.h"
 #include "runtime/eval/eval.h"
 #include "runtime/eval/view/view.h"
@@ -61,12 +60,7 @@ namespace {
 bool g_cpu_clock = false;
 
 double NowNs() {
-  if (g_cpu_clock) {
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-  }
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return g_cpu_clock ? wm::bench::ThreadCpuNs() : wm::bench::WallNs();
 }
 
 struct BenchOptions {
@@ -103,13 +97,6 @@ struct Engine {
 
 double NsSince(double start) {
   return NowNs() - start;
-}
-
-// The median of the values (0 for none).
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return (values[(values.size() - 1) / 2] + values[values.size() / 2]) / 2;
 }
 
 // The cache states a text pass starts from (see the header). The sink keeps the reads.
@@ -637,7 +624,7 @@ int main(int argc, char** argv) {
       char text[128];
       std::snprintf(text, sizeof(text),
                     " bytes_to_results_over_parse_paired=%.2f bytes_to_results_over_parse_paired_cold=%.2f",
-                    Median(paired), Median(paired_cold));
+                    wm::bench::Median(paired), wm::bench::Median(paired_cold));
       paired_field = text;
     }
     std::printf("engine=%s objects=%zu exprs=%zu outputs=%zu ns_per_object=%.0f parse_ns_per_object=%.0f "

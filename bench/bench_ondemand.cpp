@@ -14,8 +14,8 @@
 // where O is stage 1 plus the walk (one pass), W = O - S. Compiled for this machine
 // (-march=native): On-Demand is header code that picks its kernel at compile time.
 // Exit 0 ok, 1 the walk and the DOM disagree on which outputs an object has, 2 usage / input.
+#include <benchmark/benchmark.h>
 #include <simdjson.h>
-#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -26,22 +26,15 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_timing.h"
+
 namespace {
 
 using simdjson::SUCCESS;
 namespace od = simdjson::ondemand;
 
-double CpuNs() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0 : values[values.size() / 2];
-}
-
+using wm::bench::Median;
+using wm::bench::ThreadCpuNs;
 // The text of value `v` as an output would return it: an object's or array's whole span (On-Demand
 // walks to its end), a scalar's token. Adds its size to *bytes; false when absent or invalid.
 bool ReadOutput(simdjson::simdjson_result<od::value> result, size_t* bytes) {
@@ -141,25 +134,20 @@ bool WalkKnative(od::document& doc, size_t* bytes, size_t* found) {
   return true;
 }
 
-// The same outputs found on the DOM: the check that a walk reads what the resolvers read.
-size_t DomFound(simdjson::dom::element root, const std::string& kind) {
-  std::vector<const char*> pointers;
-  if (kind == "core-pod-v1") pointers = {"/metadata", "/spec", "/status/phase"};
-  if (kind == "apps-deployment-v1") pointers = {"/spec/template", "/spec/replicas", "/status/conditions"};
-  if (kind == "serving-knative-dev-service-v1") {
-    pointers = {"/spec/template", "/status/conditions",
-                "/spec/template/metadata/annotations/autoscaling.knative.dev~1min-scale",
-                "/spec/template/metadata/annotations/autoscaling.knative.dev~1max-scale"};
-  }
-  size_t found = 0;
-  for (const char* pointer : pointers) found += root.at_pointer(pointer).error() == SUCCESS;
-  return found;
-}
-
+// A kind: its corpus name, its walk, and the same outputs as JSON pointers, which the DOM
+// answers to check the walk.
 struct Kind {
   const char* name;
   Walk walk;
+  std::vector<const char*> pointers;
 };
+
+// How many of the kind's outputs the DOM holds.
+size_t DomFound(simdjson::dom::element root, const Kind& kind) {
+  size_t found = 0;
+  for (const char* pointer : kind.pointers) found += root.at_pointer(pointer).error() == SUCCESS;
+  return found;
+}
 
 }  // namespace
 
@@ -176,9 +164,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const Kind kinds[] = {{"core-pod-v1", WalkPod},
-                        {"apps-deployment-v1", WalkDeployment},
-                        {"serving-knative-dev-service-v1", WalkKnative}};
+  const Kind kinds[] = {
+      {"core-pod-v1", WalkPod, {"/metadata", "/spec", "/status/phase"}},
+      {"apps-deployment-v1", WalkDeployment, {"/spec/template", "/spec/replicas", "/status/conditions"}},
+      {"serving-knative-dev-service-v1", WalkKnative,
+       {"/spec/template", "/status/conditions",
+        "/spec/template/metadata/annotations/autoscaling.knative.dev~1min-scale",
+        "/spec/template/metadata/annotations/autoscaling.knative.dev~1max-scale"}}};
   for (const Kind& kind : kinds) {
     const std::string path = corpus_dir + "/" + kind.name + ".ndjson";
     std::ifstream in(path);
@@ -202,34 +194,35 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_ondemand: %s object %zu: invalid\n", kind.name, o);
         return 2;
       }
-      if (found != DomFound(root, kind.name)) {
+      const size_t dom_found = DomFound(root, kind);
+      if (found != dom_found) {
         std::fprintf(stderr, "MISMATCH %s object %zu: the walk found %zu outputs, the DOM %zu\n", kind.name, o, found,
-                     DomFound(root, kind.name));
+                     dom_found);
         return 1;
       }
     }
     std::vector<double> dom_ns, stage1_ns, ondemand_ns, stage1_ratio, walk_ratio, ondemand_ratio;
     size_t sink = 0;
     for (int round = 0; round < repeat; ++round) {
-      double start = CpuNs();
+      double start = ThreadCpuNs();
       for (const auto& text : texts) {
         simdjson::dom::element root;
         sink += dom_parser.parse(text).get(root) == SUCCESS;
       }
-      const double dom = CpuNs() - start;
-      start = CpuNs();
+      const double dom = ThreadCpuNs() - start;
+      start = ThreadCpuNs();
       for (const auto& text : texts) {  // iterate() runs stage 1 over the whole text, then stops
         od::document doc;
         sink += od_parser.iterate(text).get(doc) == SUCCESS;
       }
-      const double stage1 = CpuNs() - start;
-      start = CpuNs();
+      const double stage1 = ThreadCpuNs() - start;
+      start = ThreadCpuNs();
       for (const auto& text : texts) {
         od::document doc;
         size_t bytes = 0, found = 0;
         if (od_parser.iterate(text).get(doc) == SUCCESS && kind.walk(doc, &bytes, &found)) sink += bytes + found;
       }
-      const double ondemand = CpuNs() - start;
+      const double ondemand = ThreadCpuNs() - start;
       const double n = static_cast<double>(texts.size());
       dom_ns.push_back(dom / n);
       stage1_ns.push_back(stage1 / n);
@@ -243,7 +236,7 @@ int main(int argc, char** argv) {
                 "stage1_over_dom=%.2f walk_over_dom=%.2f ondemand_over_dom=%.2f\n",
                 kind.name, texts.size(), dom, stage1, ondemand - stage1, ondemand, Median(stage1_ratio),
                 Median(walk_ratio), Median(ondemand_ratio));
-    if (sink == 42) std::printf("\n");  // keeps the passes' work observable
+    benchmark::DoNotOptimize(sink);  // the passes' work is observable
   }
   return 0;
 }
