@@ -2670,7 +2670,8 @@ size_t FusedKind::fused_count() const {
 // array instead of chasing each program's nodes.
 struct ResolverPlan {
   // kEachPath: `.a.b[]` or `.a.b[].c.d`, each element's path emitted without the evaluator.
-  enum class How : uint8_t { kFallback, kPath, kEachPath, kProgram, kSplit };
+  // kConstant: a literal (`1`), whose one output is the same on every object.
+  enum class How : uint8_t { kFallback, kPath, kEachPath, kProgram, kSplit, kConstant };
   How how = How::kFallback;
   uint32_t node = 0;                      // kPath: the (absolute) trie node; kEachPath: the node below the iteration
   uint32_t iteration = 0;                 // kEachPath: the iteration node
@@ -2708,6 +2709,12 @@ struct FusedRunner::State {
   std::vector<uint32_t> path_nodes;  // per path resolver, in order: its trie node
   std::vector<EachPathGroup> each_path_groups;
   std::vector<uint32_t> each_path_failed;  // this object's, for Run to rerun on the regular engine
+  // The kConstant resolvers and, in the same order, their outputs, made once per runner: their
+  // results read this buffer, not the per-object one, and are written only when the last run's
+  // are not already these (constant_results_current).
+  std::vector<uint32_t> constant_resolvers;
+  std::vector<ViewOutput> constant_outputs;
+  bool constant_results_current = false;
   // Whether results_ hold what the path resolvers' loop gives when each is answered on the DOM
   // (status kOk, no error, fused, the k-th one's output at k): true after a run where they all
   // were, so that the next such run writes only their outputs (then each of those outputs holds
@@ -2765,6 +2772,14 @@ FusedRunner::FusedRunner(const FusedKind& kind)
         const VNode& top = view->nodes[view->root];
         const VNode& each = top.op == VOp::kPipe ? view->nodes[top.kids[0]] : top;
         step.optional = each.op == VOp::kIterEach && each.c != 0;
+      } else if (const VNode& top = view->nodes[view->root]; top.op == VOp::kConst) {
+        // Emit's output of the constant, made once: a scalar or string as it is, an array or
+        // object in the key order the runner writes.
+        const Value& constant = view->consts[top.a];
+        const bool sort = kind.options_.sort_keys && (constant.IsArray() || constant.IsObject());
+        step.how = ResolverPlan::How::kConstant;
+        state_->constant_resolvers.push_back(static_cast<uint32_t>(i));
+        state_->constant_outputs.emplace_back(sort ? SortKeysDeep(constant) : constant);
       } else if (const uint32_t iteration = EachKeyIteration(*view); iteration != 0) {
         step.how = ResolverPlan::How::kEachPath;
         step.node = step.iteration = iteration;
@@ -2789,7 +2804,7 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       });
       if (group == groups.end()) group = groups.insert(groups.end(), EachPathGroup{step.iteration, step.optional, {}});
       group->resolvers.push_back(static_cast<uint32_t>(i));
-    } else {
+    } else if (step.how != ResolverPlan::How::kConstant) {
       (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
           .push_back(static_cast<uint32_t>(i));
     }
@@ -2988,6 +3003,7 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
     // Every result is set below, at places that are not the path loop's: the next object's loop
     // must set its path resolvers' results again.
     s.path_results_current = false;
+    s.constant_results_current = false;
     outputs_.clear();
     Value document;
     if (!ParseJson(json, &document, error)) {
@@ -3071,6 +3087,27 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
     if (state == PathCache::kKnown && value->is_dom()) outputs_.emplace_back(value->dom_bytes(), sort_keys);
     else outputs_.emplace_back();
     AnsweredOnDom(i, begin, outputs_.size());
+  }
+  // The constants' outputs, made with the runner, are written into their results only when the
+  // last run's results are not already these. An output cap of one (which Emit would bail at)
+  // leaves them to the regular engine, which words the limit.
+  if (!s.constant_resolvers.empty()) {
+    if (!one_output_allowed) {
+      s.constant_results_current = false;
+      for (uint32_t i : s.constant_resolvers) fall_back(i, outputs_.size());
+    } else if (!s.constant_results_current) {
+      for (size_t k = 0; k < s.constant_resolvers.size(); ++k) {
+        ResolverResult& result = results_[s.constant_resolvers[k]];
+        result.status = EvalStatus::kOk;
+        result.error = EvalError();
+        result.fused = true;
+        result.outputs.all_ = &s.constant_outputs;
+        result.outputs.begin_ = k;
+        result.outputs.end_ = k + 1;
+      }
+      s.constant_results_current = true;
+    }
+    if (one_output_allowed) stats_.fused_runs += s.constant_resolvers.size();
   }
   const EvalContext context = s.Context(options, sort_keys, &stats_.split_conversions);
   Evaluator evaluator(context);

@@ -562,6 +562,55 @@ TEST(ViewEngineTest, PathResolversResultsFollowEachObject) {
   }
 }
 
+// A literal resolver's output is made once per runner and its result written only when the last
+// run's is not already it: across objects, a cap of one (the engine's error), a document that goes
+// to the reader and text that is not JSON, every result stays the interpreter's, in both key orders.
+TEST(ViewEngineTest, ConstantResolversKeepTheirOutputAcrossObjects) {
+  const std::vector<std::string> exprs = {"1", ".a", "\"s\"", "{b: 2, a: [1, {d: 1, c: 0}]}", "null", "[3, 2]"};
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  RunOptions one;
+  one.limits.max_outputs = 1;
+  const RunOptions defaults;
+  struct Step {
+    const char* doc;
+    const RunOptions* options;
+    bool on_dom;  // every literal answered without the regular engine
+  };
+  const Step steps[] = {
+      {R"({"a":1})", &defaults, true},
+      {R"({"a":2})", &defaults, true},
+      {R"({"a":3})", &one, false},        // a cap of one: the engine's error
+      {R"({"a":4})", &defaults, true},    // the outputs are back
+      {R"({"a":-0})", &defaults, false},  // the reader's document: every resolver on the engine
+      {R"({"a":5})", &defaults, true},
+      {R"({"a":)", &defaults, false},     // not JSON: no result refers to an output
+      {R"({"a":6})", &defaults, true},
+  };
+  for (bool sorted : {false, true}) {
+    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    view::FusedRunner runner(kind);
+    uint64_t literal_runs = 0;
+    for (const Step& step : steps) {
+      JsonError error;
+      const uint64_t fused_before = runner.stats().fused_runs;
+      if (!runner.Run(step.doc, *step.options, &error)) {
+        for (size_t i = 0; i < exprs.size(); ++i) EXPECT_EQ(runner.result(i).outputs.size(), 0u) << exprs[i];
+        continue;
+      }
+      for (size_t i = 0; i < exprs.size(); ++i) {
+        EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], step.doc, sorted, *step.options))
+            << exprs[i] << " on " << step.doc << " (sorted " << sorted << ")";
+        if (i != 1) EXPECT_EQ(runner.result(i).fused, step.on_dom) << exprs[i] << " on " << step.doc;
+      }
+      // Every resolver here is a literal or a path: each one answered on the DOM counts once.
+      if (step.on_dom) literal_runs += exprs.size();
+      EXPECT_EQ(runner.stats().fused_runs - fused_before, step.on_dom ? exprs.size() : 0u) << step.doc;
+    }
+    EXPECT_EQ(runner.stats().fused_runs, literal_runs);
+  }
+}
+
 // A resolver that is one trie iteration (`.a[]`, `.a[].b.c`, `.a[] | .d`) appends each element's
 // value where the cache keeps it when all of them fit under the output limit, and otherwise
 // goes through the evaluator's Emit, which leaves the limit's error to the engine: both give the
