@@ -2670,8 +2670,10 @@ size_t FusedKind::fused_count() const {
 // array instead of chasing each program's nodes.
 struct ResolverPlan {
   // kEachPath: `.a.b[]` or `.a.b[].c.d`, each element's path emitted without the evaluator.
-  // kConstant: a literal (`1`), whose one output is the same on every object.
-  enum class How : uint8_t { kFallback, kPath, kEachPath, kProgram, kSplit, kConstant };
+  // kConstant: a literal (`1`), whose one output is the same on every object. kObjectOfPaths:
+  // `{k: P, ...}`, each value a path from the root or a literal (a Pod's `{metadata: .metadata,
+  // spec: .spec}`), built without the evaluator where it cannot reach a limit (else its program).
+  enum class How : uint8_t { kFallback, kPath, kEachPath, kProgram, kSplit, kConstant, kObjectOfPaths };
   How how = How::kFallback;
   uint32_t node = 0;                      // kPath: the (absolute) trie node; kEachPath: the node below the iteration
   uint32_t iteration = 0;                 // kEachPath: the iteration node
@@ -2681,6 +2683,15 @@ struct ResolverPlan {
   const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
   const FlatCode* flat = nullptr;         // kProgram, kSplit: the program's flat code, if any
   const Filter* tail = nullptr;           // kSplit
+  // kObjectOfPaths: its output's place in State::object_outputs, and the members in construction
+  // order (distinct string keys).
+  uint32_t slot = 0;
+  struct Member {
+    const Value* key;
+    const Value* constant;  // the value, when it is a literal; else null
+    uint32_t node;          // else the absolute trie node whose value it is
+  };
+  std::vector<Member> members;
 };
 
 // The kEachPath resolvers over one iteration (and `[]?` or not): answered together
@@ -2715,6 +2726,9 @@ struct FusedRunner::State {
   std::vector<uint32_t> constant_resolvers;
   std::vector<ViewOutput> constant_outputs;
   bool constant_results_current = false;
+  // The kObjectOfPaths resolvers' outputs, one place each (ResolverPlan::slot), kept from one
+  // object to the next so that the object built for the last one is refilled, not built again.
+  std::vector<ViewOutput> object_outputs;
   // Whether results_ hold what the path resolvers' loop gives when each is answered on the DOM
   // (status kOk, no error, fused, the k-th one's output at k): true after a run where they all
   // were, so that the next such run writes only their outputs (then each of those outputs holds
@@ -2740,6 +2754,29 @@ uint32_t EachKeyIteration(const ViewProgram& view) {
   const VNode& each = view.nodes[top.kids[0]];
   const VNode& key = view.nodes[top.kids[1]];
   return each.op == VOp::kIterEach && key.op == VOp::kEntryKey && key.a == each.a ? each.a : 0;
+}
+
+// Whether the program is `{k: P, ...}` with distinct constant string keys and each value a literal
+// or a path from the root (a trie node outside every iteration); if so, its members in *members.
+bool ObjectOfPaths(const ViewProgram& view, const std::vector<uint32_t>& owner,
+                   std::vector<ResolverPlan::Member>* members) {
+  const VNode& top = view.nodes[view.root];
+  if (top.op != VOp::kObject || !top.distinct_constant_keys) return false;
+  std::vector<ResolverPlan::Member> found;
+  for (size_t k = 0; k + 1 < top.kids.size(); k += 2) {
+    const VNode& key = view.nodes[top.kids[k]];
+    const VNode& value = view.nodes[top.kids[k + 1]];
+    if (key.op != VOp::kConst || !view.consts[key.a].IsString()) return false;
+    if (value.op == VOp::kConst) {
+      found.push_back({&view.consts[key.a], &view.consts[value.a], 0});
+    } else if (value.op == VOp::kPath && owner[value.a] == 0) {
+      found.push_back({&view.consts[key.a], nullptr, value.a});
+    } else {
+      return false;
+    }
+  }
+  *members = std::move(found);
+  return true;
 }
 
 }  // namespace
@@ -2780,6 +2817,10 @@ FusedRunner::FusedRunner(const FusedKind& kind)
         step.how = ResolverPlan::How::kConstant;
         state_->constant_resolvers.push_back(static_cast<uint32_t>(i));
         state_->constant_outputs.emplace_back(sort ? SortKeysDeep(constant) : constant);
+      } else if (ObjectOfPaths(*view, state_->paths.owner, &step.members) && kind.flat_[i] != nullptr) {
+        step.how = ResolverPlan::How::kObjectOfPaths;
+        step.slot = static_cast<uint32_t>(state_->object_outputs.size());
+        state_->object_outputs.emplace_back();
       } else if (const uint32_t iteration = EachKeyIteration(*view); iteration != 0) {
         step.how = ResolverPlan::How::kEachPath;
         step.node = step.iteration = iteration;
@@ -2824,6 +2865,49 @@ namespace {
     return evaluator.RunFlat(*step.program, *step.flat, registers, sink);
   }
   return evaluator.Run(*step.program, sink);
+}
+
+// A kObjectOfPaths resolver's one output, the object its flat code's kObject builds (the same
+// members, read from the trie), made in *kept without the evaluator: true when it is. The object
+// *kept held for the last object is refilled in place when nothing else refers to it (the caller
+// kept no copy), else let go for a new one. False, with *kept unchanged, where the program could
+// reach a limit (the output cap, its flat code's steps, the object's bytes) or a path is an error
+// or a bail: the program then runs and gives that.
+bool BuildObjectOfPaths(PathCache& paths, const ResolverPlan& step, const EvalLimits& limits, bool sort_keys,
+                        ViewOutput* kept) {
+  const size_t n = step.members.size();
+  if (limits.max_outputs <= 1 || limits.fuel < step.flat->code.size() || limits.max_memory_bytes < 32 * n) {
+    return false;
+  }
+  for (const ResolverPlan::Member& member : step.members) {
+    const VVal* value;
+    if (member.constant == nullptr) {
+      const PathCache::State state = paths.GetAbsolute(member.node, &value);
+      if (state != PathCache::kKnown && state != PathCache::kMissing) return false;
+    }
+  }
+  auto* built = const_cast<Composite*>(static_cast<const Composite*>(kept->composite()));
+  if (built == nullptr || built->refs != 1) {
+    built = NewComposite(true);  // its one reference is the output's
+    std::vector<VVal>& items = built->items;
+    if (items.capacity() < 2 * n) items.reserve(2 * n);  // a pooled composite keeps its capacity
+    for (const ResolverPlan::Member& member : step.members) {
+      items.emplace_back().SetRef(*member.key);
+      items.emplace_back().SetRef(member.constant != nullptr ? *member.constant : *member.key);  // set below
+    }
+    *kept = ViewOutput::OfComposite(built, sort_keys);
+  }
+  // The keys and literals are in place; each path's value is this object's view, or null.
+  VVal* value = built->items.data() + 1;
+  for (const ResolverPlan::Member& member : step.members) {
+    if (member.constant == nullptr) {
+      const VVal* read;
+      if (paths.GetAbsolute(member.node, &read) == PathCache::kKnown) *value = *read;
+      else value->SetNull();
+    }
+    value += 2;
+  }
+  return true;
 }
 
 // A kEachPath resolver whose outputs would reach the output limit, or whose iteration fails
@@ -3128,7 +3212,21 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
         ++stats_.split_runs;
         continue;
       }
-    } else if (step.how == ResolverPlan::How::kProgram) {  // kEachPath resolvers are answered by group above
+    } else if (step.how == ResolverPlan::How::kProgram || step.how == ResolverPlan::How::kObjectOfPaths) {
+      // (kEachPath resolvers are answered by group above.)
+      if (step.how == ResolverPlan::How::kObjectOfPaths &&
+          BuildObjectOfPaths(s.paths, step, options.limits, sort_keys, &s.object_outputs[step.slot])) {
+        ResolverResult& result = results_[i];
+        if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
+        result.status = EvalStatus::kOk;
+        result.fused = true;
+        result.outputs.all_ = &s.object_outputs;
+        result.outputs.begin_ = step.slot;
+        result.outputs.end_ = step.slot + 1;
+        ++stats_.fused_runs;
+        ++stats_.object_runs;
+        continue;
+      }
       if (RunProgram(evaluator, step, &s.flat_registers, sink) == Flow::kContinue) {
         AnsweredOnDom(i, begin, outputs_.size());
         stats_.flat_runs += step.flat != nullptr;

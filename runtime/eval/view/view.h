@@ -108,6 +108,8 @@ class ViewOutput {
   static ViewOutput OfComposite(const ViewComposite* built, bool sort_keys) noexcept;
 
   bool is_view() const { return form_ == Form::kView; }
+  // Internal: the built array or object this output holds a reference to, or null.
+  const ViewComposite* composite() const { return form_ == Form::kComposite ? composite_ : nullptr; }
   // Internal: the DOM element's raw bytes (precondition: is_view()).
   const void* element_bytes() const { return element_; }
   // True for a string output, read from the DOM without converting the output (`wmc eval -r`).
@@ -246,6 +248,7 @@ struct FusedStats {
   uint64_t objects = 0;
   uint64_t fused_runs = 0;          // resolver runs answered on the DOM
   uint64_t flat_runs = 0;           // of those, programs run as flat code (Flatten)
+  uint64_t object_runs = 0;         // of those, objects of root paths built without the evaluator
   uint64_t fallback_runs = 0;       // resolver runs on the regular engine
   uint64_t document_fallbacks = 0;  // objects simdjson could not represent exactly (ParseJson)
   uint64_t split_runs = 0;          // resolver runs answered as HEAD on the DOM, TAIL on the interpreter

@@ -601,7 +601,9 @@ TEST(ViewEngineTest, ConstantResolversKeepTheirOutputAcrossObjects) {
       for (size_t i = 0; i < exprs.size(); ++i) {
         EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], step.doc, sorted, *step.options))
             << exprs[i] << " on " << step.doc << " (sorted " << sorted << ")";
-        if (i != 1) EXPECT_EQ(runner.result(i).fused, step.on_dom) << exprs[i] << " on " << step.doc;
+        if (i != 1) {
+          EXPECT_EQ(runner.result(i).fused, step.on_dom) << exprs[i] << " on " << step.doc;
+        }
       }
       // Every resolver here is a literal or a path: each one answered on the DOM counts once.
       if (step.on_dom) literal_runs += exprs.size();
@@ -609,6 +611,72 @@ TEST(ViewEngineTest, ConstantResolversKeepTheirOutputAcrossObjects) {
     }
     EXPECT_EQ(runner.stats().fused_runs, literal_runs);
   }
+}
+
+// `{k: P, ...}` of root paths and literals (a Pod's `{metadata: .metadata, spec: .spec}`) is built
+// without the evaluator, the object of the last run refilled in place unless the caller holds a
+// copy; where a path is an error or a limit could be reached, its program answers. Every result is
+// the interpreter's.
+TEST(ViewEngineTest, ObjectsOfRootPathsAreRefilledUnlessHeld) {
+  const std::string expr = R"({name: .metadata.name, spec: .spec, kind: "Pod", n: 1})";
+  const auto program = Lowered(expr);
+  RunOptions one, little_fuel, little_memory;
+  one.limits.max_outputs = 1;
+  little_fuel.limits.fuel = 2;
+  little_memory.limits.max_memory_bytes = 100;
+  const RunOptions defaults;
+  struct Step {
+    const char* doc;
+    const RunOptions* options;
+    bool direct;  // built without the evaluator
+  };
+  const Step steps[] = {
+      {R"({"metadata":{"name":"a"},"spec":{"x":1}})", &defaults, true},
+      {R"({"metadata":{"name":"b"}})", &defaults, true},                 // no spec: null
+      {R"({"metadata":"text","spec":{"x":2}})", &defaults, false},      // .metadata.name fails
+      {R"({"metadata":{"name":"c"},"spec":[1,2]})", &defaults, true},
+      {R"({"metadata":{"name":"d"},"spec":{}})", &one, false},          // the output cap
+      {R"({"metadata":{"name":"e"},"spec":{}})", &little_fuel, false},  // the step budget
+      {R"({"metadata":{"name":"f"},"spec":{}})", &little_memory, false},
+      {R"({"metadata":{"name":"g"},"spec":-0})", &defaults, false},     // the reader's document
+      {R"({"metadata":{"name":"h"},"spec":{"y":[true]}})", &defaults, true},
+  };
+  for (bool sorted : {false, true}) {
+    view::FusedKind kind({program}, view::FusedKindOptions{sorted});
+    view::FusedRunner runner(kind);
+    for (const Step& step : steps) {
+      JsonError error;
+      const uint64_t objects_before = runner.stats().object_runs;
+      ASSERT_TRUE(runner.Run(step.doc, *step.options, &error)) << step.doc;
+      EXPECT_EQ(Describe(runner.result(0)), Interpret(*program, step.doc, sorted, *step.options))
+          << step.doc << " (sorted " << sorted << ")";
+      EXPECT_EQ(runner.stats().object_runs - objects_before, step.direct ? 1u : 0u) << step.doc;
+    }
+  }
+  // Refilled in place from one object to the next; a copy the caller holds is left as it was
+  // (a new object is built instead), and its text stays the interpreter's while its document does.
+  view::FusedKind kind({program});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(steps[0].doc, defaults, &error));
+  const view::ViewComposite* first = runner.result(0).outputs[0].composite();
+  ASSERT_NE(first, nullptr);
+  // An object whose paths are all absent holds no view of its document: readable after the next run.
+  const char* absent = R"({"x":1})";
+  ASSERT_TRUE(runner.Run(absent, defaults, &error));
+  EXPECT_EQ(runner.result(0).outputs[0].composite(), first);
+  const view::ViewOutput held = runner.result(0).outputs[0];
+  std::string held_text;
+  held.WriteJson(&held_text);
+  ASSERT_TRUE(runner.Run(steps[3].doc, defaults, &error));
+  EXPECT_NE(runner.result(0).outputs[0].composite(), held.composite());
+  std::string text;
+  runner.result(0).outputs[0].WriteJson(&text);
+  EXPECT_EQ(text + "\n", Interpret(*program, steps[3].doc, false));
+  std::string held_again;
+  held.WriteJson(&held_again);
+  EXPECT_EQ(held_again, held_text);
+  EXPECT_EQ(held_text + "\n", Interpret(*program, absent, false));
 }
 
 // A resolver that is one trie iteration (`.a[]`, `.a[].b.c`, `.a[] | .d`) appends each element's

@@ -55,9 +55,9 @@ inline std::string Interpret(const ir::Program& program, const std::string& json
 // All `exprs` fused into one kind, one runner over all `docs` in turn (the buffers are reused from
 // one object to the next), in both key orders: every result equals the interpreter's. Returns
 // how many resolver runs the view engine answered itself, and in *flat_runs (when given) how many
-// of those ran as flat code.
+// of those ran as flat code, in *object_runs how many were objects of paths built without it.
 inline uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<std::string>& docs,
-                            uint64_t* flat_runs = nullptr) {
+                            uint64_t* flat_runs = nullptr, uint64_t* object_runs = nullptr) {
   std::vector<std::shared_ptr<const ir::Program>> programs;
   for (const std::string& e : exprs) programs.push_back(Lowered(e));
   uint64_t answered = 0;
@@ -74,6 +74,7 @@ inline uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::ve
     }
     answered = runner.stats().fused_runs;
     if (flat_runs != nullptr) *flat_runs = runner.stats().flat_runs;
+    if (object_runs != nullptr) *object_runs = runner.stats().object_runs;
   }
   return answered;
 }
