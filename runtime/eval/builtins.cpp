@@ -4,6 +4,7 @@
 // build. Regex, time and path builtins live in builtins_regex.cpp, builtins_time.cpp and
 // builtins_paths.cpp. Error texts follow jq 1.7.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -197,12 +198,64 @@ bool ParseWithContext(const Value& input, Value* out, Value* error) {
   return true;
 }
 
+// Whether `text` is one number as jq's reader takes a number token: between JSON whitespace, a
+// sign, then digits with an optional point and exponent (`007`, `+1`, `1.`, `.5` included, as C's
+// strtod reads them), or `inf`, `infinity` or `nan` in any case. *out is its value (a range error
+// saturates, as strtod does).
+bool ReadNumberToken(std::string_view text, double* out) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  const bool negative = !text.empty() && text.front() == '-';
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
+  const auto named = [&](std::string_view name) {
+    return text.size() == name.size() &&
+           std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) { return (a | 0x20) == b; });
+  };
+  if (named("inf") || named("infinity")) {
+    *out = negative ? -HUGE_VAL : HUGE_VAL;
+    return true;
+  }
+  if (named("nan")) {
+    *out = std::nan("");
+    return true;
+  }
+  size_t i = 0, digits = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++digits;
+  if (i < text.size() && text[i] == '.') {
+    for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    size_t exponent_digits = 0;
+    if (++i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++exponent_digits;
+    if (exponent_digits == 0) return false;
+  }
+  if (i != text.size()) return false;
+  // The grammar above is a part of from_chars' (strtod's in the C locale, without a '+').
+  const std::string token = (negative ? "-" : "") + std::string(text);
+  auto [end, status] = std::from_chars(token.data(), token.data() + token.size(), *out);
+  if (status == std::errc::result_out_of_range) {
+    *out = std::strtod(token.c_str(), nullptr);  // from_chars leaves *out as it was; strtod saturates
+  } else if (status != std::errc() || end != token.data() + token.size()) {
+    return false;
+  }
+  return true;
+}
+
 bool ToNumber(const Value& input, Value* out, Value* error) {
   if (input.IsNumber()) {
     *out = input;
     return true;
   }
   if (input.IsString()) {
+    // A plain JSON number (`"3"`, the catalog's annotations) without building a string; then
+    // the other forms jq's reader takes as a number.
+    if (double number; ParseJsonNumber(input.AsString(), &number) || ReadNumberToken(input.AsString(), &number)) {
+      *out = Value::Number(number);
+      return true;
+    }
     Value parsed;
     if (!ParseWithContext(input, &parsed, error)) return false;
     if (parsed.IsNumber()) {

@@ -96,6 +96,15 @@ class Parser {
   bool AtEnd() const { return p_ == end_; }
   size_t offset() const { return static_cast<size_t>(p_ - begin_); }
 
+  // Whether the text from the cursor to its end is one JSON number and nothing else; its value
+  // in *out. No error is kept: a caller that needs one parses with ParseValue.
+  bool ReadWholeNumber(double* out) {
+    Value v;
+    if (p_ == end_ || !ParseNumber(&v, nullptr) || p_ != end_) return false;
+    *out = v.AsNumber();
+    return true;
+  }
+
   // Parses one value starting at the cursor (after whitespace). Iterative: each open container
   // is a frame; finished elements wait on shared stacks (elements_, members_) and are moved into
   // an exactly sized vector when their container closes, so no container grows by reallocation.
@@ -760,6 +769,24 @@ bool ParseJson(std::string_view text, Value* out, JsonError* error, const JsonPa
   }
   *out = std::move(v);
   return true;
+}
+
+bool ParseJsonNumber(std::string_view text, double* out) {
+  // An integer of up to 15 digits (a replica count, a port) is exact as a double: summed here,
+  // without from_chars. "-0" is -0, as ParseJson reads it.
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string_view digits = text.substr(negative ? 1 : 0);
+  if (!digits.empty() && digits.size() <= 15 && (digits[0] != '0' || digits.size() == 1)) {
+    uint64_t value = 0;
+    size_t i = 0;
+    for (; i < digits.size() && digits[i] >= '0' && digits[i] <= '9'; ++i) value = value * 10 + (digits[i] - '0');
+    if (i == digits.size()) {
+      *out = negative ? -static_cast<double>(value) : static_cast<double>(value);
+      return true;
+    }
+  }
+  const bool starts_number = !text.empty() && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9'));
+  return starts_number && Parser(text, JsonParseOptions{}).ReadWholeNumber(out);
 }
 
 bool ParseJsonStream(std::string_view text, std::vector<Value>* out, JsonError* error,

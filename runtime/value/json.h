@@ -32,6 +32,11 @@ struct JsonError {
 bool ParseJson(std::string_view text, Value* out, JsonError* error,
                const JsonParseOptions& options = {});
 
+// Whether `text` is exactly one JSON number, with no whitespace around it; its value in *out, the
+// one ParseJson gives for the same text. The quick path of `tonumber` on a string: anything else
+// (false) is left to ParseJson, which also words the error.
+bool ParseJsonNumber(std::string_view text, double* out);
+
 // Parses a stream of whitespace-separated JSON values (as jq reads its input).
 bool ParseJsonStream(std::string_view text, std::vector<Value>* out, JsonError* error,
                      const JsonParseOptions& options = {});

@@ -149,6 +149,14 @@ const std::vector<std::string>& HandWrittenExpressions() {
       // tostring / tonumber / type
       ".metadata.name | tostring", ".spec.replicatedJobs[0].replicas | tostring", ".metadata | tostring",
       "[1, \"1\", null, true, [1], {\"a\":1}] | map(tostring)", "\"12\" | tonumber", ".kind | tonumber",
+      // tonumber's quick path (integers of up to 15 digits, then any plain JSON number) and the reader
+      "[\"0\", \"-0\", \"12\", \"-7\", \"007\", \"1.5\", \"1e3\", \"1E+3\", \"-1.25e-2\", \"123456789012345\", "
+      "\"1234567890123456\", \"12345678901234567890\", \"1e999\", \" 1\", \"1 \", \"\", \"-\", \"+1\", \"1.\", "
+      "\".5\", \"nan\", \"1e\", \"--1\", \"0x10\", \"[1]\", \"-.5\", \"+.5e1\", \"1.e2\", \"00.5\", \".\", \"+\", \"1e+\", "
+      "\"1_0\", \"-nan\", \"NaN\", \"inf\", \"-Infinity\", \"infin\", \"nan(1)\", \"1e400\", \"-1e400\", \"1e-400\", "
+      "\"- 1\", \" 2 \", \"\\t5\\n\", \"1\\r\", \"1 2\", \"true\", \"null\"] | map(try tonumber catch \"no\")",
+      "[null, true, [1], {\"a\":1}, \"x\", \"5\"] | map(try tonumber catch type)", "[null, \"2\", true] | map(tonumber?)",
+      ".metadata.labels[\"missing\"] | tonumber?", "(.metadata.labels[\"missing\"] // \"3\") | tonumber",
       "[.[] | type]", ".spec.replicatedJobs | map(.replicas | type)", "\"v\\(.kind)-\\(1 + 1)\"",
       // arrays and objects
       "[.spec.replicatedJobs[] | {name, replicas}]", "[.spec.replicatedJobs[].name] | sort",

@@ -1510,6 +1510,18 @@ class Evaluator {
           std::vector<Field> fields;
           if (!in.is_dom() || ObjectFields(ObjectOf(in.dom()), cx_.sort_keys, &fields)) return EntriesOf(in, fields, k);
         }
+        if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToNumber) {
+          // A string of the document that is a plain number is read where it is, not copied. Null,
+          // a boolean, an array or an object is the builtin's error, which the regular engine
+          // words where no `try` catches it: no message is made here (the catalog's `tonumber?` of
+          // an absent annotation).
+          const Kind kind = in.kind();
+          if (kind == Kind::String) {
+            if (double number; ParseJsonNumber(in.string(), &number)) return k(VVal::Number(number));
+          } else if (kind != Kind::Number) {
+            return Flow::kError;
+          }
+        }
         Value out, error;
         if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), MaterializeShared(in), nullptr, 0, &out, &error)) {
           return Flow::kError;

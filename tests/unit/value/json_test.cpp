@@ -3,6 +3,7 @@
 // hundred random documents against jq itself in a single jq run.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -259,6 +260,30 @@ TEST(ParseJson, DepthLimit) {
   std::string ok = std::string(50000, '[') + std::string(50000, ']');
   ASSERT_TRUE(ParseJson(ok, &v, &error, options)) << error.message;
   EXPECT_EQ(ToJson(v), ok);
+}
+
+// ParseJsonNumber (tonumber's quick path) gives exactly ParseJson's number, sign included, for
+// every text that is one JSON number, and refuses everything else (left to ParseJson, which also
+// accepts surrounding whitespace).
+TEST(ParseJsonNumber, AgreesWithParseJsonOnEveryNumberAndRefusesTheRest) {
+  const std::vector<std::string> numbers = {
+      "0", "-0", "7", "-7", "12", "999999999999999", "123456789012345", "-123456789012345",
+      "1234567890123456", "9007199254740993", "12345678901234567890", "1.5", "-0.0", "0.1", "1e3", "1E+3",
+      "-1.25e-2", "1e999", "-1e999", "1e-999", "4.9e-324", "1.7976931348623157e308", "100000000000000000000000"};
+  for (const std::string& text : numbers) {
+    double quick = 0;
+    ASSERT_TRUE(ParseJsonNumber(text, &quick)) << text;
+    Value parsed;
+    JsonError error;
+    ASSERT_TRUE(ParseJson(text, &parsed, &error)) << text;
+    ASSERT_TRUE(parsed.IsNumber()) << text;
+    EXPECT_EQ(std::bit_cast<uint64_t>(quick), std::bit_cast<uint64_t>(parsed.AsNumber())) << text;
+  }
+  for (const char* text : {"", "-", "+1", "007", "-01", "1.", ".5", "1e", "1e+", "--1", "0x10", "nan", "NaN",
+                           "Infinity", " 1", "1 ", "1,", "[1]", "\"1\"", "true", "1.2.3", "12a", "1234567890123456x"}) {
+    double quick = 0;
+    EXPECT_FALSE(ParseJsonNumber(text, &quick)) << text;
+  }
 }
 
 TEST(ParseJsonStream, SeveralValues) {
