@@ -206,6 +206,7 @@ bool ReadNumberToken(std::string_view text, double* out) {
   const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
   while (!text.empty() && space(text.front())) text.remove_prefix(1);
   while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  const char* const sign = text.data();  // from_chars reads a '-' (not a '+') where it is
   const bool negative = !text.empty() && text.front() == '-';
   if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
   const auto named = [&](std::string_view name) {
@@ -234,11 +235,13 @@ bool ReadNumberToken(std::string_view text, double* out) {
   }
   if (i != text.size()) return false;
   // The grammar above is a part of from_chars' (strtod's in the C locale, without a '+').
-  const std::string token = (negative ? "-" : "") + std::string(text);
-  auto [end, status] = std::from_chars(token.data(), token.data() + token.size(), *out);
+  const char* const first = negative ? sign : text.data();
+  const char* const last = text.data() + text.size();
+  auto [end, status] = std::from_chars(first, last, *out);
   if (status == std::errc::result_out_of_range) {
-    *out = std::strtod(token.c_str(), nullptr);  // from_chars leaves *out as it was; strtod saturates
-  } else if (status != std::errc() || end != token.data() + token.size()) {
+    // from_chars leaves *out as it was; strtod saturates (it needs the token NUL-terminated).
+    *out = std::strtod(std::string(first, last).c_str(), nullptr);
+  } else if (status != std::errc() || end != last) {
     return false;
   }
   return true;

@@ -2829,7 +2829,7 @@ FusedRunner::FusedRunner(const FusedKind& kind)
         step.how = ResolverPlan::How::kConstant;
         state_->constant_resolvers.push_back(static_cast<uint32_t>(i));
         state_->constant_outputs.emplace_back(sort ? SortKeysDeep(constant) : constant);
-      } else if (ObjectOfPaths(*view, state_->paths.owner, &step.members) && kind.flat_[i] != nullptr) {
+      } else if (kind.flat_[i] != nullptr && ObjectOfPaths(*view, state_->paths.owner, &step.members)) {
         step.how = ResolverPlan::How::kObjectOfPaths;
         step.slot = static_cast<uint32_t>(state_->object_outputs.size());
         state_->object_outputs.emplace_back();
@@ -2905,7 +2905,8 @@ bool BuildObjectOfPaths(PathCache& paths, const ResolverPlan& step, const EvalLi
     if (items.capacity() < 2 * n) items.reserve(2 * n);  // a pooled composite keeps its capacity
     for (const ResolverPlan::Member& member : step.members) {
       items.emplace_back().SetRef(*member.key);
-      items.emplace_back().SetRef(member.constant != nullptr ? *member.constant : *member.key);  // set below
+      VVal& value = items.emplace_back();  // a path's value is set below
+      if (member.constant != nullptr) value.SetRef(*member.constant);
     }
     *kept = ViewOutput::OfComposite(built, sort_keys);
   }
@@ -2993,20 +2994,22 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
 
 }  // namespace
 
-// Resolver i's outputs are outputs_[begin, end) once it is done; a failed attempt (a bail, an
-// error left to the regular engine) is cut off before the next one appends.
-[[gnu::always_inline]] inline void FusedRunner::SetOutputs(size_t i, size_t begin, size_t end) {
-  results_[i].outputs.all_ = &outputs_;
+// Resolver i's outputs are all[begin, end) once it is done; in outputs_, a failed attempt (a
+// bail, an error left to the regular engine) is cut off before the next one appends.
+[[gnu::always_inline]] inline void FusedRunner::SetOutputs(size_t i, const std::vector<ViewOutput>& all,
+                                                           size_t begin, size_t end) {
+  results_[i].outputs.all_ = &all;
   results_[i].outputs.begin_ = begin;
   results_[i].outputs.end_ = end;
 }
 
-[[gnu::always_inline]] inline void FusedRunner::AnsweredOnDom(size_t i, size_t begin, size_t end) {
+[[gnu::always_inline]] inline void FusedRunner::AnsweredOnDom(size_t i, const std::vector<ViewOutput>& all,
+                                                              size_t begin, size_t end) {
   ResolverResult& result = results_[i];
   if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
   result.status = EvalStatus::kOk;
   result.fused = true;
-  SetOutputs(i, begin, end);
+  SetOutputs(i, all, begin, end);
   ++stats_.fused_runs;
 }
 
@@ -3191,19 +3194,14 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
     if (!one_output_allowed) {
       s.constant_results_current = false;
       for (uint32_t i : s.constant_resolvers) fall_back(i, outputs_.size());
-    } else if (!s.constant_results_current) {
+    } else if (s.constant_results_current) {
+      stats_.fused_runs += s.constant_resolvers.size();
+    } else {
       for (size_t k = 0; k < s.constant_resolvers.size(); ++k) {
-        ResolverResult& result = results_[s.constant_resolvers[k]];
-        result.status = EvalStatus::kOk;
-        result.error = EvalError();
-        result.fused = true;
-        result.outputs.all_ = &s.constant_outputs;
-        result.outputs.begin_ = k;
-        result.outputs.end_ = k + 1;
+        AnsweredOnDom(s.constant_resolvers[k], s.constant_outputs, k, k + 1);
       }
       s.constant_results_current = true;
     }
-    if (one_output_allowed) stats_.fused_runs += s.constant_resolvers.size();
   }
   const EvalContext context = s.Context(options, sort_keys, &stats_.split_conversions);
   Evaluator evaluator(context);
@@ -3228,14 +3226,7 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
       // (kEachPath resolvers are answered by group above.)
       if (step.how == ResolverPlan::How::kObjectOfPaths &&
           BuildObjectOfPaths(s.paths, step, options.limits, sort_keys, &s.object_outputs[step.slot])) {
-        ResolverResult& result = results_[i];
-        if (result.status == EvalStatus::kError) result.error = EvalError();  // the last object's
-        result.status = EvalStatus::kOk;
-        result.fused = true;
-        result.outputs.all_ = &s.object_outputs;
-        result.outputs.begin_ = step.slot;
-        result.outputs.end_ = step.slot + 1;
-        ++stats_.fused_runs;
+        AnsweredOnDom(i, s.object_outputs, step.slot, step.slot + 1);
         ++stats_.object_runs;
         continue;
       }

@@ -275,10 +275,13 @@ class FusedRunner {
 
  private:
   struct State;
-  // Resolver i's result reads outputs_[begin, end).
-  void SetOutputs(size_t i, size_t begin, size_t end);
-  // Resolver i answered on the DOM: its outputs are outputs_[begin, end).
-  void AnsweredOnDom(size_t i, size_t begin, size_t end);
+  // Resolver i's result reads all[begin, end): the per-object buffer outputs_, or a buffer the
+  // runner keeps across objects (the literals' outputs, the objects of root paths).
+  void SetOutputs(size_t i, const std::vector<ViewOutput>& all, size_t begin, size_t end);
+  void SetOutputs(size_t i, size_t begin, size_t end) { SetOutputs(i, outputs_, begin, end); }
+  // Resolver i answered on the DOM: its outputs are all[begin, end).
+  void AnsweredOnDom(size_t i, const std::vector<ViewOutput>& all, size_t begin, size_t end);
+  void AnsweredOnDom(size_t i, size_t begin, size_t end) { AnsweredOnDom(i, outputs_, begin, end); }
   // The each-path resolvers (State::each_path_groups); the ones left to the regular engine are
   // listed in State::each_path_failed. Not named Run*: bench/instructions.sh counts the work
   // under FusedRunner::Run* by toggling at those names.
