@@ -466,6 +466,18 @@ bool ConvertAt(simdjson::dom::element element, int depth, int max_depth, Value* 
   return false;
 }
 
+// The width the scans below use (json_dom::SetScanWidth): the CPU's widest unless a test lowers it.
+json_dom::ScanWidth DetectScanWidth() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();  // this runs as a static initializer, possibly before libgcc's
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return json_dom::ScanWidth::kAvx512;
+  if (__builtin_cpu_supports("avx2")) return json_dom::ScanWidth::kAvx2;
+#endif
+  return json_dom::ScanWidth::kBaseline;
+}
+const json_dom::ScanWidth g_widest_scan_width = DetectScanWidth();
+json_dom::ScanWidth g_scan_width = g_widest_scan_width;
+
 // Whether the integer "-0" starts at text[at]: "-0" at the start of a token, not followed by a
 // fraction, an exponent or a digit (which JSON does not allow after a leading 0).
 bool NegativeZeroAt(std::string_view text, size_t at) {
@@ -478,11 +490,13 @@ bool NegativeZeroAt(std::string_view text, size_t at) {
 
 // Whether the text may hold the integer "-0" (simdjson reads it as 0 and so loses the sign jq
 // prints). Rare: a false positive inside a string, such as "a -0", only costs speed. Kubernetes
-// text is full of '-' (names, dates): the pairs "-0" are found with AVX2 when the
-// CPU has it, 128 bytes per step: each 32-byte block is compared with '-' and the same block one
-// byte further with '0', and the four blocks' flags are tested together, so a step without a pair
+// text is full of '-' (names, dates): the pairs "-0" are found 128 bytes per step with AVX-512 or
+// AVX2 when the CPU has them: each block (64 or 32 bytes) is compared with '-' and the same block
+// one byte further with '0', and the step's flags are tested together, so a step without a pair
 // (most of them) costs one branch. Else 16 bytes at a time with SSE2 or 8 with SWAR. Each flag is
-// then checked by NegativeZeroAt, so a real pair is never missed.
+// then checked by NegativeZeroAt, so a real pair is never missed. AVX-512 halves the instructions
+// per byte (mask registers: the masked compare is the AND, one kortest per step); it measured
+// about a third less time than AVX2 for this check on Deployments and Pods (RESULTS 0r).
 #if defined(__x86_64__) && defined(__GNUC__)
 // One AVX2 step: whether a pair starting at `at` .. at+127 is "-0". A pair followed by a digit
 // is left out here: JSON allows no digit after a leading 0, so it is never the number -0, and
@@ -515,6 +529,45 @@ __attribute__((target("avx2"), always_inline)) inline bool NegativeZeroInBlock(s
   return false;
 }
 
+// The AVX-512 form of the same step: 64 bytes per register, the pair and digit tests in mask
+// registers (a masked compare is the AND), two registers per step tested with one kortest.
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline bool NegativeZeroInBlock512(std::string_view text, size_t at) {
+  const char* p = text.data();
+  const __m512i dash = _mm512_set1_epi8('-'), zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
+  __mmask64 pairs[2];
+#pragma GCC unroll 2
+  for (int b = 0; b < 2; ++b) {
+    const char* block = p + at + 64 * b;
+    const __m512i here = _mm512_loadu_si512(block);
+    const __m512i next = _mm512_loadu_si512(block + 1);
+    const __m512i after = _mm512_sub_epi8(_mm512_loadu_si512(block + 2), zero);
+    const __mmask64 dash_zero = _mm512_mask_cmpeq_epi8_mask(_mm512_cmpeq_epi8_mask(here, dash), next, zero);
+    pairs[b] = _kandn_mask64(_mm512_cmple_epu8_mask(after, nine), dash_zero);
+  }
+  if (_kortestz_mask64_u8(pairs[0], pairs[1])) return false;
+  for (int b = 0; b < 2; ++b) {
+    for (uint64_t bits = pairs[b]; bits != 0; bits &= bits - 1) {
+      if (NegativeZeroAt(text, at + 64 * static_cast<size_t>(b) + static_cast<size_t>(__builtin_ctzll(bits)))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+__attribute__((target("avx512f,avx512bw"))) bool MayHoldNegativeZeroAvx512(std::string_view text, size_t* done) {
+  size_t i = 0;
+  for (; i + 130 <= text.size(); i += 128) {
+    if (NegativeZeroInBlock512(text, i)) return true;
+  }
+  if (i > 0 && i + 1 < text.size()) {
+    if (NegativeZeroInBlock512(text, text.size() - 130) || NegativeZeroAt(text, text.size() - 2)) return true;
+    i = text.size();
+  }
+  *done = i;
+  return false;
+}
+
 __attribute__((target("avx2"))) bool MayHoldNegativeZeroAvx2(std::string_view text, size_t* done) {
   size_t i = 0;
   for (; i + 130 <= text.size(); i += 128) {
@@ -538,9 +591,10 @@ bool MayHoldNegativeZero(std::string_view text) {
   const char* p = text.data();
   size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has_avx2 = __builtin_cpu_supports("avx2");
-  if (has_avx2) {
-    // The steps saw every pair starting before i; the rest continue from i.
+  // The steps saw every pair starting before i; the rest continue from i.
+  if (g_scan_width == json_dom::ScanWidth::kAvx512) {
+    if (MayHoldNegativeZeroAvx512(text, &i)) return true;
+  } else if (g_scan_width == json_dom::ScanWidth::kAvx2) {
     if (MayHoldNegativeZeroAvx2(text, &i)) return true;
   }
 #endif
@@ -606,13 +660,34 @@ __attribute__((target("avx2"), hot)) bool TapeHoldsIntegerZeroAvx2(const uint64_
 }
 #endif
 
+// The AVX-512 form: 16 words per step, each compared with an int64 word and, where it is one, the
+// word after it with 0 (a masked compare).
+__attribute__((target("avx512f"), hot)) bool TapeHoldsIntegerZeroAvx512(const uint64_t* tape, size_t length, size_t* done) {
+  const __m512i int64_word = _mm512_set1_epi64(static_cast<long long>(kTapeInt64Word));
+  const __m512i zero = _mm512_setzero_si512();
+  __mmask8 any = 0;
+  size_t i = 0;
+  for (; i + 17 <= length; i += 16) {
+    const __mmask8 first = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(_mm512_loadu_si512(tape + i), int64_word),
+                                                        _mm512_loadu_si512(tape + i + 1), zero);
+    const __mmask8 second = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(_mm512_loadu_si512(tape + i + 8), int64_word),
+                                                         _mm512_loadu_si512(tape + i + 9), zero);
+    any = static_cast<__mmask8>(any | first | second);
+  }
+  *done = i;
+  return any != 0;
+}
+
 bool TapeHoldsIntegerZero(const simdjson::dom::document& document) {
   const uint64_t* tape = document.tape.get();
   const size_t length = tape[0] & 0x00FFFFFFFFFFFFFFull;  // the root word holds the tape's length
   size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has_avx2 = __builtin_cpu_supports("avx2");
-  if (has_avx2 && TapeHoldsIntegerZeroAvx2(tape, length, &i)) return true;
+  if (g_scan_width == json_dom::ScanWidth::kAvx512) {
+    if (TapeHoldsIntegerZeroAvx512(tape, length, &i)) return true;
+  } else if (g_scan_width == json_dom::ScanWidth::kAvx2 && TapeHoldsIntegerZeroAvx2(tape, length, &i)) {
+    return true;
+  }
 #endif
   bool found = false;
   for (; i + 1 < length; ++i) found |= tape[i] == kTapeInt64Word && tape[i + 1] == 0;
@@ -983,6 +1058,10 @@ namespace json_dom {
   std::memcpy(copy.data(), text.data(), text.size());
   return parser->parse(copy.data(), text.size(), false).get(*root) == simdjson::SUCCESS && exact();
 }
+
+ScanWidth WidestScanWidth() { return g_widest_scan_width; }
+ScanWidth CurrentScanWidth() { return g_scan_width; }
+void SetScanWidth(ScanWidth width) { g_scan_width = std::min(width, g_widest_scan_width); }
 
 bool ConvertElement(simdjson::dom::element element, int max_depth, Value* out) {
   return ConvertAt(element, 0, max_depth, out);

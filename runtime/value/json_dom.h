@@ -26,6 +26,14 @@ inline constexpr size_t kMaxDomDepth = 128;
 bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root,
               bool padded = false);
 
+// The widest vector instructions ParseDom's scans for the integer -0 use (the tape's words, then
+// the text's bytes): the CPU's widest by default. Every width gives the same answers; tests lower
+// it to run each form on one machine. Not thread-safe: set it before parsing starts.
+enum class ScanWidth { kBaseline, kAvx2, kAvx512 };  // kBaseline: SSE2 and 8-byte words
+ScanWidth WidestScanWidth();                           // what this CPU supports
+ScanWidth CurrentScanWidth();
+void SetScanWidth(ScanWidth width);                    // capped at WidestScanWidth()
+
 // The Value of a DOM element (duplicate keys: the last value at the first key's position, as
 // ParseJson). false when the element nests deeper than max_depth.
 bool ConvertElement(simdjson::dom::element element, int max_depth, Value* out);

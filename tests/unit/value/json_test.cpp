@@ -338,11 +338,32 @@ TEST(ParseJsonStream, AdjacentValuesAndTrickyStringsAgreeOnBothPaths) {
   }
 }
 
+// The scans' widths this CPU has, each set in turn (the widest restored after).
+class EveryScanWidth : public ::testing::TestWithParam<json_dom::ScanWidth> {
+ protected:
+  void SetUp() override {
+    if (GetParam() > json_dom::WidestScanWidth()) GTEST_SKIP() << "this CPU lacks the width";
+    json_dom::SetScanWidth(GetParam());
+    ASSERT_EQ(json_dom::CurrentScanWidth(), GetParam());
+  }
+  void TearDown() override { json_dom::SetScanWidth(json_dom::WidestScanWidth()); }
+};
+INSTANTIATE_TEST_SUITE_P(ParseDom, EveryScanWidth,
+                         ::testing::Values(json_dom::ScanWidth::kBaseline, json_dom::ScanWidth::kAvx2,
+                                           json_dom::ScanWidth::kAvx512),
+                         [](const ::testing::TestParamInfo<json_dom::ScanWidth>& info) {
+                           switch (info.param) {
+                             case json_dom::ScanWidth::kBaseline: return std::string("Baseline");
+                             case json_dom::ScanWidth::kAvx2: return std::string("Avx2");
+                             default: return std::string("Avx512");
+                           }
+                         });
+
 // The scan for the integer "-0" (whose sign simdjson's DOM would drop) looks at many bytes per
 // step: a "-0" at any offset, across every step boundary, sends the document to the exact parser,
 // and look-alikes ("-0" inside strings and dates, -0.5, -0e1) do not, in both the padded and the
-// copying form of the DOM parse.
-TEST(ParseDom, FindsTheIntegerMinusZeroAtEveryOffset) {
+// copying form of the DOM parse, at each scan width the CPU has.
+TEST_P(EveryScanWidth, FindsTheIntegerMinusZeroAtEveryOffset) {
   simdjson::dom::parser parser;
   for (size_t pad = 0; pad < 420; ++pad) {
     const std::string filler = "\"" + std::string(pad, 'x') + "\",";
@@ -379,8 +400,9 @@ TEST(ParseDom, FindsTheIntegerMinusZeroAtEveryOffset) {
 // The text is scanned for "-0" only when the parse's tape holds an integer 0, which the tape
 // test finds many words at a time: the integer -0 (and 0) at every tape offset against those
 // steps, up to the tape's last words, sends a -0 document to the exact parser and keeps the
-// others on the DOM, as does a number whose value word is the tape's integer type word.
-TEST(ParseDom, FindsTheIntegerZeroAtEveryTapeWord) {
+// others on the DOM, as does a number whose value word is the tape's integer type word (each
+// scan width the CPU has).
+TEST_P(EveryScanWidth, FindsTheIntegerZeroAtEveryTapeWord) {
   simdjson::dom::parser parser;
   auto dom_parses = [&](const std::string& text, bool padded) {
     std::string buffer = text + std::string(simdjson::SIMDJSON_PADDING, ' ');
