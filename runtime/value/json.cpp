@@ -678,20 +678,24 @@ __attribute__((target("avx512f"), hot)) bool TapeHoldsIntegerZeroAvx512(const ui
   return any != 0;
 }
 
-bool TapeHoldsIntegerZero(const simdjson::dom::document& document) {
-  const uint64_t* tape = document.tape.get();
-  const size_t length = tape[0] & 0x00FFFFFFFFFFFFFFull;  // the root word holds the tape's length
+// Whether words[0, count) hold an integer 0 (an int64 word and a value word 0, both in the range).
+bool TapeWordsHoldIntegerZero(const uint64_t* words, size_t count) {
   size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
   if (g_scan_width == json_dom::ScanWidth::kAvx512) {
-    if (TapeHoldsIntegerZeroAvx512(tape, length, &i)) return true;
-  } else if (g_scan_width == json_dom::ScanWidth::kAvx2 && TapeHoldsIntegerZeroAvx2(tape, length, &i)) {
+    if (TapeHoldsIntegerZeroAvx512(words, count, &i)) return true;
+  } else if (g_scan_width == json_dom::ScanWidth::kAvx2 && TapeHoldsIntegerZeroAvx2(words, count, &i)) {
     return true;
   }
 #endif
   bool found = false;
-  for (; i + 1 < length; ++i) found |= tape[i] == kTapeInt64Word && tape[i + 1] == 0;
+  for (; i + 1 < count; ++i) found |= words[i] == kTapeInt64Word && words[i + 1] == 0;
   return found;
+}
+
+bool TapeHoldsIntegerZero(const simdjson::dom::document& document) {
+  const uint64_t* tape = document.tape.get();
+  return TapeWordsHoldIntegerZero(tape, tape[0] & 0x00FFFFFFFFFFFFFFull);  // the root word holds the tape's length
 }
 
 // Returns false when simdjson cannot decide (the caller then runs Parser).
@@ -1038,7 +1042,8 @@ std::string ToJson(const Value& v, const JsonWriteOptions& options) {
 namespace json_dom {
 
 // Hot, with its tape check: placed beside the view engine's per-object functions (view.cpp says why).
-[[gnu::hot]] bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root, bool padded) {
+[[gnu::hot]] bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root, bool padded,
+                           MinusZeroCheck check) {
   if (parser->max_depth() != kSimdjsonMaxDepth &&
       parser->allocate(std::max<size_t>(parser->capacity(), text.size()), kSimdjsonMaxDepth) !=
           simdjson::SUCCESS) {
@@ -1046,7 +1051,10 @@ namespace json_dom {
   }
   // After the parse, the text is scanned for "-0" only when the tape holds an integer 0 (most
   // documents hold none); the parse has brought the text into the cache by then.
-  const auto exact = [&] { return !TapeHoldsIntegerZero(parser->doc) || !MayHoldNegativeZero(text); };
+  // A caller that defers the check makes it on the parts it reads (ElementMayHoldMinusZero).
+  const auto exact = [&] {
+    return check == MinusZeroCheck::kDeferred || !TapeHoldsIntegerZero(parser->doc) || !MayHoldNegativeZero(text);
+  };
   if (padded || text.size() > kReusableCapacity) {
     return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS && exact();
   }
@@ -1057,6 +1065,29 @@ namespace json_dom {
   if (copy.size() < text.size() + simdjson::SIMDJSON_PADDING) copy.resize(text.size() + simdjson::SIMDJSON_PADDING);
   std::memcpy(copy.data(), text.data(), text.size());
   return parser->parse(copy.data(), text.size(), false).get(*root) == simdjson::SUCCESS && exact();
+}
+
+bool DocumentMayHoldMinusZero(const simdjson::dom::document& document, std::string_view text) {
+  return TapeHoldsIntegerZero(document) && MayHoldNegativeZero(text);
+}
+
+bool ElementHoldsIntegerZero(simdjson::dom::element element) {
+  // An element is its tape position (a document and an index: simdjson's internal::tape_ref).
+  struct TapePosition {
+    const simdjson::dom::document* doc;
+    size_t index;
+  };
+  static_assert(sizeof(TapePosition) == sizeof(simdjson::dom::element), "an element is a tape position");
+  TapePosition at;
+  std::memcpy(&at, &element, sizeof(at));
+  const uint64_t* tape = at.doc->tape.get();
+  const uint64_t word = tape[at.index];
+  const char type = static_cast<char>(word >> 56);
+  if (type == '{' || type == '[') {  // the word's payload: the index after the closing word
+    const size_t end = static_cast<uint32_t>(word);
+    return TapeWordsHoldIntegerZero(tape + at.index, end - at.index);
+  }
+  return word == kTapeInt64Word && tape[at.index + 1] == 0;
 }
 
 ScanWidth WidestScanWidth() { return g_widest_scan_width; }

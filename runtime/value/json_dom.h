@@ -23,8 +23,21 @@ inline constexpr size_t kMaxDomDepth = 128;
 // `padded`: at least SIMDJSON_PADDING bytes after the text may be read (the rest of a read
 // buffer, a padded string), so simdjson parses the text where it is; otherwise it is copied into
 // a padded buffer first.
+// `check` kDeferred leaves the -0 check to the caller, which reads only some parts of the
+// document: before it uses a part's numbers it must have asked ElementHoldsIntegerZero of that
+// part and, where that says yes, DocumentMayHoldMinusZero of the whole (a yes: ParseJson).
+enum class MinusZeroCheck { kWhole, kDeferred };
 bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root,
-              bool padded = false);
+              bool padded = false, MinusZeroCheck check = MinusZeroCheck::kWhole);
+
+// Whether a parsed element holds the integer 0 at any depth (simdjson's form of the text "-0",
+// and of "0"): its tape words, scanned as ParseDom's check scans the whole tape.
+bool ElementHoldsIntegerZero(simdjson::dom::element element);
+
+// ParseDom's whole check: whether `document`, parsed from `text`, may hold the integer -0 (its
+// tape holds an integer 0 and its text a "-0" token; a false positive, "-0" in a string, only
+// costs the exact parse).
+bool DocumentMayHoldMinusZero(const simdjson::dom::document& document, std::string_view text);
 
 // The widest vector instructions ParseDom's scans for the integer -0 use (the tape's words, then
 // the text's bytes): the CPU's widest by default. Every width gives the same answers; tests lower

@@ -96,6 +96,9 @@ if [ ! -f "$out/seeds.stamp" ] || [ -n "$(find "$src/tests/corpus" "$src/catalog
     n=$((n + 1))
     printf '%s' "$line" > "$out/seeds/parse_fuzzer/line$n.jq"
     printf '%s\0{"a":[1,2,{"b":"x"}],"spec":{"replicas":3}}' "$line" > "$out/seeds/eval_fuzzer/line$n"
+    # The integer -0 where a program reads and where it does not (the view engine checks only
+    # the parts its program reads, and simdjson would read it as 0).
+    printf '%s\0{"a":[1,-0,{"b":0}],"spec":{"replicas":-0},"status":{"n":-0,"m":0}}' "$line" > "$out/seeds/eval_fuzzer/zero$n"
   done < "$src/tests/corpus/jq/valid.jq"
   cp "$src"/catalog/*.yaml "$out/seeds/definition_fuzzer/"
   # Workload objects (YAML) and the JSON of the schemas as object-ingest seeds.

@@ -699,6 +699,54 @@ int64_t TrieValueOf(const ViewProgram& program, const PathTrie& trie, uint32_t i
   return -1;
 }
 
+void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::vector<bool>* observed) {
+  observed->resize(trie.nodes.size(), false);
+  constexpr int64_t kDerived = -1;  // an input the program computed: what it holds was marked where read
+  auto mark = [&](int64_t node) {
+    if (node == kDerived) return;
+    const uint32_t owner = trie.nodes[node].owner;
+    (*observed)[owner != 0 ? trie.nodes[owner].parent : static_cast<uint32_t>(node)] = true;
+  };
+  // `through`: the node's value goes on as the input of a pipe's second part (`P | f` with P a
+  // trie value), which marks it where it reads it whole.
+  struct Visit {
+    uint32_t id;
+    int64_t input;  // the trie node the input is, or kDerived
+    bool through;
+  };
+  std::vector<Visit> stack{{program.root, 0, false}};
+  while (!stack.empty()) {
+    const Visit visit = stack.back();
+    stack.pop_back();
+    const VNode& v = program.nodes[visit.id];
+    switch (v.op) {
+      case VOp::kConst: case VOp::kEmpty: case VOp::kVar:
+      case VOp::kEntryKey:  // a member's key (a string) or an element's index: no number of the document
+        break;
+      case VOp::kPath: case VOp::kIterEach:
+        if (!visit.through) mark(v.a);
+        break;
+      case VOp::kPipe: {
+        const int64_t value = TrieValueOf(program, trie, v.kids[0]);
+        stack.push_back({v.kids[0], visit.input, value >= 0});
+        // A pipe that is itself a trie value (`.a[] | .b`) passes its second part's value on.
+        stack.push_back({v.kids[1], value >= 0 ? value : kDerived,
+                         visit.through && TrieValueOf(program, trie, visit.id) >= 0});
+        continue;
+      }
+      // The forms that pass their input to their kids and read it no further themselves.
+      case VOp::kComma: case VOp::kNeg: case VOp::kBinary: case VOp::kAnd: case VOp::kOr:
+      case VOp::kAlternative: case VOp::kIf: case VOp::kTry: case VOp::kCollect: case VOp::kObject:
+      case VOp::kBind: case VOp::kIndex: case VOp::kFieldPath: case VOp::kIterate:
+        break;
+      default:  // kIdentity, builtins, any/all, entries, field comparisons, and any form added later
+        mark(visit.input);
+        break;
+    }
+    for (uint32_t kid : v.kids) stack.push_back({kid, visit.input, false});
+  }
+}
+
 namespace {
 
 // Whether the kids of a node see the node's own input (so that a node whose input is the root

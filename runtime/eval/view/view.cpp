@@ -2622,6 +2622,17 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     const ViewProgram* view = views_[i] != nullptr ? views_[i].get() : split_heads_[i].get();
     flat_.push_back(view != nullptr ? Flatten(*view, *trie_, memo_iterations_) : nullptr);
   }
+  std::vector<bool> observed(trie_->nodes.size(), false);
+  for (const ViewProgram* view : lowered) MarkObservedNodes(*view, *trie_, &observed);
+  observes_whole_document_ = observed[0];
+  for (uint32_t node = 1; node < trie_->nodes.size() && !observes_whole_document_; ++node) {
+    bool below_marked = false;  // a marked ancestor's check covers this node's words
+    for (uint32_t up = trie_->nodes[node].parent; up != 0 && !below_marked; up = trie_->nodes[up].parent) {
+      below_marked = observed[up];
+    }
+    if (observed[node] && !below_marked) observed_nodes_.push_back(node);
+  }
+
 }
 
 // jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
@@ -2746,6 +2757,10 @@ struct FusedRunner::State {
   // were, so that the next such run writes only their outputs (then each of those outputs holds
   // a view or null). A document the regular reader takes sets it false.
   bool path_results_current = false;
+  // Whether this object's whole document has been checked for the integer -0 (ParseDom's whole
+  // check, or the deferred one's scan of the text): until then only the observed parts are known
+  // to hold none, and a fallback's conversion of the whole must check first.
+  bool whole_document_checked = false;
 
   // What the evaluator reads of this runner on one run.
   EvalContext Context(const RunOptions& options, bool sort_keys, uint64_t* conversions) {
@@ -3088,6 +3103,29 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
 
 static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPadding is simdjson's padding");
 
+bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& options, JsonError* error) {
+  // Every result is set below, at places that are not the path loop's: the next object's loop
+  // must set its path resolvers' results again.
+  State& s = *state_;
+  s.path_results_current = false;
+  s.constant_results_current = false;
+  outputs_.clear();
+  Value document;
+  if (!ParseJson(json, &document, error)) {
+    for (size_t i = 0; i < kind_.size(); ++i) SetOutputs(i, 0, 0);  // none refer to the cleared buffer
+    return false;
+  }
+  if (kind_.options_.sort_keys) document = SortKeysDeep(document);
+  ++stats_.document_fallbacks;
+  for (size_t i = 0; i < kind_.size(); ++i) {
+    const size_t begin = outputs_.size();
+    RunFallback(*kind_.fallbacks_[i], document, options, OutputSink{&outputs_, begin}, &results_[i]);
+    SetOutputs(i, begin, outputs_.size());
+    ++stats_.fallback_runs;
+  }
+  return true;
+}
+
 [[gnu::hot]] bool FusedRunner::Run(std::string_view json, const RunOptions& options, JsonError* error, size_t readable_after) {
   ++stats_.objects;
   State& s = *state_;
@@ -3097,29 +3135,26 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
   const size_t path_count = s.path_nodes.size();
   if (outputs_.size() > path_count) outputs_.resize(path_count);
   element root;
-  if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding)) {
-    // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
-    // Every result is set below, at places that are not the path loop's: the next object's loop
-    // must set its path resolvers' results again.
-    s.path_results_current = false;
-    s.constant_results_current = false;
-    outputs_.clear();
-    Value document;
-    if (!ParseJson(json, &document, error)) {
-      for (size_t i = 0; i < kind_.size(); ++i) SetOutputs(i, 0, 0);  // none refer to the cleared buffer
-      return false;
-    }
-    if (sort_keys) document = SortKeysDeep(document);
-    ++stats_.document_fallbacks;
-    for (size_t i = 0; i < kind_.size(); ++i) {
-      const size_t begin = outputs_.size();
-      RunFallback(*kind_.fallbacks_[i], document, options, OutputSink{&outputs_, begin}, &results_[i]);
-      SetOutputs(i, begin, outputs_.size());
-      ++stats_.fallback_runs;
-    }
-    return true;
+  const json_dom::MinusZeroCheck check =
+      kind_.observes_whole_document_ ? json_dom::MinusZeroCheck::kWhole : json_dom::MinusZeroCheck::kDeferred;
+  // simdjson cannot represent it exactly (or it is invalid): the regular reader and engine.
+  if (!json_dom::ParseDom(json, &s.parser, &root, readable_after >= kTextPadding, check)) {
+    return RunOnRegularReader(json, options, error);
   }
   s.paths.Reset(root);
+  // The deferred -0 check, on the parts the programs read: most objects' integer zeros are in
+  // parts no resolver reads whole (a Pod's restart counts, a Deployment's status counters), and
+  // their text is then not scanned. Only an integer 0 there sends the text to the scan.
+  s.whole_document_checked = check == json_dom::MinusZeroCheck::kWhole;
+  for (uint32_t node : kind_.observed_nodes_) {
+    const VVal* value;
+    if (s.paths.GetAbsolute(node, &value) == PathCache::kKnown && value->is_dom() &&
+        json_dom::ElementHoldsIntegerZero(value->dom())) {
+      if (json_dom::DocumentMayHoldMinusZero(s.parser.doc, json)) return RunOnRegularReader(json, options, error);
+      s.whole_document_checked = true;
+      break;
+    }
+  }
   s.document_ready = false;
   s.converted.Clear();
   // Resolver i on the regular engine over the converted document (converted once per object),
@@ -3127,7 +3162,16 @@ static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPad
   auto fall_back = [&](size_t i, size_t begin) {
     outputs_.erase(outputs_.begin() + static_cast<std::ptrdiff_t>(begin), outputs_.end());
     if (!s.document_ready) {
-      s.document = ConvertView(root, sort_keys);
+      // The regular engine reads the whole document: it is checked for -0 here if it was not
+      // whole (the DOM's 0 would lose the sign), and read by the regular reader if it may hold one.
+      JsonError ignored;  // the text parsed as JSON above
+      if (!s.whole_document_checked && json_dom::DocumentMayHoldMinusZero(s.parser.doc, json) &&
+          ParseJson(json, &s.document, &ignored)) {
+        if (sort_keys) s.document = SortKeysDeep(s.document);
+      } else {
+        s.document = ConvertView(root, sort_keys);
+      }
+      s.whole_document_checked = true;
       s.document_ready = true;
     }
     RunFallback(*kind_.fallbacks_[i], s.document, options, OutputSink{&outputs_, begin}, &results_[i]);

@@ -241,6 +241,12 @@ class FusedKind {
   // Per resolver: its view program (or split head) flattened (Flatten), null where it has no
   // flat code (its root is not single, or the code would be the tree's own run).
   std::vector<std::unique_ptr<FlatCode>> flat_;
+  // The parts of each object the view programs read whole (MarkObservedNodes): the absolute trie
+  // nodes marked, without those below another marked one. Only they are checked for the integer
+  // -0 (whose sign simdjson drops), unless the programs read the whole document
+  // (observes_whole_document_) or a resolver falls back (which converts it all).
+  std::vector<uint32_t> observed_nodes_;
+  bool observes_whole_document_ = false;
 };
 
 // Counters of one runner, for benchmarks and tests.
@@ -286,6 +292,9 @@ class FusedRunner {
   // listed in State::each_path_failed. Not named Run*: bench/instructions.sh counts the work
   // under FusedRunner::Run* by toggling at those names.
   void AnswerEachPathGroups(const RunOptions& options);
+  // The object through the regular reader and engine (a document simdjson cannot represent
+  // exactly, or text that is not JSON): every result set, false with *error when it is not JSON.
+  bool RunOnRegularReader(std::string_view json, const RunOptions& options, JsonError* error);
   const FusedKind& kind_;
   std::unique_ptr<State> state_;
   std::vector<ResolverResult> results_;

@@ -135,6 +135,15 @@ void MarkSingle(ViewProgram* program);
 // of `.[] | P` with P a path below that iteration; -1 for any other node.
 int64_t TrieValueOf(const ViewProgram& program, const PathTrie& trie, uint32_t id);
 
+// The parts of the document `program` may read beyond the trie's keys and types: marks in
+// *observed (sized to the trie) every absolute trie node whose whole value the program may use
+// (an output, an operand, a builtin's or an `any`'s input), as opposed to the nodes it only reads
+// through to their children (`.spec` in `.spec.replicas`). A node below an iteration, or the
+// iteration itself, marks the iteration's parent (each element is in that array); node 0 (the
+// root) stands for the whole document. Conservative: a node of any other form reads its input
+// whole. The view engine checks only these parts for the integer -0 (ParseDom's kDeferred).
+void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::vector<bool>* observed);
+
 // Common subexpressions across the resolvers of one kind: gives a memo slot (VNode::memo) to each
 // single subexpression whose input is a known value (the document's root, a trie node's value:
 // a constant path, an iteration's element or a path below it; or a shared subexpression before

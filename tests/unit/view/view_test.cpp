@@ -416,6 +416,111 @@ TEST(ViewEngineTest, DocumentsSimdjsonCannotRepresentGoToTheReader) {
   EXPECT_EQ(RunView(".", "{\"a\":").text.rfind("invalid JSON", 0), 0u);
 }
 
+// The trie nodes `expr` reads whole (MarkObservedNodes), as sorted paths: "." is the root.
+std::vector<std::string> ObservedPaths(const std::string& expr) {
+  view::PathTrie trie;
+  std::string reason;
+  auto program = view::LowerToView(*Lowered(expr), &trie, &reason);
+  EXPECT_NE(program, nullptr) << expr << ": " << reason;
+  if (program == nullptr) return {};
+  std::vector<bool> observed;
+  view::MarkObservedNodes(*program, trie, &observed);
+  std::vector<std::string> paths;
+  for (uint32_t node = 0; node < observed.size(); ++node) {
+    if (!observed[node]) continue;
+    std::string path;
+    for (uint32_t up = node; up != 0; up = trie.nodes[up].parent) {
+      path = (trie.nodes[up].iteration ? "[]" : "." + trie.nodes[up].key) + path;
+    }
+    paths.push_back(path.empty() ? "." : path);
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+// Only the parts a program reads whole are checked for -0: a path it reads through to a child
+// is not one of them, whatever reads a value whole (an output, an operand, a builtin, `any`,
+// `keys`, a variable's source) marks it, and an element read below an iteration marks its array.
+TEST(ViewObservedPartsTest, ProgramsMarkThePartsTheyReadWhole) {
+  using Paths = std::vector<std::string>;
+  const std::vector<std::pair<std::string, Paths>> cases = {
+      {".spec.template", {".spec.template"}},
+      {".spec | .template", {".spec.template"}},
+      {".spec.replicas // 1", {".spec.replicas"}},
+      {"(.spec.replicas // 1) * 2", {".spec.replicas"}},
+      {"{metadata: .metadata, spec: .spec}", {".metadata", ".spec"}},
+      {".spec | keys", {".spec"}},
+      {".spec | tostring", {".spec"}},
+      {".spec | {r: .replicas, t: .}", {".spec", ".spec.replicas"}},
+      {".", {"."}},
+      {"keys", {"."}},
+      {"length", {"."}},
+      {"1", {}},
+      {"[.spec.containers[] | .name]", {".spec.containers"}},
+      {".spec.containers[] | .resources.limits", {".spec.containers"}},
+      {"[.status.conditions[] | select(.type == \"Ready\")] | length", {".status.conditions"}},
+      {".status.conditions | any(.type == \"Ready\")", {".status.conditions"}},
+      {"try .a.b", {".a.b"}},
+      {".a as $x | $x.b", {".a"}},
+      {"if .a.b then .c else 1 end", {".a.b", ".c"}},
+      {".metadata.labels | to_entries | map(.key)", {".metadata.labels"}},
+      {".metadata.name, .status.phase", {".metadata.name", ".status.phase"}},
+  };
+  for (const auto& [expr, paths] : cases) EXPECT_EQ(ObservedPaths(expr), paths) << expr;
+}
+
+// simdjson reads -0 as 0: a kind's runner checks for it only in the parts its programs read, so
+// an object whose -0 is elsewhere stays on the DOM with the right results, one with a -0 (or a
+// 0 beside a "-0" elsewhere in the text) in those parts goes to the regular reader, and a
+// resolver that falls back reads the whole document with its -0.
+TEST(ViewEngineTest, MinusZeroIsCheckedWhereTheResolversRead) {
+  const std::vector<std::string> exprs = {".spec.template", ".spec.replicas // 1", ".status.conditions"};
+  struct Doc {
+    std::string text;
+    uint64_t document_fallbacks;
+  };
+  const std::vector<Doc> docs = {
+      {R"({"spec":{"replicas":2,"template":{"a":[1]}},"status":{"unavailable":-0,"conditions":[{"n":1}]}})", 0},
+      {R"({"spec":{"replicas":2,"template":{"a":[1]}},"status":{"unavailable":0,"conditions":[]}})", 0},
+      {R"({"spec":{"replicas":2,"template":{"a":[-0]}},"status":{"conditions":[]}})", 1},
+      {R"({"spec":{"replicas":-0,"template":{}},"status":{}})", 1},
+      {R"({"spec":{"replicas":2},"status":{"unavailable":-0,"conditions":[{"n":0}]}})", 1},
+      {R"({"spec":{"replicas":2},"status":{"conditions":[{"n":-0}]}})", 1},
+      {R"({"spec":{"replicas":2,"strategy":{"max":-0}},"status":{"conditions":[{"n":-0.0}]}})", 0},
+  };
+  std::vector<std::string> texts;
+  for (const Doc& doc : docs) texts.push_back(doc.text);
+  EXPECT_EQ(ExpectAgree(exprs, texts), 3u * 3u);  // three objects' three resolvers each, per key order
+  auto programs = std::vector<std::shared_ptr<const ir::Program>>{};
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs);
+  view::FusedRunner runner(kind);
+  for (const Doc& doc : docs) {
+    const uint64_t before = runner.stats().document_fallbacks;
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc.text, {}, &error));
+    EXPECT_EQ(runner.stats().document_fallbacks - before, doc.document_fallbacks) << doc.text;
+  }
+  EXPECT_EQ(RunView(".spec.replicas // 1", docs[3].text).text, "-0\n");
+
+  // A resolver the view engine does not take reads the whole document, -0 included (the regular
+  // reader, not the DOM's 0), while the others stay on the DOM; so does a kind that reads the root.
+  std::vector<std::string> with_whole = exprs;
+  with_whole.push_back("[.. | numbers]");
+  ExpectAgree(with_whole, texts);
+  programs.push_back(Lowered(with_whole.back()));
+  view::FusedKind mixed(programs);
+  view::FusedRunner mixed_runner(mixed);
+  JsonError error;
+  ASSERT_TRUE(mixed_runner.Run(docs[0].text, {}, &error));
+  EXPECT_EQ(Describe(mixed_runner.result(3)), "[2,1,-0,1]\n");
+  EXPECT_FALSE(mixed_runner.result(3).fused);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(mixed_runner.result(i).fused) << exprs[i];
+  ExpectAgree({".status.conditions", "keys"}, texts);
+  EXPECT_EQ(RunView("[.status.conditions, .spec]", docs[0].text).stats.document_fallbacks, 0u);
+  EXPECT_EQ(RunView("[.status.conditions, .]", docs[0].text).stats.document_fallbacks, 1u);
+}
+
 TEST(ViewEngineTest, RepeatedKeysKeepTheLastValueAtTheFirstPosition) {
   const std::string doc = R"({"a":1,"b":2,"a":3})";
   for (const char* expr : {".a", ".", "length", ".[]", "[.[]]", "keys", "to_entries", "{x: .} | .x.a", ". + {a: 5}", "{} + .",
