@@ -426,6 +426,39 @@ TEST_P(EveryScanWidth, FindsTheIntegerZeroAtEveryTapeWord) {
   EXPECT_TRUE(dom_parses("0", true));
 }
 
+// The view engine checks only the parts it reads (ElementHoldsIntegerZero): an integer 0 at every
+// tape word of an element's range, against the scan's steps and its masked last step, is found,
+// and the integer zeros just outside the range, or a -0.0 inside it, are not.
+TEST_P(EveryScanWidth, FindsTheIntegerZeroInsideAnElementOnly) {
+  simdjson::dom::parser parser;
+  auto element_holds_zero = [&](const std::string& x) {
+    const std::string text = "{\"before\":0,\"x\":" + x + ",\"after\":[0]}";
+    std::string buffer = text + std::string(simdjson::SIMDJSON_PADDING, ' ');
+    simdjson::dom::element root;
+    EXPECT_TRUE(json_dom::ParseDom(std::string_view(buffer.data(), text.size()), &parser, &root, true,
+                                   json_dom::MinusZeroCheck::kDeferred));
+    return json_dom::ElementHoldsIntegerZero(root["x"].value());
+  };
+  for (size_t lead = 0; lead < 40; ++lead) {
+    std::string words;  // `true` is one tape word
+    for (size_t i = 0; i < lead; ++i) words += "true,";
+    for (size_t trail : {0, 1, 7, 8, 9, 15, 16, 17}) {
+      std::string after;
+      for (size_t i = 0; i < trail; ++i) after += ",true";
+      EXPECT_TRUE(element_holds_zero("[" + words + "0" + after + "]")) << lead << " " << trail;
+      EXPECT_TRUE(element_holds_zero("[" + words + "{\"a\":0}" + after + "]")) << lead << " " << trail;
+      EXPECT_FALSE(element_holds_zero("[" + words + "1" + after + "]")) << lead << " " << trail;
+      EXPECT_FALSE(element_holds_zero("[" + words + "-0.0,\"0\"" + after + "]")) << lead << " " << trail;
+    }
+  }
+  EXPECT_TRUE(element_holds_zero("0"));
+  EXPECT_TRUE(element_holds_zero("-0"));
+  EXPECT_FALSE(element_holds_zero("2"));
+  EXPECT_FALSE(element_holds_zero("\"0\""));
+  EXPECT_FALSE(element_holds_zero("[]"));
+  EXPECT_FALSE(element_holds_zero("{}"));
+}
+
 // ---- property test against jq
 
 // Random JSON text with varied number spellings, escapes and non-ASCII text.
