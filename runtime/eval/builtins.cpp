@@ -189,62 +189,25 @@ bool Length(const Value& input, Value* out, Value* error) {
   }
 }
 
+// fromjson (and tonumber's last resort): the text read as jq's reader reads it, its number tokens
+// included (JsonParseOptions::jq_number_tokens: `[007, .5, nan]`).
 bool ParseWithContext(const Value& input, Value* out, Value* error) {
   JsonError parse_error;
   std::string_view text = input.AsString();
-  if (!ParseJson(text, out, &parse_error)) {
+  JsonParseOptions options;
+  options.jq_number_tokens = true;
+  if (!ParseJson(text, out, &parse_error, options)) {
     return Fail(error, parse_error.message + " (while parsing '" + std::string(text) + "')");
   }
   return true;
 }
 
-// Whether `text` is one number as jq's reader takes a number token: between JSON whitespace, a
-// sign, then digits with an optional point and exponent (`007`, `+1`, `1.`, `.5` included, as C's
-// strtod reads them), or `inf`, `infinity` or `nan` in any case. *out is its value (a range error
-// saturates, as strtod does).
+// Whether `text` is one number as jq's reader takes it (ParseJqNumberToken) between JSON whitespace.
 bool ReadNumberToken(std::string_view text, double* out) {
   const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
   while (!text.empty() && space(text.front())) text.remove_prefix(1);
   while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  const char* const sign = text.data();  // from_chars reads a '-' (not a '+') where it is
-  const bool negative = !text.empty() && text.front() == '-';
-  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
-  const auto named = [&](std::string_view name) {
-    return text.size() == name.size() &&
-           std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) { return (a | 0x20) == b; });
-  };
-  if (named("inf") || named("infinity")) {
-    *out = negative ? -HUGE_VAL : HUGE_VAL;
-    return true;
-  }
-  if (named("nan")) {
-    *out = std::nan("");
-    return true;
-  }
-  size_t i = 0, digits = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++digits;
-  if (i < text.size() && text[i] == '.') {
-    for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    size_t exponent_digits = 0;
-    if (++i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++exponent_digits;
-    if (exponent_digits == 0) return false;
-  }
-  if (i != text.size()) return false;
-  // The grammar above is a part of from_chars' (strtod's in the C locale, without a '+').
-  const char* const first = negative ? sign : text.data();
-  const char* const last = text.data() + text.size();
-  auto [end, status] = std::from_chars(first, last, *out);
-  if (status == std::errc::result_out_of_range) {
-    // from_chars leaves *out as it was; strtod saturates (it needs the token NUL-terminated).
-    *out = std::strtod(std::string(first, last).c_str(), nullptr);
-  } else if (status != std::errc() || end != last) {
-    return false;
-  }
-  return true;
+  return ParseJqNumberToken(text, out);
 }
 
 bool ToNumber(const Value& input, Value* out, Value* error) {

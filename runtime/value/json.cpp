@@ -212,6 +212,7 @@ class Parser {
   bool ParseScalar(Value* out, JsonError* error) {
     char c = *p_;
     if (c == '"') return ParseStringValue(out, error);
+    if (options_.jq_number_tokens && ReadJqNumberToken(out)) return true;  // else strict, which words the error
     if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out, error);
     if (MatchLiteral("true")) {
       *out = Value::Bool(true);
@@ -227,6 +228,21 @@ class Parser {
     }
     if (c == ']' || c == '}' || c == ',' || c == ':') return Fail(std::string("unexpected '") + c + "'", error);
     return Fail("invalid literal", error);
+  }
+
+  // jq's reader: a token runs to the next whitespace, quote or structural character, and is a
+  // number when ParseJqNumberToken reads all of it (true, false and null are not numbers).
+  bool ReadJqNumberToken(Value* out) {
+    const char* end = p_;
+    const auto delimits = [](char c) {
+      return IsJsonSpace(c) || c == '"' || c == '[' || c == ']' || c == '{' || c == '}' || c == ',' || c == ':';
+    };
+    while (end < end_ && !delimits(*end)) ++end;
+    double number;
+    if (end == p_ || !ParseJqNumberToken(std::string_view(p_, static_cast<size_t>(end - p_)), &number)) return false;
+    *out = Value::Number(number);
+    p_ = end;
+    return true;
   }
 
   bool MatchLiteral(std::string_view word) {
@@ -878,6 +894,48 @@ bool ParseJsonNumber(std::string_view text, double* out) {
   }
   const bool starts_number = !text.empty() && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9'));
   return starts_number && Parser(text, JsonParseOptions{}).ReadWholeNumber(out);
+}
+
+bool ParseJqNumberToken(std::string_view text, double* out) {
+  const char* const sign = text.data();  // from_chars reads a '-' (not a '+') where it is
+  const bool negative = !text.empty() && text.front() == '-';
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
+  const auto named = [&](std::string_view name) {
+    return text.size() == name.size() &&
+           std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) { return (a | 0x20) == b; });
+  };
+  if (named("inf") || named("infinity")) {
+    *out = negative ? -HUGE_VAL : HUGE_VAL;
+    return true;
+  }
+  if (named("nan")) {
+    *out = std::nan("");
+    return true;
+  }
+  size_t i = 0, digits = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++digits;
+  if (i < text.size() && text[i] == '.') {
+    for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    size_t exponent_digits = 0;
+    if (++i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) ++exponent_digits;
+    if (exponent_digits == 0) return false;
+  }
+  if (i != text.size()) return false;
+  // The grammar above is a part of from_chars' (strtod's in the C locale, without a '+').
+  const char* const first = negative ? sign : text.data();
+  const char* const last = text.data() + text.size();
+  auto [end, status] = std::from_chars(first, last, *out);
+  if (status == std::errc::result_out_of_range) {
+    // from_chars leaves *out as it was; strtod saturates (it needs the token NUL-terminated).
+    *out = std::strtod(std::string(first, last).c_str(), nullptr);
+  } else if (status != std::errc() || end != last) {
+    return false;
+  }
+  return true;
 }
 
 bool ParseJsonStream(std::string_view text, std::vector<Value>* out, JsonError* error,

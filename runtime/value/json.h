@@ -20,6 +20,10 @@ struct JsonParseOptions {
   // Try simdjson first (fast path); documents it rejects or cannot represent exactly go to the
   // built-in parser, which gives identical results. false = built-in parser only (tests, fuzzing).
   bool use_simdjson = true;
+  // Numbers as jq's reader reads them (`fromjson`; libjq 1.6, like C's strtod): any token between
+  // JSON's delimiters that ParseJqNumberToken reads whole, so `007`, `+1`, `.5`, `1.`, `nan` and
+  // `-Infinity` are numbers too. false: strict JSON (RFC 8259), as workload objects are read.
+  bool jq_number_tokens = false;
 };
 
 struct JsonError {
@@ -36,6 +40,12 @@ bool ParseJson(std::string_view text, Value* out, JsonError* error,
 // one ParseJson gives for the same text. The quick path of `tonumber` on a string: anything else
 // (false) is left to ParseJson, which also words the error.
 bool ParseJsonNumber(std::string_view text, double* out);
+
+// Whether `token` (no whitespace) is a number as jq's reader reads a number token, which C's strtod
+// reads: a sign ('+' too), then digits with an optional point and exponent (`007`, `1.`, `.5`
+// included), or `inf`, `infinity` or `nan` in any case. *out is its value (a range error
+// saturates to +-infinity or 0, as strtod does; nan is NaN).
+bool ParseJqNumberToken(std::string_view token, double* out);
 
 // Parses a stream of whitespace-separated JSON values (as jq reads its input).
 bool ParseJsonStream(std::string_view text, std::vector<Value>* out, JsonError* error,

@@ -155,6 +155,10 @@ const std::vector<std::string>& HandWrittenExpressions() {
       "\".5\", \"nan\", \"1e\", \"--1\", \"0x10\", \"[1]\", \"-.5\", \"+.5e1\", \"1.e2\", \"00.5\", \".\", \"+\", \"1e+\", "
       "\"1_0\", \"-nan\", \"NaN\", \"inf\", \"-Infinity\", \"infin\", \"nan(1)\", \"1e400\", \"-1e400\", \"1e-400\", "
       "\"- 1\", \" 2 \", \"\\t5\\n\", \"1\\r\", \"1 2\", \"true\", \"null\"] | map(try tonumber catch \"no\")",
+      // fromjson reads number tokens as jq's reader does, inside arrays and objects too
+      "[\"007\", \"+1\", \"1.\", \".5\", \"-inf\", \"[007, +1, .5]\", \"{\\\"a\\\": 1., \\\"b\\\": -.5e1}\", "
+      "\"0x10\", \"+\", \"--1\", \"1e\", \"[1 2]\", \"nanx\", \"tru\", \" 2 \", \"[nan, NaN, -Infinity]\", \"1 2\", "
+      "\"-0\", \"[-0,+0]\", \"{\\\"a\\\":[1e999,00.5]}\", \"[1,]\", \"nul\"] | map(try fromjson catch \"no\")",
       "[null, true, [1], {\"a\":1}, \"x\", \"5\"] | map(try tonumber catch type)", "[null, \"2\", true] | map(tonumber?)",
       ".metadata.labels[\"missing\"] | tonumber?", "(.metadata.labels[\"missing\"] // \"3\") | tonumber",
       "[.[] | type]", ".spec.replicatedJobs | map(.replicas | type)", "\"v\\(.kind)-\\(1 + 1)\"",

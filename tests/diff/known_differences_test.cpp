@@ -63,6 +63,8 @@ TEST(KnownDifferences, Libjq16BehavesAsDocumented) {
       {"B8", "have_decnum", "null", false, {}, false},
       {"B8", "ascii", "65", false, {}, false},
       {"C1", ".a", "1", true, {}, true},
+      {"R1", ".", "007", true, {"7"}, false},
+      {"R1", ".", "[+1,.5,1.,nan,-Infinity]", true, {"[1,0.5,1,null,-1.7976931348623157e+308]"}, false},
   };
   LibjqOracle oracle;
   for (const Documented& d : table) {

@@ -265,6 +265,36 @@ TEST(ParseJson, DepthLimit) {
 // ParseJsonNumber (tonumber's quick path) gives exactly ParseJson's number, sign included, for
 // every text that is one JSON number, and refuses everything else (left to ParseJson, which also
 // accepts surrounding whitespace).
+// Workload objects are strict JSON; `fromjson` reads number tokens as jq's reader does
+// (jq_number_tokens), with and without the simdjson fast path, and still refuses what jq refuses.
+TEST(ParseJson, JqNumberTokensOnlyWhenAsked) {
+  JsonParseOptions jq;
+  jq.jq_number_tokens = true;
+  for (bool simdjson : {true, false}) {
+    jq.use_simdjson = simdjson;
+    JsonParseOptions strict;
+    strict.use_simdjson = simdjson;
+    const std::vector<std::pair<std::string, std::string>> lenient = {
+        {"007", "7"}, {"+1", "1"}, {"1.", "1"}, {".5", "0.5"}, {"-.5e1", "-5"}, {"NaN", "null"},
+        {"-Infinity", "-1.7976931348623157e+308"}, {"[007, +1,.5]", "[7,1,0.5]"}, {"{\"a\":+0}", "{\"a\":0}"},
+        {" -0 ", "-0"}, {"[1e999]", "[1.7976931348623157e+308]"}, {"[true,null,false]", "[true,null,false]"}};
+    for (const auto& [text, json] : lenient) {
+      Value value;
+      JsonError error;
+      ASSERT_TRUE(ParseJson(text, &value, &error, jq)) << text << ": " << error.message;
+      EXPECT_EQ(ToJson(value), json) << text;
+      if (text != " -0 " && text != "[1e999]" && text != "[true,null,false]") {
+        EXPECT_FALSE(ParseJson(text, &value, &error, strict)) << text;
+      }
+    }
+    for (const char* text : {"0x10", "1_0", "--1", "+", "1e", "nanx", "tru", "nul", "[1 2]", "1 2", "[1,]", "-"}) {
+      Value value;
+      JsonError error;
+      EXPECT_FALSE(ParseJson(text, &value, &error, jq)) << text;
+    }
+  }
+}
+
 TEST(ParseJsonNumber, AgreesWithParseJsonOnEveryNumberAndRefusesTheRest) {
   const std::vector<std::string> numbers = {
       "0", "-0", "7", "-7", "12", "999999999999999", "123456789012345", "-123456789012345",
