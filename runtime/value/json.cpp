@@ -571,6 +571,8 @@ __attribute__((target("avx512f,avx512bw"), always_inline)) inline bool NegativeZ
   return false;
 }
 
+// The AVX2 driver's loop below, over the AVX-512 step: a function's target attribute must cover the
+// step it inlines, so the two drivers cannot be one template.
 __attribute__((target("avx512f,avx512bw"))) bool MayHoldNegativeZeroAvx512(std::string_view text, size_t* done) {
   size_t i = 0;
   for (; i + 130 <= text.size(); i += 128) {

@@ -2622,6 +2622,7 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     const ViewProgram* view = views_[i] != nullptr ? views_[i].get() : split_heads_[i].get();
     flat_.push_back(view != nullptr ? Flatten(*view, *trie_, memo_iterations_) : nullptr);
   }
+  // The parts the -0 check covers (Run): what any program or split head reads whole.
   std::vector<bool> observed(trie_->nodes.size(), false);
   for (const ViewProgram* view : lowered) MarkObservedNodes(*view, *trie_, &observed);
   observes_whole_document_ = observed[0];
@@ -2632,7 +2633,6 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     }
     if (observed[node] && !below_marked) observed_nodes_.push_back(node);
   }
-
 }
 
 // jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
