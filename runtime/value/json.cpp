@@ -1123,10 +1123,8 @@ namespace json_dom {
   }
   // After the parse, the text is scanned for "-0" only when the tape holds an integer 0 (most
   // documents hold none); the parse has brought the text into the cache by then.
-  // A caller that defers the check makes it on the parts it reads (ElementMayHoldMinusZero).
-  const auto exact = [&] {
-    return check == MinusZeroCheck::kDeferred || !TapeHoldsIntegerZero(parser->doc) || !MayHoldNegativeZero(text);
-  };
+  // A caller that defers the check makes it on the parts it reads (ElementHoldsIntegerZero).
+  const auto exact = [&] { return check == MinusZeroCheck::kDeferred || !DocumentMayHoldMinusZero(parser->doc, text); };
   if (padded || text.size() > kReusableCapacity) {
     return parser->parse(text.data(), text.size(), !padded).get(*root) == simdjson::SUCCESS && exact();
   }
@@ -1144,14 +1142,7 @@ bool DocumentMayHoldMinusZero(const simdjson::dom::document& document, std::stri
 }
 
 bool ElementHoldsIntegerZero(simdjson::dom::element element) {
-  // An element is its tape position (a document and an index: simdjson's internal::tape_ref).
-  struct TapePosition {
-    const simdjson::dom::document* doc;
-    size_t index;
-  };
-  static_assert(sizeof(TapePosition) == sizeof(simdjson::dom::element), "an element is a tape position");
-  TapePosition at;
-  std::memcpy(&at, &element, sizeof(at));
+  const TapeRef at = TapeRefOf(element);
   const uint64_t* tape = at.doc->tape.get();
   const uint64_t word = tape[at.index];
   const char type = static_cast<char>(word >> 56);

@@ -6,6 +6,7 @@
 
 #include <simdjson.h>
 
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,26 @@ inline constexpr size_t kMaxDomDepth = 128;
 enum class MinusZeroCheck { kWhole, kDeferred };
 bool ParseDom(std::string_view text, simdjson::dom::parser* parser, simdjson::dom::element* root,
               bool padded = false, MinusZeroCheck check = MinusZeroCheck::kWhole);
+
+// A DOM element as the tape position it is (its document and tape index: simdjson's internal
+// tape_ref, which dom::element keeps private), and back. The view engine reads the tape through it,
+// and the -0 check scans an element's tape words.
+struct TapeRef {
+  const simdjson::dom::document* doc;
+  size_t index;
+};
+static_assert(sizeof(TapeRef) == sizeof(simdjson::dom::element), "a dom::element is its tape reference");
+inline TapeRef TapeRefOf(simdjson::dom::element e) {
+  TapeRef ref;
+  std::memcpy(&ref, static_cast<const void*>(&e), sizeof(ref));
+  return ref;
+}
+inline simdjson::dom::element ElementAt(const simdjson::dom::document* doc, size_t index) {
+  const TapeRef ref{doc, index};
+  simdjson::dom::element e;
+  std::memcpy(static_cast<void*>(&e), &ref, sizeof(ref));
+  return e;
+}
 
 // Whether a parsed element holds the integer 0 at any depth (simdjson's form of the text "-0",
 // and of "0"): its tape words, scanned as ParseDom's check scans the whole tape.

@@ -63,23 +63,9 @@ struct TapeKinds {
   }
 };
 constexpr TapeKinds kTapeKinds;
-// A DOM element as the tape reference it is (its document, its tape index), and back.
-struct TapeRef {
-  const simdjson::dom::document* doc;
-  size_t index;
-};
-static_assert(sizeof(TapeRef) == sizeof(element), "a dom::element is its tape reference");
-inline TapeRef TapeRefOf(element e) {
-  TapeRef ref;
-  std::memcpy(&ref, static_cast<const void*>(&e), sizeof(ref));
-  return ref;
-}
-inline element ElementAt(const simdjson::dom::document* doc, size_t index) {
-  const TapeRef ref{doc, index};
-  element e;
-  std::memcpy(static_cast<void*>(&e), &ref, sizeof(ref));
-  return e;
-}
+using json_dom::ElementAt;
+using json_dom::TapeRef;
+using json_dom::TapeRefOf;
 inline Kind KindOfElement(element e) {
   const TapeRef ref = TapeRefOf(e);
   return kTapeKinds.of[ref.doc->tape[ref.index] >> 56];
