@@ -637,9 +637,11 @@ int main(int argc, char** argv) {
     if (!engine.runner) continue;
     const wm::view::FusedStats& stats = engine.runner->stats();
     std::fprintf(stderr,
-                 "note: fused: %llu resolver runs on the DOM, %llu split (head on the DOM, tail on the "
-                 "fallback engine), %llu fallbacks, %llu objects through ParseJson\n",
-                 static_cast<unsigned long long>(stats.fused_runs), static_cast<unsigned long long>(stats.split_runs),
+                 "note: fused: %llu resolver runs on the DOM (programs: %llu as flat code, %llu on the tree "
+                 "evaluator), %llu split (head on the DOM, tail on the fallback engine), %llu fallbacks, %llu "
+                 "objects through ParseJson\n",
+                 static_cast<unsigned long long>(stats.fused_runs), static_cast<unsigned long long>(stats.flat_runs),
+                 static_cast<unsigned long long>(stats.tree_runs), static_cast<unsigned long long>(stats.split_runs),
                  static_cast<unsigned long long>(stats.fallback_runs),
                  static_cast<unsigned long long>(stats.document_fallbacks));
   }

@@ -84,8 +84,12 @@ class Flattener {
         Add(field);
         return true;
       }
+      case VForm::kVar:
+        *result = NewRegister();
+        Add({FlatOp::kVar, 0, *result, n.a, 0});
+        return true;
       case VForm::kTree: break;
-      default: return Tree(id, in, result);  // variables: the tree's direct reads
+      default: return Tree(id, in, result);
     }
     switch (n.op) {
       case VOp::kIdentity:
@@ -374,6 +378,28 @@ std::unique_ptr<FlatCode> FlattenFrom(const ViewProgram& program, const PathTrie
   return code;
 }
 
+// `try B` or `P | try B` (no handler, P and B single): P's code, then B's on P's value, which
+// errors from FlatCode::catch_from on are caught. Null for any other root.
+std::unique_ptr<FlatCode> FlattenTry(const ViewProgram& program, const PathTrie& trie,
+                                     const std::vector<uint32_t>& memo_iterations) {
+  const VNode& root = program.nodes[program.root];
+  const bool piped = root.op == VOp::kPipe;
+  const uint32_t head = piped ? root.kids[0] : 0;
+  const VNode& attempt = program.nodes[piped ? root.kids[1] : program.root];
+  if (attempt.op != VOp::kTry || attempt.kids.size() != 1 || attempt.memo != 0) return nullptr;
+  if ((piped && !program.nodes[head].single) || !program.nodes[attempt.kids[0]].single) return nullptr;
+  auto code = std::make_unique<FlatCode>();
+  Flattener flattener(program, trie, memo_iterations, 0, code.get());
+  uint32_t input = 0;
+  if (piped && !flattener.Compile(head, 0, &input)) return nullptr;
+  code->catch_from = static_cast<uint32_t>(code->code.size());
+  uint32_t value;
+  if (!flattener.Compile(attempt.kids[0], input, &value)) return nullptr;
+  code->code.push_back({FlatOp::kReturn, 0, 0, value, 0});
+  if (!flattener.CompileBlocks()) return nullptr;
+  return code;
+}
+
 }  // namespace
 
 std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
@@ -382,6 +408,7 @@ std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& tr
   if (program.nodes[program.root].single) {
     return FlattenFrom(program, trie, memo_iterations, program.root, 0, false);
   }
+  if (auto code = FlattenTry(program, trie, memo_iterations)) return code;
   // `E as $x | body` with E single (one value, or an error before body runs): E's code sets the
   // variable, then body's (a single body, or `.a[] | f`), whose reads of $x are the tree's. An
   // inner binding of the same variable is never single: it runs in a kTree, whose evaluation

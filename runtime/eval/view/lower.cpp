@@ -631,6 +631,8 @@ void MarkSingle(ViewProgram* program) {
       case VOp::kAny:          // one boolean (or an error), whatever the condition outputs
       case VOp::kAll:
       case VOp::kCollect:      // one array (or an error), whatever its body outputs
+      case VOp::kLength:       // the builtins on the input: one value or an error (ops::CallBuiltin)
+      case VOp::kBuiltin:
         n.single = true;
         break;
       case VOp::kFieldPath:
@@ -708,30 +710,56 @@ void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::ve
     (*observed)[owner != 0 ? trie.nodes[owner].parent : static_cast<uint32_t>(node)] = true;
   };
   // `through`: the node's value goes on as the input of a pipe's second part (`P | f` with P a
-  // trie value), which marks it where it reads it whole.
+  // trie value), which marks it where it reads it whole. `blind`: the node's value is only
+  // compared, tested for truth, or fed to arithmetic whose result is in turn (`(.status.ready //
+  // 0) > 0`): jq compares -0 equal to 0, both are true, and arithmetic on either gives the same
+  // magnitude (a division by either zero is an error), so the sign simdjson drops cannot show,
+  // and the node is not marked.
   struct Visit {
     uint32_t id;
     int64_t input;  // the trie node the input is, or kDerived
     bool through;
+    bool blind;
   };
-  std::vector<Visit> stack{{program.root, 0, false}};
+  std::vector<Visit> stack{{program.root, 0, false, false}};
   while (!stack.empty()) {
     const Visit visit = stack.back();
     stack.pop_back();
     const VNode& v = program.nodes[visit.id];
+    // Whether kid `i` of this node is read only as `blind` says; forms not named read it whole.
+    auto kid_blind = [&](size_t i) {
+      switch (v.op) {
+        case VOp::kBinary:
+          return static_cast<ir::BinaryOp>(v.a) >= ir::BinaryOp::Eq || visit.blind;  // a comparison, or arithmetic
+        case VOp::kAnd: case VOp::kOr: return true;  // their kids' truth only
+        case VOp::kIf: return i == 0 || visit.blind;  // the condition's truth; the branches are the value
+        case VOp::kIndex: return i == 0 && visit.blind;  // the target's part is the value; the key is read whole
+        case VOp::kBind: return i == 1 && visit.blind;  // the bound value may be read anywhere
+        case VOp::kAlternative: case VOp::kComma: case VOp::kNeg: case VOp::kTry: case VOp::kCollect:
+        case VOp::kObject: case VOp::kFieldPath: case VOp::kIterate:
+          return visit.blind;  // the kids' values are (parts of) the node's value
+        default: return false;
+      }
+    };
     switch (v.op) {
       case VOp::kConst: case VOp::kEmpty: case VOp::kVar:
       case VOp::kEntryKey:  // a member's key (a string) or an element's index: no number of the document
         break;
+      // Forms that read their input's type, truth or one member's comparison: no sign shows.
+      case VOp::kNot: case VOp::kType: case VOp::kFieldCompare:
+        break;
       case VOp::kPath: case VOp::kIterEach:
-        if (!visit.through) mark(v.a);
+        if (!visit.through && !visit.blind) mark(v.a);
+        break;
+      case VOp::kIdentity:
+        if (!visit.blind) mark(visit.input);
         break;
       case VOp::kPipe: {
         const int64_t value = TrieValueOf(program, trie, v.kids[0]);
-        stack.push_back({v.kids[0], visit.input, value >= 0});
+        stack.push_back({v.kids[0], visit.input, value >= 0, false});
         // A pipe that is itself a trie value (`.a[] | .b`) passes its second part's value on.
         stack.push_back({v.kids[1], value >= 0 ? value : kDerived,
-                         visit.through && TrieValueOf(program, trie, visit.id) >= 0});
+                         visit.through && TrieValueOf(program, trie, visit.id) >= 0, visit.blind});
         continue;
       }
       // The forms that pass their input to their kids and read it no further themselves.
@@ -739,11 +767,11 @@ void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::ve
       case VOp::kAlternative: case VOp::kIf: case VOp::kTry: case VOp::kCollect: case VOp::kObject:
       case VOp::kBind: case VOp::kIndex: case VOp::kFieldPath: case VOp::kIterate:
         break;
-      default:  // kIdentity, builtins, any/all, entries, field comparisons, and any form added later
+      default:  // builtins, any/all, entries, and any form added later
         mark(visit.input);
         break;
     }
-    for (uint32_t kid : v.kids) stack.push_back({kid, visit.input, false});
+    for (size_t i = 0; i < v.kids.size(); ++i) stack.push_back({v.kids[i], visit.input, false, kid_blind(i)});
   }
 }
 

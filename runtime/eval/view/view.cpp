@@ -99,6 +99,21 @@ inline std::string_view TapeString(const simdjson::dom::document* doc, uint64_t 
   return std::string_view(reinterpret_cast<const char*>(at + sizeof(size)), size);
 }
 
+// A DOM number's value in *out, read from its two tape words (type, then the 64 bits); false
+// for an element that is no number. (Any element's next word is on the tape: the root's closing
+// word comes after every element.)
+inline bool TapeNumber(element e, double* out) {
+  const TapeRef ref = TapeRefOf(e);
+  const uint64_t* tape = ref.doc->tape.get();
+  const uint64_t bits = tape[ref.index + 1];
+  switch (tape[ref.index] >> 56) {
+    case 'l': *out = static_cast<double>(static_cast<int64_t>(bits)); return true;
+    case 'u': *out = static_cast<double>(bits); return true;
+    case 'd': *out = std::bit_cast<double>(bits); return true;
+    default: return false;
+  }
+}
+
 // visit(key bytes, key size, value's tape index) for each member of a DOM object, in document
 // order, read straight from simdjson's tape (a key's string word, then its value's words): what
 // iterating dom::object gives, without building a key_value_pair and a string_view per member.
@@ -242,6 +257,15 @@ class VVal {
     return KindOfOther();
   }
   double number() const;            // precondition: kind() == Number
+  // A number computed, or on the tape, in *out without a call: false for anything else (a
+  // constant, a string, a container), which number() and kind() answer out of line.
+  bool CheapNumber(double* out) const {
+    if (tag_ == Tag::kNumber) {
+      *out = number_;
+      return true;
+    }
+    return tag_ == Tag::kDom && TapeNumber(dom(), out);
+  }
   double computed_number() const { return number_; }  // precondition: tag() == kNumber
   std::string_view string() const;  // precondition: kind() == String
   Value ToValue(bool sort_keys) const;
@@ -371,14 +395,9 @@ simdjson::dom::array ArrayOf(element e) { return e.get_array().value_unsafe(); }
 // its first word ('l' int64, 'u' uint64, 'd' double) and the value's bits in the second.
 // Precondition: `e` is a number.
 inline double NumberOf(element e) {
-  const TapeRef ref = TapeRefOf(e);
-  const uint64_t* tape = ref.doc->tape.get();
-  const uint64_t bits = tape[ref.index + 1];
-  switch (tape[ref.index] >> 56) {
-    case 'l': return static_cast<double>(static_cast<int64_t>(bits));
-    case 'u': return static_cast<double>(bits);
-    default: return std::bit_cast<double>(bits);
-  }
+  double number = 0;
+  TapeNumber(e, &number);
+  return number;
 }
 
 Value ConvertView(element e, bool sort_keys) {
@@ -910,7 +929,10 @@ namespace {
 // cleared for each object. A Value copy shares the converted tree.
 class ConvertedDocuments {
  public:
-  void Clear() { converted_.clear(); }
+  // An empty map is not cleared: clear() empties its buckets, a memset per object.
+  void Clear() {
+    if (!converted_.empty()) converted_.clear();
+  }
   Value Of(const void* element_bytes, bool sort_keys, uint64_t* conversions) {
     Key key;
     std::memcpy(&key, element_bytes, sizeof(key));
@@ -1068,6 +1090,10 @@ class Evaluator {
     const VVal* value;
     Flow f = Bind(code, registers);
     if (f == Flow::kContinue) f = Exec(code, 0, registers, &value);
+    if (f == Flow::kError && failed_at_ >= code.catch_from) [[unlikely]] {
+      ReleaseBuilt(code, registers);
+      return Flow::kContinue;  // `try B`'s body failed: no output
+    }
     if (f == Flow::kContinue) f = Emit(*value, outputs);
     ReleaseBuilt(code, registers);
     return f;
@@ -1162,7 +1188,7 @@ class Evaluator {
         &&op_compare_const, &&op_arith,     &&op_not,            &&op_truthy,     &&op_set_bool,
         &&op_move,      &&op_jump,          &&op_jump_if_falsy,  &&op_jump_if_truthy, &&op_memo_load,
         &&op_memo_store, &&op_tree,         &&op_field,          &&op_field_compare, &&op_any_all,
-        &&op_object,    &&op_return};
+        &&op_object,    &&op_var,           &&op_return};
     static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(FlatOp::kReturn) + 1,
                   "a handler per FlatOp, in its order");
     const FlatInstr* code = flat.code.data();
@@ -1195,17 +1221,17 @@ class Evaluator {
     const VVal* read;
     const PathCache::State state = cx_.paths->GetAbsolute(i->a, &read);
     f = TakeRead(state, read, i->op == FlatOp::kPathOrConst ? i->b : kNoConst, &scratch[i->r], &reg[i->r]);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
     WM_FLAT_NEXT();
   }
   op_path_below:
     f = PathBelow(*i, &scratch[i->r], &reg[i->r]);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
     WM_FLAT_NEXT();
   op_field:
     // The input is read before the output's place is written (they differ: r is new).
     f = FieldOf(*reg[i->a], p_->nodes[i->n].keys, &scratch[i->r]);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
     if (i->b != kNoConst && !Truthy(scratch[i->r])) scratch[i->r].SetRef(Const(i->b));
     reg[i->r] = &scratch[i->r];
     WM_FLAT_NEXT();
@@ -1217,12 +1243,16 @@ class Evaluator {
     WM_FLAT_NEXT();
   op_arith:
     f = Arith(*i, reg, scratch);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
+    WM_FLAT_NEXT();
+  op_var:
+    if (i->a >= slots_.size()) return Failed(Flow::kBail, i - code);
+    reg[i->r] = &slots_[i->a];
     WM_FLAT_NEXT();
   op_field_compare: {
     bool holds = false;
     f = FieldCompareHolds(p_->nodes[i->n], *reg[i->a], &holds);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
     reg[i->r] = BoolValue(holds);
     WM_FLAT_NEXT();
   }
@@ -1263,16 +1293,16 @@ class Evaluator {
   }
   op_any_all:
     f = FlatAnyAll(flat, *i, registers);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
     WM_FLAT_NEXT();
   op_tree:
     f = i->cmp != 0 ? Single(i->a, *reg[i->b], &scratch[i->r]) : SingleComputed(i->a, *reg[i->b], &scratch[i->r]);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
     reg[i->r] = &scratch[i->r];
     WM_FLAT_NEXT();
   op_object:
     f = BuildObject(*i, flat.operands.data() + i->a, reg, scratch);
-    if (f != Flow::kContinue) return f;
+    if (f != Flow::kContinue) return Failed(f, i - code);
     WM_FLAT_NEXT();
   op_return:
     *value = reg[i->a];
@@ -1282,11 +1312,25 @@ class Evaluator {
 #undef WM_FLAT_GOTO
   }
   static const VVal* BoolValue(bool b) { return b ? &kTrueValue : &kFalseValue; }
+  // Exec's way out after an instruction that did not continue: its index kept for `try`'s code
+  // (FlatCode::catch_from). A block's failure is recorded again at the kAnyAll that ran it.
+  Flow Failed(Flow f, ptrdiff_t at) {
+    failed_at_ = static_cast<size_t>(at);
+    return f;
+  }
 
   // kArith, out of Exec's loop (arithmetic is rarer than reads and tests).
+  // + - * of two numbers (the catalog's replica products) without ArithmeticOf's kind tests.
   [[gnu::noinline]] Flow Arith(const FlatInstr& i, const VVal** reg, VVal* scratch) {
+    const VVal& a = *reg[i.a];
+    const VVal& b = *reg[i.b];
     reg[i.r] = &scratch[i.r];
-    return ArithmeticOf(static_cast<ir::BinaryOp>(i.cmp), *reg[i.a], *reg[i.b], &scratch[i.r]);
+    double x, y;
+    if (i.cmp <= static_cast<uint8_t>(ir::BinaryOp::Mul) && a.CheapNumber(&x) && b.CheapNumber(&y)) {
+      scratch[i.r].SetNumber(Arithmetic(static_cast<ir::BinaryOp>(i.cmp), x, y));
+      return Flow::kContinue;
+    }
+    return ArithmeticOf(static_cast<ir::BinaryOp>(i.cmp), a, b, &scratch[i.r]);
   }
 
   // kObject: the object of i.n members (`members`: key const, value register, ...), charged and
@@ -1489,31 +1533,7 @@ class Evaluator {
       case VOp::kNot: return k(VVal::Bool(!Truthy(in)));
       case VOp::kLength: return EvalLength(in, k);
       case VOp::kType: return k(VVal::Ref(TypeNameOf(in.kind())));
-      case VOp::kBuiltin: {
-        if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToEntries && in.kind() == Kind::Object &&
-            (in.is_dom() || in.is_composite())) {
-          // A DOM object that repeats a key goes to the builtin (ParseJson decides which stays).
-          std::vector<Field> fields;
-          if (!in.is_dom() || ObjectFields(ObjectOf(in.dom()), cx_.sort_keys, &fields)) return EntriesOf(in, fields, k);
-        }
-        if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToNumber) {
-          // A string of the document that is a plain number is read where it is, not copied. Null,
-          // a boolean, an array or an object is the builtin's error, which the regular engine
-          // words where no `try` catches it: no message is made here (the catalog's `tonumber?` of
-          // an absent annotation).
-          const Kind kind = in.kind();
-          if (kind == Kind::String) {
-            if (double number; ParseJsonNumber(in.string(), &number)) return k(VVal::Number(number));
-          } else if (kind != Kind::Number) {
-            return Flow::kError;
-          }
-        }
-        Value out, error;
-        if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), MaterializeShared(in), nullptr, 0, &out, &error)) {
-          return Flow::kError;
-        }
-        return Built(std::move(out), k);
-      }
+      case VOp::kBuiltin: return EvalBuiltin(n, in, k);
       case VOp::kAny:
       case VOp::kAll: return EvalAnyAll(n, in, k);
       case VOp::kFromEntries: return EvalFromEntries(in, k);
@@ -1598,6 +1618,14 @@ class Evaluator {
     switch (n.op) {
       case VOp::kNot: out->SetBool(!Truthy(in)); return Flow::kContinue;
       case VOp::kType: out->SetRef(TypeNameOf(in.kind())); return Flow::kContinue;
+      case VOp::kLength:
+      case VOp::kBuiltin: {
+        auto take = [&](const VVal& v) {
+          *out = v;
+          return Flow::kContinue;
+        };
+        return n.op == VOp::kLength ? EvalLength(in, take) : EvalBuiltin(n, in, take);
+      }
       case VOp::kEntryKey: {  // inside the iteration (it is at an element of this object)
         const PathCache::Iteration& it = cx_.paths->iterations[n.a];
         if (!it.object) out->SetNumber(it.current);
@@ -2411,6 +2439,33 @@ class Evaluator {
     });
   }
 
+  // A pure builtin without arguments on its input (VOp::kBuiltin): one value or an error.
+  Flow EvalBuiltin(const VNode& n, const VVal& in, Cont k) {
+    if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToEntries && in.kind() == Kind::Object &&
+        (in.is_dom() || in.is_composite())) {
+      // A DOM object that repeats a key goes to the builtin (ParseJson decides which stays).
+      std::vector<Field> fields;
+      if (!in.is_dom() || ObjectFields(ObjectOf(in.dom()), cx_.sort_keys, &fields)) return EntriesOf(in, fields, k);
+    }
+    if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToNumber) {
+      // A string of the document that is a plain number is read where it is, not copied. Null,
+      // a boolean, an array or an object is the builtin's error, which the regular engine
+      // words where no `try` catches it: no message is made here (the catalog's `tonumber?` of
+      // an absent annotation).
+      const Kind kind = in.kind();
+      if (kind == Kind::String) {
+        if (double number; ParseJsonNumber(in.string(), &number)) return k(VVal::Number(number));
+      } else if (kind != Kind::Number) {
+        return Flow::kError;
+      }
+    }
+    Value out, error;
+    if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), MaterializeShared(in), nullptr, 0, &out, &error)) {
+      return Flow::kError;
+    }
+    return Built(std::move(out), k);
+  }
+
   Flow EvalLength(const VVal& in, Cont k) {
     if (in.is_dom()) {
       switch (in.dom().type()) {
@@ -2481,6 +2536,8 @@ class Evaluator {
   std::vector<Field> fields_scratch_;  // EvalWithEntries' member list, its capacity kept
   // The nodes below the iteration at the element RunFlatEach's code runs on (kPathBelow's reads).
   PathCache::Place element_nodes_{nullptr, nullptr};
+  // The main code's instruction at which Exec last stopped with an error or a bail (Failed).
+  size_t failed_at_ = 0;
 };
 
 }  // namespace
@@ -3263,6 +3320,7 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
       if (RunProgram(evaluator, step, &s.flat_registers, sink) == Flow::kContinue) {
         AnsweredOnDom(i, begin, outputs_.size());
         stats_.flat_runs += step.flat != nullptr;
+        stats_.tree_runs += step.flat == nullptr;
         continue;
       }
     }

@@ -254,6 +254,7 @@ struct FusedStats {
   uint64_t objects = 0;
   uint64_t fused_runs = 0;          // resolver runs answered on the DOM
   uint64_t flat_runs = 0;           // of those, programs run as flat code (Flatten)
+  uint64_t tree_runs = 0;           // of those, programs run by the tree evaluator (no flat code)
   uint64_t object_runs = 0;         // of those, objects of root paths built without the evaluator
   uint64_t fallback_runs = 0;       // resolver runs on the regular engine
   uint64_t document_fallbacks = 0;  // objects simdjson could not represent exactly (ParseJson)

@@ -199,6 +199,7 @@ enum class FlatOp : uint8_t {
                    // .b}`, the keys distinct string constants); with b != kNoConst only the members
                    // whose value passes `value OP consts[b]`, OP = cmp (`{...} |
                    // with_entries(select(.value != null))`)
+  kVar,            // r = variable slot a's value (the register points at the slot)
   kReturn,         // the code's (or the block's) value is reg a
 };
 
@@ -233,12 +234,19 @@ struct FlatCode {
   static constexpr uint32_t kNoSlot = ~uint32_t{0};
   uint32_t bind_slot = kNoSlot;
   uint32_t bind_entry = 0;
+  // Not kNoCatch: the program is `try B` or `P | try B` (no handler; P and B single), and the
+  // main code is P's from 0 and B's from this instruction on: an error raised by an instruction
+  // at or after it is caught, and the run has no output (a bail is not caught). The catalog's
+  // `.annotations["..."] | tonumber?`, whose absent annotation is an error caught.
+  static constexpr uint32_t kNoCatch = ~uint32_t{0};
+  uint32_t catch_from = kNoCatch;
 };
 
 // `program` flattened (its memo slots, VNode::memo, already given: `memo_iterations[slot]` is
 // the slot's iteration node, 0 for a value of the object): a single root's code, or for
 // `.a[] | f` with f single, f's code per element (FlatCode::each_iteration), either of them
-// also as the body of `E as $x | ...` with E single (FlatCode::bind_slot). Null for other
+// also as the body of `E as $x | ...` with E single (FlatCode::bind_slot), or the code of
+// `try B` or `P | try B` with P and B single (FlatCode::catch_from). Null for other
 // programs, and for a single root whose code would be one kTree of the root (nothing gained).
 std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
                                   const std::vector<uint32_t>& memo_iterations);

@@ -190,6 +190,80 @@ TEST(ViewFlatCodeTest, BuiltOutputsOfFlatCodeOutliveTheRunAndTheRunner) {
                                              R"({"n":60,"list":[6,{"deep":7}]})"}));
 }
 
+// Arithmetic reads two numbers in line wherever they are (computed, or on the tape as a signed,
+// an unsigned or a double word); anything else (a constant, a string, null, a container) goes
+// the general way. Every pairing agrees with the interpreter.
+TEST(ViewFlatCodeTest, ArithmeticOnEveryKindOfOperand) {
+  const std::vector<std::string> exprs = {
+      ".a + .b", ".a - .b", ".a * .b", ".a * 2", "(.a // 1) * ((.b // 1) - 1)", "(.a + 1) * (.b - 0.5)",
+      ".a / (.b // 1)", ".a % (.b // 7)",
+  };
+  const std::vector<std::string> docs = {
+      R"({"a":3,"b":4})",
+      R"({"a":-2,"b":18446744073709551615})",
+      R"({"a":1.5,"b":-0.25})",
+      R"({"a":9007199254740993,"b":1e300})",
+      R"({"a":null,"b":2})",
+      R"({"a":"x","b":"y"})",
+      R"({"a":[1],"b":[2]})",
+      R"({"a":{"k":1},"b":{"j":2}})",
+      R"({"a":true,"b":1})",
+      R"({"a":5})",
+      R"({})",
+  };
+  uint64_t flat_runs = 0;
+  ExpectAgree(exprs, docs, &flat_runs);
+  EXPECT_GT(flat_runs, 0u);
+  for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+}
+
+// `try B` and `P | try B` (the catalog's `.annotations["..."] | tonumber?`): P's code, then B's,
+// whose errors give no output while P's stay errors (the regular engine words them); a bail is
+// not caught.
+TEST(ViewFlatCodeTest, TryCatchesTheErrorsOfItsBodyOnly) {
+  auto code = FlatOf(R"(.spec.annotations["x/max-scale"] | tonumber?)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->catch_from, 1u);  // after the path's read
+  EXPECT_EQ(code->tree_nodes, 1u);  // tonumber, through the tree's single form
+  code = FlatOf("try (.a + 1)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->catch_from, 0u);
+  EXPECT_EQ(FlatOf(".a | try (.b, .c)"), nullptr);  // a generator body
+  const std::vector<std::string> exprs = {
+      R"(.spec.annotations["x/max-scale"] | tonumber?)",
+      R"(.spec.annotations["x/min-scale"] // 1 | tonumber?)",
+      R"(.spec.annotations.x.y | try (. + 1))",
+      R"(try (.spec.annotations["x/max-scale"] | tonumber))",
+      R"(try ((.spec.n // 0) * 2 | tostring | tonumber) == 2)",
+  };
+  const std::vector<std::string> docs = {
+      R"({"spec":{"annotations":{"x/max-scale":"5","x/min-scale":"2"}}})",
+      R"({"spec":{"annotations":{"x/max-scale":"many"}}})",
+      R"({"spec":{"annotations":{"x/max-scale":null,"x":{"y":"s"}}}})",
+      R"({"spec":{"annotations":{"x":{"y":3}}, "n":1}})",
+      R"({"spec":{"annotations":"flat"}})",  // P's own error: `.annotations.x` on a string
+      R"({"spec":{"annotations":[1]}})",
+      R"({})",
+  };
+  ExpectAgree(exprs, docs);  // together: the first four are flat code, the last one the tree's
+  for (size_t e = 0; e < 4; ++e) {
+    uint64_t flat_runs = 0;
+    const uint64_t answered = ExpectAgree({exprs[e]}, docs, &flat_runs);
+    EXPECT_GT(answered, 0u) << exprs[e];
+    EXPECT_EQ(flat_runs, answered) << exprs[e];  // every run answered on the DOM was flat code
+  }
+  view::FusedKind kind({Lowered(exprs[0]), Lowered(exprs[2])});
+  view::FusedRunner runner(kind);
+  JsonError error;
+  ASSERT_TRUE(runner.Run(docs[1], {}, &error));
+  EXPECT_TRUE(runner.result(0).fused);  // "many" | tonumber failed, and was caught on the DOM
+  EXPECT_TRUE(runner.result(0).outputs.empty());
+  // P's error is not caught: the regular engine raises it.
+  ASSERT_TRUE(runner.Run(docs[4], {}, &error));
+  EXPECT_FALSE(runner.result(1).fused);
+  EXPECT_EQ(runner.result(1).status, EvalStatus::kError);
+}
+
 // `.a[] | f` with f single: f's code runs on each element (FlatCode::each_iteration), reading the
 // nodes below the iteration at that element (kPathBelow).
 TEST(ViewFlatCodeTest, AnIterationsSingleBodyRunsOnEachElement) {
@@ -446,6 +520,8 @@ TEST(ViewFlatCodeTest, ABoundVariableIsSetOnceBeforeItsBody) {
   EXPECT_GT(code->bind_entry, 0u);
   EXPECT_EQ(code->code[code->bind_entry].op, view::FlatOp::kPathOrConst);  // E's code, after the body's
   EXPECT_EQ(code->code.back().op, view::FlatOp::kReturn);
+  EXPECT_EQ(Count(*code, view::FlatOp::kVar), 1u);  // $sets: a register at the slot, no tree node
+  EXPECT_EQ(code->tree_nodes, 0u);
   code = FlatOf(R"((.status.conditions // []) as $c | ($c | any(.type == "A")) and ($c | any(.type == "B") | not))");
   ASSERT_NE(code, nullptr);
   EXPECT_EQ(code->each_iteration, 0u);

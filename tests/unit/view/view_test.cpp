@@ -439,8 +439,10 @@ std::vector<std::string> ObservedPaths(const std::string& expr) {
 }
 
 // Only the parts a program reads whole are checked for -0: a path it reads through to a child
-// is not one of them, whatever reads a value whole (an output, an operand, a builtin, `any`,
-// `keys`, a variable's source) marks it, and an element read below an iteration marks its array.
+// is not one of them, whatever reads a value whole (an output, an operand of arithmetic whose
+// result is output, a builtin, `any`, `keys`, a variable's source) marks it, and an element read
+// below an iteration marks its array. A value only compared, tested for truth, or fed to
+// arithmetic that is compared in turn is not marked: no sign of a zero shows there.
 TEST(ViewObservedPartsTest, ProgramsMarkThePartsTheyReadWhole) {
   using Paths = std::vector<std::string>;
   const std::vector<std::pair<std::string, Paths>> cases = {
@@ -462,7 +464,24 @@ TEST(ViewObservedPartsTest, ProgramsMarkThePartsTheyReadWhole) {
       {".status.conditions | any(.type == \"Ready\")", {".status.conditions"}},
       {"try .a.b", {".a.b"}},
       {".a as $x | $x.b", {".a"}},
-      {"if .a.b then .c else 1 end", {".a.b", ".c"}},
+      {"if .a.b then .c else 1 end", {".c"}},
+      {"if .a > 0 then .b else .c end", {".b", ".c"}},
+      {"(.status.ready // 0) > 0", {}},
+      {".status.ready == .spec.replicas and (.status.active // 0) != 0", {}},
+      {"(.spec.replicas // 1) * 2 > 3", {}},
+      {"-(.spec.replicas)", {".spec.replicas"}},
+      {"-(.spec.replicas) < 0", {}},
+      {".a or (.b | not)", {}},
+      {".status.ready | . > 0", {}},
+      {".status.ready | type", {}},
+      {".a as $x | $x > 0", {".a"}},
+      {"[.a, .b] == [1, 2]", {}},
+      {"[.a, .b]", {".a", ".b"}},
+      {"(.a // -1) | tostring", {".a"}},
+      {".a[.b] > 1", {".b"}},
+      {".a[.b]", {".a", ".b"}},
+      {".status.conditions[] | .type == \"Ready\"", {}},
+      {"(.status.ready // 0) > 0 // .spec.x", {".spec.x"}},
       {".metadata.labels | to_entries | map(.key)", {".metadata.labels"}},
       {".metadata.name, .status.phase", {".metadata.name", ".status.phase"}},
   };
@@ -519,6 +538,40 @@ TEST(ViewEngineTest, MinusZeroIsCheckedWhereTheResolversRead) {
   ExpectAgree({".status.conditions", "keys"}, texts);
   EXPECT_EQ(RunView("[.status.conditions, .spec]", docs[0].text).stats.document_fallbacks, 0u);
   EXPECT_EQ(RunView("[.status.conditions, .]", docs[0].text).stats.document_fallbacks, 1u);
+}
+
+// A -0 that the resolvers only compare or test (a Job's status counters) stays on the DOM: the
+// results are those of the regular reader all the same. One that arithmetic passes to an output
+// sends the object to the regular reader, whose -0 the output keeps.
+TEST(ViewEngineTest, MinusZeroWhereOnlyComparedStaysOnTheDom) {
+  const std::vector<std::string> exprs = {
+      ".status.conditions", "(.status.ready // 0) > 0 and (.status.active // 0) == 0",
+      "(.spec.parallelism // 1) * 2 > 1", "if .status.failed then 1 else 2 end", ".spec.replicas * 2"};
+  struct Doc {
+    std::string text;
+    uint64_t document_fallbacks;
+  };
+  const std::vector<Doc> docs = {
+      {R"({"spec":{"replicas":2,"parallelism":-0},"status":{"ready":-0,"active":-0,"failed":-0,"conditions":[]}})", 0},
+      {R"({"spec":{"replicas":2,"parallelism":0},"status":{"ready":0,"active":-0,"conditions":[{"n":1}]}})", 0},
+      {R"({"spec":{"replicas":-0},"status":{"ready":1}})", 1},
+      {R"({"spec":{"replicas":1},"status":{"ready":-0,"conditions":[{"n":-0}]}})", 1},
+  };
+  std::vector<std::string> texts;
+  for (const Doc& doc : docs) texts.push_back(doc.text);
+  EXPECT_EQ(ExpectAgree(exprs, texts), 2u * exprs.size());  // the first two objects, per key order
+  auto programs = std::vector<std::shared_ptr<const ir::Program>>{};
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs);
+  view::FusedRunner runner(kind);
+  for (const Doc& doc : docs) {
+    const uint64_t before = runner.stats().document_fallbacks;
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc.text, {}, &error));
+    EXPECT_EQ(runner.stats().document_fallbacks - before, doc.document_fallbacks) << doc.text;
+  }
+  EXPECT_EQ(Describe(runner.result(4)), "2\n");
+  EXPECT_EQ(RunView(".spec.replicas * 2", docs[2].text).text, "-0\n");
 }
 
 TEST(ViewEngineTest, RepeatedKeysKeepTheLastValueAtTheFirstPosition) {
