@@ -474,6 +474,8 @@ bool Truthy(const VVal& v) {
 // sorts before every other of its kind (jq compares arrays element by element, objects by their
 // sorted keys first), so `x != {}` converts nothing.
 [[gnu::hot]] int CompareViews(const VVal& a, const VVal& b) {
+  // Two numbers computed or on the tape (the status tests' counts): no kind dispatch.
+  if (double x, y; a.CheapNumber(&x) && b.CheapNumber(&y)) return CompareNumbers(x, y);
   Kind ka = a.kind(), kb = b.kind();
   if (ka != kb) return ka < kb ? -1 : 1;
   if (ka == Kind::Array || ka == Kind::Object) {
@@ -505,6 +507,8 @@ bool Truthy(const VVal& v) {
 // string constant compares the bytes where the parse keeps them (for == and !=, the lengths
 // first), without a VVal for the constant; anything else as CompareViews.
 [[gnu::hot]] bool HoldsAgainstConstant(ir::BinaryOp op, const VVal& v, const Value& constant) {
+  // A number against a number (`(.status.ready // 0) > 0`), read in line.
+  if (double x; constant.IsNumber() && v.CheapNumber(&x)) return ComparisonHolds(op, CompareNumbers(x, constant.AsNumber()));
   if ((op == ir::BinaryOp::Eq || op == ir::BinaryOp::Ne) && constant.IsObject() && constant.AsObject().empty()) {
     // `x != {}` (the catalog's resources test): only an empty object equals it.
     return (v.kind() == Kind::Object && IsEmptyContainer(v)) == (op == ir::BinaryOp::Eq);
@@ -584,6 +588,14 @@ inline bool SamePaddedKey(const char* trie_key, const char* member_key, uint32_t
   return ((a ^ b) | (a_end ^ b_end)) == 0;
 }
 
+// A key's first min(size, 8) bytes as a word, the rest zero. The key must be readable 8 bytes
+// past its start (SamePaddedKey's condition).
+inline uint64_t KeyHead(const char* key, uint32_t size) {
+  uint64_t word;
+  std::memcpy(&word, key, 8);
+  return size >= 8 ? word : word & ((uint64_t{1} << (8 * size)) - 1);  // size 0: 1 << 0 - 1 = 0
+}
+
 // object[key] of a DOM object: the value of its last member named `key` (as ParseJson keeps a
 // repeated key), or null when there is none; *present (when given) tells which.
 [[gnu::hot]] VVal FindField(element object, std::string_view key, bool* present = nullptr) {
@@ -653,6 +665,7 @@ struct PathCache {
   struct ChildKey {
     uint32_t id;
     uint32_t size;
+    uint64_t head;     // the key's first 8 bytes (KeyHead): most members are told apart by it
     const char* data;  // the key's bytes in key_bytes, readable 8 bytes past the end (SamePaddedKey)
   };
 
@@ -684,7 +697,7 @@ struct PathCache {
         const PathTrie::Node& child = trie->nodes[c];
         if (child.iteration) continue;
         // `data` is set once key_bytes is complete (its bytes may move while it grows).
-        children.push_back({c, static_cast<uint32_t>(child.key.size()), nullptr});
+        children.push_back({c, static_cast<uint32_t>(child.key.size()), 0, nullptr});
         key_offsets.push_back(key_bytes.size());
         key_bytes += child.key;
         key_bytes.append(8, '\0');
@@ -696,7 +709,10 @@ struct PathCache {
     }
     children_begin[n] = static_cast<uint32_t>(children.size());
     inner_children_begin[n] = static_cast<uint32_t>(inner_children.size());
-    for (size_t i = 0; i < children.size(); ++i) children[i].data = key_bytes.data() + key_offsets[i];
+    for (size_t i = 0; i < children.size(); ++i) {
+      children[i].data = key_bytes.data() + key_offsets[i];
+      children[i].head = KeyHead(children[i].data, children[i].size);
+    }
   }
 
   // A new object: every absolute node's state and value, from one descent of the document along
@@ -833,8 +849,11 @@ struct PathCache {
     const simdjson::dom::document* doc = TapeRefOf(object).doc;
     ForEachMember(object, [&](const char* data, uint32_t size, size_t value_index) {
       if (((sizes >> (size & 63)) & 1) == 0) return;
+      // Children of the member's size are told apart by their first 8 bytes, one compare each
+      // (the keys of a status or spec often share a size); only a longer key compares the rest.
+      const uint64_t head = KeyHead(data, size);
       for (const ChildKey* c = first; c != last; ++c) {
-        if (c->size == size && SamePaddedKey(c->data, data, size)) {
+        if (c->size == size && c->head == head && (size <= 8 || SamePaddedKey(c->data, data, size))) {
           found(c->id, ElementAt(doc, value_index));
           return;  // the children's keys differ
         }
