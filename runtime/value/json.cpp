@@ -658,55 +658,57 @@ bool MayHoldNegativeZero(std::string_view text) {
 // an int64 word is followed by a type word, never 0, so the test has no false positive.
 constexpr uint64_t kTapeInt64Word = uint64_t{'l'} << 56;
 #if defined(__x86_64__) && defined(__GNUC__)
-// 8 words per step: each compared with an int64 word, the word after it with 0.
-__attribute__((target("avx2"), hot)) bool TapeHoldsIntegerZeroAvx2(const uint64_t* tape, size_t length, size_t* done) {
-  const __m256i int64_word = _mm256_set1_epi64x(static_cast<long long>(kTapeInt64Word));
-  const __m256i zero = _mm256_setzero_si256();
-  __m256i any = zero;
-  size_t i = 0;
-  for (; i + 9 <= length; i += 8) {
-    const auto* words = reinterpret_cast<const __m256i*>(tape + i);
-    const auto* next_words = reinterpret_cast<const __m256i*>(tape + i + 1);
-    const __m256i first = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_loadu_si256(words), int64_word),
-                                           _mm256_cmpeq_epi64(_mm256_loadu_si256(next_words), zero));
-    const __m256i second = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_loadu_si256(words + 1), int64_word),
-                                            _mm256_cmpeq_epi64(_mm256_loadu_si256(next_words + 1), zero));
-    any = _mm256_or_si256(any, _mm256_or_si256(first, second));
-  }
-  *done = i;
-  return !_mm256_testz_si256(any, any);
-}
-#endif
+// The scans look for zero words, one compare per word, and test the word before each one they
+// find: a zero word is a number's value (an integer 0 or a double +0.0; a type word is never 0),
+// and it is an integer 0 exactly when the word before it is an int64 type word. Most ranges hold
+// no zero word at all, and those that do hold few.
 
-// The AVX-512 form: 16 words per step, each compared with an int64 word and, where it is one, the
-// word after it with 0 (a masked compare). The last 0-15 pairs are two more steps whose lanes past
+// Whether one of the zero words flagged in `lanes` (bit b: words[at + b]) is an integer 0's value.
+inline bool FlaggedZeroIsInteger(const uint64_t* words, size_t at, uint32_t lanes) {
+  for (; lanes != 0; lanes &= lanes - 1) {
+    if (words[at + static_cast<size_t>(__builtin_ctz(lanes)) - 1] == kTapeInt64Word) return true;
+  }
+  return false;
+}
+
+// 8 value words per step (words 1.. of the range: a pair's second word), in two compares with 0.
+__attribute__((target("avx2"), hot)) bool TapeHoldsIntegerZeroAvx2(const uint64_t* tape, size_t length, size_t* done) {
+  const __m256i zero = _mm256_setzero_si256();
+  size_t i = 1;
+  for (; i + 8 <= length; i += 8) {
+    const __m256i low = _mm256_cmpeq_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tape + i)), zero);
+    const __m256i high = _mm256_cmpeq_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tape + i + 4)), zero);
+    if (_mm256_testz_si256(_mm256_or_si256(low, high), _mm256_or_si256(low, high))) [[likely]] continue;
+    const auto lanes = static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(low)) |
+                                             (_mm256_movemask_pd(_mm256_castsi256_pd(high)) << 4));
+    if (FlaggedZeroIsInteger(tape, i, lanes)) return true;
+  }
+  *done = i - 1;  // every pair starting before i - 1 is seen
+  return false;
+}
+
+// The AVX-512 form: 16 value words per step. The last 0-15 are two more steps whose lanes past
 // the end are masked off (not read), so the scan ends without a loop of its own: the view engine
 // scans a few ranges per object, and a tail loop of varying length mispredicts its exit on each.
 __attribute__((target("avx512f"), hot)) bool TapeHoldsIntegerZeroAvx512(const uint64_t* tape, size_t length, size_t* done) {
-  const __m512i int64_word = _mm512_set1_epi64(static_cast<long long>(kTapeInt64Word));
   const __m512i zero = _mm512_setzero_si512();
   *done = length;
   if (length < 2) return false;
-  __mmask8 any = 0;
-  size_t i = 0;
-  for (; i + 17 <= length; i += 16) {
-    const __mmask8 first = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(_mm512_loadu_si512(tape + i), int64_word),
-                                                        _mm512_loadu_si512(tape + i + 1), zero);
-    const __mmask8 second = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(_mm512_loadu_si512(tape + i + 8), int64_word),
-                                                         _mm512_loadu_si512(tape + i + 9), zero);
-    any = static_cast<__mmask8>(any | first | second);
+  size_t i = 1;
+  for (; i + 16 <= length; i += 16) {
+    const __mmask8 low = _mm512_cmpeq_epi64_mask(_mm512_loadu_si512(tape + i), zero);
+    const __mmask8 high = _mm512_cmpeq_epi64_mask(_mm512_loadu_si512(tape + i + 8), zero);
+    if ((low | high) == 0) [[likely]] continue;
+    if (FlaggedZeroIsInteger(tape, i, static_cast<uint32_t>(low) | (static_cast<uint32_t>(high) << 8))) return true;
   }
-  const size_t pairs = length - 1 - i;  // 0-15: pair j is words i+j and i+j+1
+  const size_t left = length - i;  // 0-15 value words: words i .. length - 1
   const auto lanes = [](size_t n) { return static_cast<__mmask8>(n >= 8 ? 0xFF : (1u << n) - 1); };
-  const __mmask8 low = lanes(pairs), high = lanes(pairs > 8 ? pairs - 8 : 0);
-  const __mmask8 first = _mm512_mask_cmpeq_epi64_mask(
-      _mm512_mask_cmpeq_epi64_mask(low, _mm512_maskz_loadu_epi64(low, tape + i), int64_word),
-      _mm512_maskz_loadu_epi64(low, tape + i + 1), zero);
-  const __mmask8 second = _mm512_mask_cmpeq_epi64_mask(
-      _mm512_mask_cmpeq_epi64_mask(high, _mm512_maskz_loadu_epi64(high, tape + i + 8), int64_word),
-      _mm512_maskz_loadu_epi64(high, tape + i + 9), zero);
-  return (any | first | second) != 0;
+  const __mmask8 low_lanes = lanes(left), high_lanes = lanes(left > 8 ? left - 8 : 0);
+  const __mmask8 low = _mm512_mask_cmpeq_epi64_mask(low_lanes, _mm512_maskz_loadu_epi64(low_lanes, tape + i), zero);
+  const __mmask8 high = _mm512_mask_cmpeq_epi64_mask(high_lanes, _mm512_maskz_loadu_epi64(high_lanes, tape + i + 8), zero);
+  return FlaggedZeroIsInteger(tape, i, static_cast<uint32_t>(low) | (static_cast<uint32_t>(high) << 8));
 }
+#endif
 
 // Whether words[0, count) hold an integer 0 (an int64 word and a value word 0, both in the range).
 bool TapeWordsHoldIntegerZero(const uint64_t* words, size_t count) {
