@@ -509,6 +509,12 @@ bool Truthy(const VVal& v) {
 [[gnu::hot]] bool HoldsAgainstConstant(ir::BinaryOp op, const VVal& v, const Value& constant) {
   // A number against a number (`(.status.ready // 0) > 0`), read in line.
   if (double x; constant.IsNumber() && v.CheapNumber(&x)) return ComparisonHolds(op, CompareNumbers(x, constant.AsNumber()));
+  // Against null, false or true (`.status.x != null`, `(.spec.suspend // false) == true`): the
+  // kinds decide, as in CompareViews (each of the three is alone in its kind), without its calls.
+  if (const Kind expected = constant.kind(); expected <= Kind::True) {
+    const Kind kind = v.kind();
+    return ComparisonHolds(op, kind == expected ? 0 : (kind < expected ? -1 : 1));
+  }
   if ((op == ir::BinaryOp::Eq || op == ir::BinaryOp::Ne) && constant.IsObject() && constant.AsObject().empty()) {
     // `x != {}` (the catalog's resources test): only an empty object equals it.
     return (v.kind() == Kind::Object && IsEmptyContainer(v)) == (op == ir::BinaryOp::Eq);
@@ -1040,7 +1046,7 @@ class MemberLookups {
   }
 
  private:
-  static constexpr int kBits = 3;
+  static constexpr int kBits = 6;
   struct Entry {
     uint64_t generation = 0;  // 0: empty (generations start at 1)
     uint64_t object[2] = {0, 0};
@@ -1103,7 +1109,7 @@ class Evaluator {
   // Runs `program` through its flat code (Flatten): the same outputs, errors and bails as Run.
   // The registers point at the values they hold where those are kept (the trie's, a memo slot's,
   // a constant's, one of `registers`' scratch places), so a read copies nothing.
-  [[gnu::hot]] Flow RunFlat(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers, OutputSink outputs) {
+  [[gnu::always_inline]] Flow RunFlat(const ViewProgram& program, const FlatCode& code, FlatRegisters* registers, OutputSink outputs) {
     Begin(program);
     registers->at[0] = &cx_.paths->root();
     const VVal* value;
@@ -1465,12 +1471,17 @@ class Evaluator {
   }
 
   // A run's start: the program, a fresh step budget, the variables' slots (the globals first).
-  [[gnu::hot]] void Begin(const ViewProgram& program) {
+  // In line where there are no slots to set (most of a kind's small programs, each run once per
+  // object: the call was a fifth of such a program's fixed cost).
+  [[gnu::always_inline]] void Begin(const ViewProgram& program) {
     p_ = &program;
     budget_ = eval_internal::StepBudget(*cx_.limits);
     slice_ = budget_.FirstSlice();
     memory_ = 0;
-    if (program.num_slots != 0 || !slots_.empty()) slots_.assign(program.num_slots, VVal());
+    if (program.num_slots != 0 || !slots_.empty() || cx_.globals != nullptr) [[unlikely]] SetSlots(program);
+  }
+  [[gnu::noinline]] void SetSlots(const ViewProgram& program) {
+    slots_.assign(program.num_slots, VVal());
     if (cx_.globals != nullptr) {
       for (size_t i = 0; i < cx_.globals->size() && i < slots_.size(); ++i) slots_[i] = VVal::Of((*cx_.globals)[i]);
     }
@@ -2947,8 +2958,9 @@ FusedRunner::~FusedRunner() = default;
 
 namespace {
 
-// A kProgram resolver or a split head: through its flat code when it has one.
-[[gnu::hot]] Flow RunProgram(Evaluator& evaluator, const ResolverPlan& step, FlatRegisters* registers, OutputSink sink) {
+// A kProgram resolver or a split head: through its flat code when it has one. In line in Run's
+// loop (one call less per program and object).
+[[gnu::always_inline]] inline Flow RunProgram(Evaluator& evaluator, const ResolverPlan& step, FlatRegisters* registers, OutputSink sink) {
   if (step.flat != nullptr) {
     if (step.flat->each_iteration != 0) [[unlikely]] return evaluator.RunFlatEach(*step.program, *step.flat, registers, sink);
     return evaluator.RunFlat(*step.program, *step.flat, registers, sink);

@@ -415,6 +415,31 @@ TEST(ViewSharedPathsTest, DirectComparisonsReadTheirOperandsInLine) {
   ExpectAgree(exprs, docs);
 }
 
+TEST(ViewSharedPathsTest, ComparisonsWithNullAndBooleansFollowTheKindOrder) {
+  // `x OP null|false|true` is decided by kinds alone (null < false < true < numbers < strings <
+  // arrays < objects; each of the three constants is alone in its kind): every operator, with
+  // the constant on either side, over a value of every kind, absent, and under a null or scalar
+  // parent.
+  std::vector<std::string> exprs;
+  for (const char* op : {"==", "!=", "<", "<=", ">", ">="}) {
+    for (const char* constant : {"null", "false", "true"}) {
+      exprs.push_back(std::string(".s.v ") + op + " " + constant);
+      exprs.push_back(std::string(constant) + " " + op + " .s.v");
+      exprs.push_back(std::string("(.s.v // false) ") + op + " " + constant);
+    }
+  }
+  const std::vector<std::string> docs = {
+      R"({"s":{"v":null}})",   R"({"s":{"v":false}})", R"({"s":{"v":true}})",  R"({"s":{"v":0}})",
+      R"({"s":{"v":-2.5}})",   R"({"s":{"v":""}})",    R"({"s":{"v":"true"}})", R"({"s":{"v":[]}})",
+      R"({"s":{"v":[null]}})", R"({"s":{"v":{}}})",    R"({"s":{"v":{"a":false}}})",
+      R"({"s":{}})",           R"({"s":null})",        R"({})",                R"({"s":"text"})",
+  };
+  uint64_t flat_runs = 0;
+  ExpectAgree(exprs, docs, &flat_runs);
+  // All but the scalar parent's (an error, left to the regular engine) ran as flat code.
+  EXPECT_EQ(flat_runs, exprs.size() * (docs.size() - 1));
+}
+
 TEST(ViewSharedPathsTest, KeysAfterADefaultEmptyObjectAreTriePaths) {
   // `(P // {}) | f`: f's keys are read below P in the trie (one scan of P for all of them).
   view::PathTrie trie;
