@@ -680,6 +680,7 @@ struct PathCache {
     size_t n = trie->nodes.size();
     parent.resize(n);
     owner.resize(n);
+    fill_stack.resize(n);
     states.assign(n, kUnknown);
     values.resize(n);
     iterations.resize(n);
@@ -825,6 +826,12 @@ struct PathCache {
   std::vector<uint64_t> key_sizes;
   std::vector<std::vector<uint32_t>> owned;  // per iteration node: the nodes below it
   std::vector<Field> scratch_fields;
+  // FillObject's objects still to scan: a trie node and its value's tape index.
+  struct FillTask {
+    uint32_t node;
+    size_t index;
+  };
+  std::vector<FillTask> fill_stack;  // one place per trie node
 
   // Where a trie node's state and value are kept: for an absolute node, or for a node below an
   // iteration at one element.
@@ -845,50 +852,66 @@ struct PathCache {
   }
 
  private:
-  // found(child, element) for each member of DOM object `object` that is a keyed child of trie
-  // node `node`, in document order (a repeated key is found again: the last one is ParseJson's).
-  template <class Found>
-  void ScanMembers(uint32_t node, element object, Found found) {
-    const ChildKey* first = children.data() + children_begin[node];
-    const ChildKey* last = children.data() + children_begin[node + 1];
-    const uint64_t sizes = key_sizes[node];
-    const simdjson::dom::document* doc = TapeRefOf(object).doc;
-    ForEachMember(object, [&](const char* data, uint32_t size, size_t value_index) {
-      if (((sizes >> (size & 63)) & 1) == 0) return;
-      // Children of the member's size are told apart by their first 8 bytes, one compare each
-      // (the keys of a status or spec often share a size); only a longer key compares the rest.
-      const uint64_t head = KeyHead(data, size);
-      for (const ChildKey* c = first; c != last; ++c) {
-        if (c->size == size && c->head == head && (size <= 8 || SamePaddedKey(c->data, data, size))) {
-          found(c->id, ElementAt(doc, value_index));
-          return;  // the children's keys differ
-        }
-      }
-    });
-  }
-
   // The nodes below trie node `node`, whose value is `value` (a DOM element), as the document
   // holds them, top-down: each object's members on the trie found by one scan of it and written
   // to `place(child)`, a found object descended into. The nodes must all be marked missing
   // before: an absent one stays so, and a node under a string, number, boolean or array is an
-  // error (indexing it fails).
+  // error (indexing it fails). A loop over a stack of the objects still to scan (fill_stack,
+  // sized to the trie: each node is pushed at most once, by its parent's scan), not recursion:
+  // a kind's fill descends a dozen objects per element or document, and each call saved its
+  // registers and reloaded the document's tape and strings.
   template <class PlaceOf>
   [[gnu::hot]] void FillObject(uint32_t node, element value, PlaceOf place) {
-    const Kind kind = KindOfElement(value);  // the tape's type byte, one table load
-    if (kind != Kind::Object) {
-      if (kind != Kind::Null) MarkBelow(node, kError, place);
-      return;
-    }
-    ScanMembers(node, value, [&](uint32_t c, element e) {
-      const Place at = place(c);
-      *at.state = kKnown;
-      at.value->SetDom(e);
-    });
-    // After the scan, not during it: a repeated key's last value is the one descended into.
-    for (uint32_t i = inner_children_begin[node]; i < inner_children_begin[node + 1]; ++i) {
-      const uint32_t c = inner_children[i];
-      const Place at = place(c);
-      if (*at.state == kKnown) FillObject(c, at.value->dom(), place);  // absent: its nodes stay missing
+    const TapeRef ref = TapeRefOf(value);
+    const simdjson::dom::document* doc = ref.doc;
+    const uint64_t* tape = doc->tape.get();
+    const uint8_t* strings = doc->string_buf.get();
+    FillTask* stack = fill_stack.data();
+    size_t pending = 0;
+    stack[pending++] = FillTask{node, ref.index};
+    while (pending > 0) {
+      const FillTask task = stack[--pending];
+      const uint64_t open = tape[task.index];
+      const Kind kind = kTapeKinds.of[open >> 56];
+      if (kind != Kind::Object) {
+        if (kind != Kind::Null) MarkBelow(task.node, kError, place);
+        continue;
+      }
+      const ChildKey* first = children.data() + children_begin[task.node];
+      const ChildKey* last = children.data() + children_begin[task.node + 1];
+      const uint64_t sizes = key_sizes[task.node];
+      // The members in document order, as ForEachMember reads them: a key's string word, then
+      // its value's words (a repeated key is found again: the last one is ParseJson's).
+      const size_t end = static_cast<uint32_t>(open) - 1;  // the object's closing word
+      for (size_t i = task.index + 1; i < end;) {
+        const uint64_t value_word = tape[i + 1];
+        const uint8_t* key = strings + (tape[i] & 0x00FFFFFFFFFFFFFFull);  // its size (4 bytes), its bytes
+        uint32_t size;
+        std::memcpy(&size, key, sizeof(size));
+        if ((sizes >> (size & 63)) & 1) {
+          // Children of the member's size are told apart by their first 8 bytes, one compare
+          // each (the keys of a status or spec often share a size); only a longer key compares
+          // the rest.
+          const char* data = reinterpret_cast<const char*>(key + sizeof(size));
+          const uint64_t head = KeyHead(data, size);
+          for (const ChildKey* c = first; c != last; ++c) {
+            if (c->size == size && c->head == head && (size <= 8 || SamePaddedKey(c->data, data, size))) {
+              const Place at = place(c->id);
+              *at.state = kKnown;
+              at.value->SetDom(ElementAt(doc, i + 1));
+              break;  // the children's keys differ
+            }
+          }
+        }
+        const uint8_t words = kTapeScalarWords.of[value_word >> 56];
+        i = words == 0 ? static_cast<uint32_t>(value_word) : i + 1 + words;
+      }
+      // After the scan, not during it: a repeated key's last value is the one descended into.
+      for (uint32_t k = inner_children_begin[task.node]; k < inner_children_begin[task.node + 1]; ++k) {
+        const uint32_t c = inner_children[k];
+        const Place at = place(c);
+        if (*at.state == kKnown) stack[pending++] = FillTask{c, TapeRefOf(at.value->dom()).index};  // absent: stays missing
+      }
     }
   }
   // Every node below `node` set to `state`.
