@@ -90,7 +90,7 @@ __attribute__((noinline)) void Eval(const simdjson::dom::document& d, Out* out) 
     end = static_cast<uint32_t>(tape[status]) - 1;
     for (size_t i = status + 1; i < end; i = Next(tape, i + 1)) {
       uint32_t n; const uint8_t* k = KeyAt(d, tape[i], &n);
-      if (n == 16 && Head(k, n) == H("lastScheduleTime", 8) && std::memcmp(k + 8, "ule", 3) == 0) last = i + 1;
+      if (n == 16 && Head(k, n) == H("lastScheduleTime", 8) && std::memcmp(k + 8, "duleTime", 8) == 0) last = i + 1;
     }
   }
   out->template_index = tmpl;
