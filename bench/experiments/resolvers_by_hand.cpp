@@ -140,6 +140,14 @@ inline bool HoldsIntZero(const uint64_t* tape, size_t index) {
   return false;
 }
 
+// The tape indexes of the root's `spec` and `status` (0: absent), where every kind starts.
+inline void RootSpecAndStatus(const Doc& d, size_t* spec, size_t* status) {
+  Members(d, 1, [&](const uint8_t* k, uint32_t n, size_t v) {
+    if (Is(k, n, "spec")) *spec = v;
+    else if (Is(k, n, "status")) *status = v;
+  });
+}
+
 struct CronJobOut {
   size_t template_index;  // a view (0: null)
   double parallelism;
@@ -150,10 +158,7 @@ __attribute__((noinline)) void EvalCronJob(const Doc& d, CronJobOut* out) {
   const uint64_t* tape = d.tape.get();
   size_t spec = 0, status = 0, suspend = 0, job_template = 0, job_spec = 0, pod_template = 0, parallelism = 0,
          last_schedule = 0;
-  Members(d, 1, [&](const uint8_t* k, uint32_t n, size_t v) {
-    if (Is(k, n, "spec")) spec = v;
-    else if (Is(k, n, "status")) status = v;
-  });
+  RootSpecAndStatus(d, &spec, &status);
   Members(d, spec, [&](const uint8_t* k, uint32_t n, size_t v) {
     if (Is(k, n, "suspend")) suspend = v;
     else if (Is(k, n, "jobTemplate")) job_template = v;
@@ -188,10 +193,7 @@ __attribute__((noinline)) void EvalTrainJob(const Doc& d, TrainJobOut* out) {
   const uint64_t* tape = d.tape.get();
   size_t spec = 0, status = 0, suspend = 0, trainer = 0, nodes = 0, image = 0, resources = 0, conditions = 0,
          jobs = 0;
-  Members(d, 1, [&](const uint8_t* k, uint32_t n, size_t v) {
-    if (Is(k, n, "spec")) spec = v;
-    else if (Is(k, n, "status")) status = v;
-  });
+  RootSpecAndStatus(d, &spec, &status);
   Members(d, spec, [&](const uint8_t* k, uint32_t n, size_t v) {
     if (Is(k, n, "suspend")) suspend = v;
     else if (Is(k, n, "trainer")) trainer = v;

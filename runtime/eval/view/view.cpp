@@ -118,16 +118,20 @@ inline bool TapeNumber(element e, double* out) {
 // order, read straight from simdjson's tape (a key's string word, then its value's words): what
 // iterating dom::object gives, without building a key_value_pair and a string_view per member.
 // The scans that look members up by key (FindField, the trie's fills) are the evaluator's most
-// frequent loops.
+// frequent loops: the string buffer's address and each value's word are read before `visit`,
+// whose stores would otherwise make the compiler read them again per member.
 template <class Visit>
 inline void ForEachMember(element object, Visit visit) {
   const TapeRef ref = TapeRefOf(object);
   const uint64_t* tape = ref.doc->tape.get();
+  const uint8_t* strings = ref.doc->string_buf.get();
   const size_t end = static_cast<uint32_t>(tape[ref.index]) - 1;  // the object's closing word
   for (size_t i = ref.index + 1; i < end;) {
-    const std::string_view key = TapeString(ref.doc, tape[i]);
-    visit(key.data(), static_cast<uint32_t>(key.size()), i + 1);
     const uint64_t value = tape[i + 1];
+    const uint8_t* key = strings + (tape[i] & 0x00FFFFFFFFFFFFFFull);  // its size (4 bytes), then its bytes
+    uint32_t size;
+    std::memcpy(&size, key, sizeof(size));
+    visit(reinterpret_cast<const char*>(key + sizeof(size)), size, i + 1);
     const uint8_t words = kTapeScalarWords.of[value >> 56];
     i = words == 0 ? static_cast<uint32_t>(value) : i + 1 + words;
   }
@@ -865,7 +869,6 @@ struct PathCache {
     const TapeRef ref = TapeRefOf(value);
     const simdjson::dom::document* doc = ref.doc;
     const uint64_t* tape = doc->tape.get();
-    const uint8_t* strings = doc->string_buf.get();
     FillTask* stack = fill_stack.data();
     size_t pending = 0;
     stack[pending++] = FillTask{node, ref.index};
@@ -880,32 +883,21 @@ struct PathCache {
       const ChildKey* first = children.data() + children_begin[task.node];
       const ChildKey* last = children.data() + children_begin[task.node + 1];
       const uint64_t sizes = key_sizes[task.node];
-      // The members in document order, as ForEachMember reads them: a key's string word, then
-      // its value's words (a repeated key is found again: the last one is ParseJson's).
-      const size_t end = static_cast<uint32_t>(open) - 1;  // the object's closing word
-      for (size_t i = task.index + 1; i < end;) {
-        const uint64_t value_word = tape[i + 1];
-        const uint8_t* key = strings + (tape[i] & 0x00FFFFFFFFFFFFFFull);  // its size (4 bytes), its bytes
-        uint32_t size;
-        std::memcpy(&size, key, sizeof(size));
-        if ((sizes >> (size & 63)) & 1) {
-          // Children of the member's size are told apart by their first 8 bytes, one compare
-          // each (the keys of a status or spec often share a size); only a longer key compares
-          // the rest.
-          const char* data = reinterpret_cast<const char*>(key + sizeof(size));
-          const uint64_t head = KeyHead(data, size);
-          for (const ChildKey* c = first; c != last; ++c) {
-            if (c->size == size && c->head == head && (size <= 8 || SamePaddedKey(c->data, data, size))) {
-              const Place at = place(c->id);
-              *at.state = kKnown;
-              at.value->SetDom(ElementAt(doc, i + 1));
-              break;  // the children's keys differ
-            }
+      // The members in document order (a repeated key is found again: the last one is ParseJson's).
+      ForEachMember(ElementAt(doc, task.index), [&](const char* data, uint32_t size, size_t value_index) {
+        if (((sizes >> (size & 63)) & 1) == 0) return;
+        // Children of the member's size are told apart by their first 8 bytes, one compare each
+        // (the keys of a status or spec often share a size); only a longer key compares the rest.
+        const uint64_t head = KeyHead(data, size);
+        for (const ChildKey* c = first; c != last; ++c) {
+          if (c->size == size && c->head == head && (size <= 8 || SamePaddedKey(c->data, data, size))) {
+            const Place at = place(c->id);
+            *at.state = kKnown;
+            at.value->SetDom(ElementAt(doc, value_index));
+            return;  // the children's keys differ
           }
         }
-        const uint8_t words = kTapeScalarWords.of[value_word >> 56];
-        i = words == 0 ? static_cast<uint32_t>(value_word) : i + 1 + words;
-      }
+      });
       // After the scan, not during it: a repeated key's last value is the one descended into.
       for (uint32_t k = inner_children_begin[task.node]; k < inner_children_begin[task.node + 1]; ++k) {
         const uint32_t c = inner_children[k];
