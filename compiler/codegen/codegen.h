@@ -11,6 +11,7 @@
 
 #include "runtime/bundle/native_compiler.h"
 #include "runtime/eval/eval.h"
+#include "runtime/eval/view/native_fill.h"
 #include "runtime/ir/ir.h"
 
 namespace wm::codegen {
@@ -49,6 +50,10 @@ JitBatchResult CompileJitBatch(const std::vector<std::shared_ptr<const ir::Progr
 // The JIT hook a bundle takes (BundleLoadOptions::compiler): each kind's resolvers compiled on
 // the kind's first use with CompileJitBatch at options.opt_level (jit/jit_hook.cpp).
 std::shared_ptr<const NativeCompiler> MakeJitCompiler(const CodegenOptions& options = {});
+
+// The view engine's fills as native code (view::FusedKindOptions::native_fill): each kind's trie
+// compiled at options.opt_level into one JIT-loaded function per fill root (view_fill.cpp).
+std::shared_ptr<const view::NativeFillCompiler> MakeNativeFillCompiler(const CodegenOptions& options = {});
 
 struct AotUnit {
   std::string symbol;  // exported entry point name, unique within the object

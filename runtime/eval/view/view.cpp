@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <unordered_map>
 #include <type_traits>
@@ -239,6 +240,10 @@ class VVal {
   }
 
   Tag tag() const { return tag_; }
+  // Where a view's tag and its element (document address, tape index) are: native fills write
+  // views into the trie's places (native_fill.h).
+  static size_t TagOffset() { return offsetof(VVal, tag_); }
+  static size_t DomOffset() { return offsetof(VVal, dom_); }
   bool is_dom() const { return tag_ == Tag::kDom; }
   bool is_composite() const { return tag_ == Tag::kComposite; }
   const Composite& composite() const { return *composite_; }  // precondition: is_composite()
@@ -735,6 +740,10 @@ struct PathCache {
     std::fill(states.begin(), states.end(), kMissing);
     states[0] = kKnown;
     values[0] = VVal::Dom(root);
+    if (native_fills != nullptr && native_fills[0] != nullptr) {
+      RunNativeFill(native_fills[0], root, states.data(), values.data());
+      return;
+    }
     const auto absolute = [this](uint32_t c) { return Place{&states[c], &values[c]}; };
     FillObject(0, root, absolute);
   }
@@ -812,6 +821,9 @@ struct PathCache {
 
   bool sort_keys = false;
   uint64_t generation = 0;
+  // Per trie node, its objects' native fill (FusedKind::native_fill_by_node_), null where the
+  // tables fill them; null without native fills.
+  const NativeFillFn* native_fills = nullptr;
   std::vector<uint32_t> parent, owner;
   // Absolute nodes (not below an iteration): `states` and `values`, set by Reset for each object
   // (a value is read only where the state is kKnown).
@@ -916,6 +928,14 @@ struct PathCache {
     }
   }
 
+  // The native fill of the object (or other element) `value`, into places numbered as the plan
+  // (FusedKind's) numbered them: absolute nodes by id, nodes below an iteration by below_index.
+  static void RunNativeFill(NativeFillFn fill, element value, State* states_at, VVal* values_at) {
+    const TapeRef ref = TapeRefOf(value);
+    fill(ref.doc->tape.get(), ref.doc->string_buf.get(), ref.index, reinterpret_cast<uint8_t*>(states_at),
+         reinterpret_cast<unsigned char*>(values_at), ref.doc);
+  }
+
   // Every node below an iteration at its element `index`, as Reset does for the absolute nodes.
   // The resolvers over an iteration read most of what the kind reads below it, at every element;
   // filling it all at once costs no lookup up the trie per level.
@@ -923,6 +943,10 @@ struct PathCache {
     State* states_at = it.below_states.data() + static_cast<size_t>(index) * it.width;
     VVal* values_at = it.below_values.data() + static_cast<size_t>(index) * it.width;
     std::fill(states_at, states_at + it.width, kMissing);
+    if (native_fills != nullptr && native_fills[iteration] != nullptr) {
+      RunNativeFill(native_fills[iteration], it.elements[index], states_at, values_at);
+      return;
+    }
     // The element's places, found from its first one by offset (the arrays are sized: no
     // reallocation during the fill).
     const uint32_t* offsets = below_index.data();
@@ -961,6 +985,47 @@ struct PathCache {
 };
 
 namespace {
+
+static_assert(offsetof(json_dom::TapeRef, doc) == 0 && offsetof(json_dom::TapeRef, index) == 8,
+              "FillPlan: a view's element is its document's address, then its tape index");
+
+// The kind's fills as a plan for native code (native_fill.h): the document's root and each
+// iteration node with keyed nodes below it, those nodes in a tree, each with the place the path
+// cache keeps it at (an absolute node's id, a node below an iteration's below_index).
+FillPlan MakeFillPlan(const PathTrie& trie) {
+  PathCache numbering;
+  numbering.Init(&trie, false);
+  FillPlan plan;
+  plan.value_size = sizeof(VVal);
+  plan.tag_offset = static_cast<uint32_t>(VVal::TagOffset());
+  plan.view_offset = static_cast<uint32_t>(VVal::DomOffset());
+  plan.view_tag = static_cast<uint8_t>(VVal::Tag::kDom);
+  plan.known_state = PathCache::kKnown;
+  plan.error_state = PathCache::kError;
+  const auto add_root = [&](uint32_t root) {
+    FillPlan::Root fill;
+    fill.trie_node = root;
+    fill.nodes.emplace_back();
+    std::vector<std::pair<uint32_t, uint32_t>> pending{{root, 0}};  // trie node, its index in fill.nodes
+    while (!pending.empty()) {
+      const auto [id, at] = pending.back();
+      pending.pop_back();
+      for (uint32_t c : trie.nodes[id].children) {
+        if (trie.nodes[c].iteration) continue;  // a fill root of its own
+        const uint32_t index = static_cast<uint32_t>(fill.nodes.size());
+        fill.nodes.push_back({trie.nodes[c].key, root == 0 ? c : numbering.below_index[c], {}});
+        fill.nodes[at].children.push_back(index);
+        pending.emplace_back(c, index);
+      }
+    }
+    if (fill.nodes.size() > 1) plan.roots.push_back(std::move(fill));
+  };
+  add_root(0);
+  for (uint32_t id = 1; id < trie.nodes.size(); ++id) {
+    if (trie.nodes[id].iteration) add_root(id);
+  }
+  return plan;
+}
 
 // Sub-documents of the current object converted into Values, each once: the inputs of builtins
 // run on converted values (`to_entries`, `keys`, ...) and of split tails. Resolvers of one kind
@@ -2721,6 +2786,14 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     }
     if (observed[node] && !below_marked) observed_nodes_.push_back(node);
   }
+  if (options_.native_fill != nullptr) {
+    const FillPlan plan = MakeFillPlan(*trie_);
+    if (!plan.roots.empty()) native_fills_ = options_.native_fill->Compile(plan, &native_fill_error_);
+    if (native_fills_ != nullptr) {
+      native_fill_by_node_.assign(trie_->nodes.size(), nullptr);
+      for (size_t r = 0; r < plan.roots.size(); ++r) native_fill_by_node_[plan.roots[r].trie_node] = native_fills_->Fill(r);
+    }
+  }
 }
 
 // jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
@@ -2899,6 +2972,7 @@ bool ObjectOfPaths(const ViewProgram& view, const std::vector<uint32_t>& owner,
 FusedRunner::FusedRunner(const FusedKind& kind)
     : kind_(kind), state_(std::make_unique<State>()), results_(kind.size()) {
   state_->paths.Init(kind.trie_.get(), kind.options_.sort_keys);
+  if (!kind.native_fill_by_node_.empty()) state_->paths.native_fills = kind.native_fill_by_node_.data();
   state_->memo.slots.resize(kind.memo_iterations_.size());
   for (size_t i = 0; i < kind.memo_iterations_.size(); ++i) {
     SubexpressionMemo::Slot& slot = state_->memo.slots[i];

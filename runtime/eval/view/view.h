@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runtime/eval/eval.h"
+#include "runtime/eval/view/native_fill.h"
 #include "runtime/ir/ir.h"
 #include "runtime/value/json.h"
 #include "runtime/value/value.h"
@@ -27,6 +28,10 @@ struct FusedKindOptions {
   // true: objects are seen with their keys in bytewise order at every depth (wm::SortKeysDeep,
   // what workload resolution evaluates, Go-map order); false: document order (`wmc eval`).
   bool sort_keys = false;
+  // Compiles the trie's fills to native code (codegen::MakeNativeFillCompiler); null: the fills
+  // walk the trie's tables. Answers are the same either way; a plan it cannot compile keeps the
+  // tables (FusedKind::native_fill_error).
+  std::shared_ptr<const NativeFillCompiler> native_fill;
 };
 
 // The view engine's steps are not the regular engines' (a path answered from its cache costs none,
@@ -218,6 +223,10 @@ class FusedKind {
   // Why resolver i is not fused ("" when it is): the first unsupported form.
   const std::string& unsupported_reason(size_t i) const { return reasons_[i]; }
   const FusedKindOptions& options() const { return options_; }
+  // Whether the trie's fills run as native code (options().native_fill compiled them), and why
+  // not when a compiler was given and failed.
+  bool native_fill() const { return native_fills_ != nullptr; }
+  const std::string& native_fill_error() const { return native_fill_error_; }
 
  private:
   friend class FusedRunner;
@@ -247,6 +256,12 @@ class FusedKind {
   // (observes_whole_document_) or a resolver falls back (which converts it all).
   std::vector<uint32_t> observed_nodes_;
   bool observes_whole_document_ = false;
+  // The trie's fills as native code (FusedKindOptions::native_fill), and per trie node the fill
+  // of the objects at that node (the root, 0, and the iteration nodes), null where the tables
+  // fill it. Empty without native fills.
+  std::shared_ptr<const NativeFills> native_fills_;
+  std::vector<NativeFillFn> native_fill_by_node_;
+  std::string native_fill_error_;
 };
 
 // Counters of one runner, for benchmarks and tests.

@@ -30,7 +30,7 @@ uint64_t ExpectSplitAgrees(const std::vector<std::string>& exprs, const RunOptio
   for (const std::string& e : exprs) programs.push_back(Lowered(e));
   uint64_t split_runs = 0;
   for (bool sorted : {false, true}) {
-    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    view::FusedKind kind(programs, Options(sorted, false));
     for (size_t i = 0; i < exprs.size(); ++i) {
       EXPECT_FALSE(kind.fused(i)) << exprs[i];
       EXPECT_TRUE(kind.split(i)) << exprs[i];

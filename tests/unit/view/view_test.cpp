@@ -31,7 +31,7 @@ struct ViewRun {
 
 ViewRun RunView(const std::string& expr, const std::string& json, bool sort_keys = false,
                 const RunOptions& options = {}) {
-  view::FusedKind kind({Lowered(expr)}, view::FusedKindOptions{sort_keys});
+  view::FusedKind kind({Lowered(expr)}, Options(sort_keys, false));
   view::FusedRunner runner(kind);
   JsonError error;
   ViewRun run;
@@ -53,6 +53,13 @@ ViewRun RunView(const std::string& expr, const std::string& json, bool sort_keys
   run.text = Describe(runner.result(0));
   run.answered = runner.result(0).fused;
   run.stats = runner.stats();
+  // The same with the trie's fills as native code.
+  view::FusedKind native_kind({Lowered(expr)}, Options(sort_keys, true));
+  EXPECT_EQ(native_kind.native_fill_error(), "");
+  view::FusedRunner native_runner(native_kind);
+  JsonError native_error;
+  EXPECT_TRUE(native_runner.Run(json, options, &native_error)) << json;
+  EXPECT_EQ(Describe(native_runner.result(0)), run.text) << expr << " on " << json << " (native fill)";
   EXPECT_TRUE(in_place_ok) << json;
   if (in_place_ok) {
     EXPECT_EQ(Describe(in_place.result(0)), run.text) << json << " (parsed in place)";
@@ -189,7 +196,7 @@ TEST(ViewEngineTest, BuiltOutputsConvertAndWriteAsValues) {
                            "[[.metadata.generation, 2], [], {}, [{k: .kind}], \"s\", null, (.metadata.generation + 1)]",
                            "{a: [], b: {c: [.spec.suspend, true]}}"}) {
     for (bool sorted : {false, true}) {
-      view::FusedKind kind({Lowered(expr)}, view::FusedKindOptions{sorted});
+      view::FusedKind kind({Lowered(expr)}, Options(sorted, false));
       view::FusedRunner runner(kind);
       JsonError error;
       ASSERT_TRUE(runner.Run(kJobSet, {}, &error));
@@ -327,7 +334,7 @@ TEST(ViewEngineTest, ObjectKeyOrderFollowsTheOption) {
   EXPECT_EQ(RunView(".", doc, false).text, "{\"b\":1,\"a\":{\"d\":2,\"c\":3}}\n");
   EXPECT_EQ(RunView(".", doc, true).text, "{\"a\":{\"c\":3,\"d\":2},\"b\":1}\n");
   // ToValue converts the sub-document in the same order.
-  view::FusedKind kind({Lowered(".a")}, view::FusedKindOptions{true});
+  view::FusedKind kind({Lowered(".a")}, Options(true, false));
   view::FusedRunner runner(kind);
   JsonError error;
   ASSERT_TRUE(runner.Run(doc, {}, &error));
@@ -744,7 +751,7 @@ TEST(ViewEngineTest, ConstantResolversKeepTheirOutputAcrossObjects) {
       {R"({"a":6})", &defaults, true},
   };
   for (bool sorted : {false, true}) {
-    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    view::FusedKind kind(programs, Options(sorted, false));
     view::FusedRunner runner(kind);
     uint64_t literal_runs = 0;
     for (const Step& step : steps) {
@@ -798,7 +805,7 @@ TEST(ViewEngineTest, ObjectsOfRootPathsAreRefilledUnlessHeld) {
       {R"({"metadata":{"name":"h"},"spec":{"y":[true]}})", &defaults, true},
   };
   for (bool sorted : {false, true}) {
-    view::FusedKind kind({program}, view::FusedKindOptions{sorted});
+    view::FusedKind kind({program}, Options(sorted, false));
     view::FusedRunner runner(kind);
     for (const Step& step : steps) {
       JsonError error;
@@ -924,7 +931,7 @@ TEST(ViewEngineTest, EntryValuesAreTheIterationsElements) {
   // Each key alone needs no evaluator: the runner lists them where the tape keeps them.
   for (bool sorted : {false, true}) {
     const std::string expr = ".s | to_entries[] | .key";
-    view::FusedKind kind({Lowered(expr)}, view::FusedKindOptions{sorted});
+    view::FusedKind kind({Lowered(expr)}, Options(sorted, false));
     view::FusedRunner runner(kind);
     for (const std::string& doc : answered_docs) {
       JsonError error;
@@ -992,7 +999,7 @@ TEST(ViewEngineTest, CatalogResolversAgreeWithTheInterpreter) {
   ASSERT_GT(documents.size(), 20u);
   size_t compared = 0, answered = 0;
   for (bool sorted : {false, true}) {
-    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
+    view::FusedKind kind(programs, Options(sorted, false));
     view::FusedRunner runner(kind);
     for (const std::string& doc : documents) {
       JsonError json_error;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/codegen.h"
 #include "compiler/driver/expression.h"
 #include "runtime/eval/view/view.h"
 #include "runtime/eval/view/view_program.h"
@@ -20,6 +21,19 @@ inline std::shared_ptr<const ir::Program> Lowered(const std::string& expr) {
   auto lowered = driver::LowerExpression(expr);
   EXPECT_TRUE(lowered.ok()) << expr;
   return lowered.ok() ? lowered->program : nullptr;
+}
+
+// The native fill compiler the view tests also run their kinds with (one per process: the JIT's
+// target set-up once).
+inline const std::shared_ptr<const view::NativeFillCompiler>& NativeFillCompiler() {
+  static const std::shared_ptr<const view::NativeFillCompiler> compiler = codegen::MakeNativeFillCompiler();
+  return compiler;
+}
+inline view::FusedKindOptions Options(bool sort_keys, bool native_fill) {
+  view::FusedKindOptions options;
+  options.sort_keys = sort_keys;
+  if (native_fill) options.native_fill = NativeFillCompiler();
+  return options;
 }
 
 // What the view engine made of one resolver on one object.
@@ -53,7 +67,8 @@ inline std::string Interpret(const ir::Program& program, const std::string& json
 }
 
 // All `exprs` fused into one kind, one runner over all `docs` in turn (the buffers are reused from
-// one object to the next), in both key orders: every result equals the interpreter's. Returns
+// one object to the next), in both key orders, with the trie's fills walking its tables and as
+// native code: every result equals the interpreter's. Returns
 // how many resolver runs the view engine answered itself, and in *flat_runs (when given) how many
 // of those ran as flat code, in *object_runs how many were objects of paths built without it.
 inline uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::vector<std::string>& docs,
@@ -61,20 +76,23 @@ inline uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::ve
   std::vector<std::shared_ptr<const ir::Program>> programs;
   for (const std::string& e : exprs) programs.push_back(Lowered(e));
   uint64_t answered = 0;
-  for (bool sorted : {false, true}) {
-    view::FusedKind kind(programs, view::FusedKindOptions{sorted});
-    view::FusedRunner runner(kind);
-    for (const std::string& doc : docs) {
-      JsonError error;
-      EXPECT_TRUE(runner.Run(doc, {}, &error)) << doc;
-      for (size_t i = 0; i < exprs.size(); ++i) {
-        EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, sorted))
-            << exprs[i] << " on " << doc << " (sorted " << sorted << ")";
+  for (bool native : {false, true}) {
+    for (bool sorted : {false, true}) {
+      view::FusedKind kind(programs, Options(sorted, native));
+      EXPECT_EQ(kind.native_fill_error(), "");
+      view::FusedRunner runner(kind);
+      for (const std::string& doc : docs) {
+        JsonError error;
+        EXPECT_TRUE(runner.Run(doc, {}, &error)) << doc;
+        for (size_t i = 0; i < exprs.size(); ++i) {
+          EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, sorted))
+              << exprs[i] << " on " << doc << " (sorted " << sorted << ", native fill " << native << ")";
+        }
       }
+      answered = runner.stats().fused_runs;
+      if (flat_runs != nullptr) *flat_runs = runner.stats().flat_runs;
+      if (object_runs != nullptr) *object_runs = runner.stats().object_runs;
     }
-    answered = runner.stats().fused_runs;
-    if (flat_runs != nullptr) *flat_runs = runner.stats().flat_runs;
-    if (object_runs != nullptr) *object_runs = runner.stats().object_runs;
   }
   return answered;
 }

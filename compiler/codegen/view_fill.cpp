@@ -1,0 +1,317 @@
+// MakeNativeFillCompiler: the view engine's fills (runtime/eval/view/native_fill.h) as native code.
+// Each fill root of a kind's plan becomes one function over simdjson's tape that does what the
+// path cache's table-driven fill does, with the trie built into the code: per object on the trie,
+// one loop over its members whose key test is a switch on the key's size, then on its first 8
+// bytes as an immediate (a longer key compares its remaining words against immediates too); a
+// found member's state and view are stored at a constant place; after the scan, the inner nodes
+// found are descended into by code laid out for each of them (the trie is a tree known here, so
+// the descent needs no stack). The functions are compiled in one module and JIT-loaded.
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/codegen/codegen.h"
+#include "compiler/codegen/internal/emit.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace wm::codegen {
+namespace {
+
+using view::FillPlan;
+
+// The tape's type bytes (simdjson's tape: the top byte of an element's first word).
+constexpr uint8_t kObjectType = '{';
+constexpr uint8_t kArrayType = '[';
+constexpr uint8_t kNullType = 'n';
+constexpr uint64_t kPayloadMask = 0x00FFFFFFFFFFFFFFull;  // a string word's offset in the string buffer
+
+// Bytes [from, from + 8) of `key` as a little-endian word, zero past its end (what an 8-byte load
+// of a member's key reads, masked to the key's size where it is shorter).
+uint64_t KeyWord(const std::string& key, size_t from) {
+  unsigned char bytes[8] = {};
+  if (from < key.size()) std::memcpy(bytes, key.data() + from, std::min<size_t>(8, key.size() - from));
+  uint64_t word;
+  std::memcpy(&word, bytes, 8);
+  return word;
+}
+
+class FillEmitter {
+ public:
+  FillEmitter(llvm::Module& module, const FillPlan& plan)
+      : context_(module.getContext()), module_(module), builder_(context_), plan_(plan) {}
+
+  // The function `symbol` for the plan's root `root`.
+  void Emit(const FillPlan::Root& root, const std::string& symbol) {
+    root_ = &root;
+    llvm::Type* ptr = builder_.getPtrTy();
+    auto* type = llvm::FunctionType::get(builder_.getVoidTy(), {ptr, ptr, builder_.getInt64Ty(), ptr, ptr, ptr}, false);
+    function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, module_);
+    function_->addFnAttr(llvm::Attribute::NoUnwind);
+    auto arg = function_->arg_begin();
+    tape_ = &*arg++;
+    strings_ = &*arg++;
+    llvm::Value* index = &*arg++;
+    states_ = &*arg++;
+    values_ = &*arg++;
+    document_ = &*arg++;
+    builder_.SetInsertPoint(Block("entry"));
+    llvm::BasicBlock* done = Block("done");
+    EmitScan(0, index, done);
+    builder_.SetInsertPoint(done);
+    builder_.CreateRetVoid();
+  }
+
+ private:
+  llvm::BasicBlock* Block(const char* name) { return llvm::BasicBlock::Create(context_, name, function_); }
+  llvm::ConstantInt* I8(uint64_t v) { return builder_.getInt8(static_cast<uint8_t>(v)); }
+  llvm::ConstantInt* I32(uint64_t v) { return builder_.getInt32(static_cast<uint32_t>(v)); }
+  llvm::ConstantInt* I64(uint64_t v) { return builder_.getInt64(v); }
+
+  llvm::Value* TapeWord(llvm::Value* index) {
+    llvm::Value* at = builder_.CreateInBoundsGEP(builder_.getInt64Ty(), tape_, index);
+    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), at, llvm::Align(8));
+  }
+  llvm::Value* TypeOf(llvm::Value* word) { return builder_.CreateTrunc(builder_.CreateLShr(word, 56), builder_.getInt8Ty()); }
+  // An 8-byte load at `bytes + offset`, unaligned (keys are in the padded string buffer).
+  llvm::Value* LoadWord(llvm::Value* bytes, uint64_t offset) {
+    llvm::Value* at = offset == 0 ? bytes : builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), bytes, offset);
+    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), at, llvm::Align(1));
+  }
+  llvm::Value* StatePlace(uint32_t place) {
+    return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), states_, place);
+  }
+  llvm::Value* ValueBytes(uint32_t place, uint64_t offset) {
+    return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), values_,
+                                              uint64_t{place} * plan_.value_size + offset);
+  }
+
+  // Every node below `node` marked as an error (a node under a string, number, boolean or array).
+  void MarkBelowAsError(uint32_t node) {
+    for (uint32_t child : root_->nodes[node].children) {
+      builder_.CreateStore(I8(plan_.error_state), StatePlace(root_->nodes[child].place));
+      MarkBelowAsError(child);
+    }
+  }
+
+  // The fill of node `node` (an index into the root's list) whose value is the element at tape
+  // index `index`, from the current insertion point; ends by branching to `done`.
+  void EmitScan(uint32_t node, llvm::Value* index, llvm::BasicBlock* done) {
+    const FillPlan::Node& here = root_->nodes[node];
+    llvm::Value* open = TapeWord(index);
+    llvm::Value* type = TypeOf(open);
+    llvm::BasicBlock* object = Block("object");
+    llvm::BasicBlock* other = Block("other");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(type, I8(kObjectType)), object, other);
+
+    builder_.SetInsertPoint(other);  // null: every node below stays missing; else each is an error
+    llvm::BasicBlock* not_null = Block("not_null");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(type, I8(kNullType)), done, not_null);
+    builder_.SetInsertPoint(not_null);
+    MarkBelowAsError(node);
+    builder_.CreateBr(done);
+
+    // The members: key word at i, value's first word at i + 1; the object's closing word at end.
+    builder_.SetInsertPoint(object);
+    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, I64(0xFFFFFFFFull)), I64(1));
+    llvm::Value* first = builder_.CreateAdd(index, I64(1));
+    llvm::BasicBlock* loop = Block("member");
+    llvm::BasicBlock* body = Block("key");
+    llvm::BasicBlock* advance = Block("next");
+    llvm::BasicBlock* descend = Block("descend");
+    builder_.CreateBr(loop);
+    builder_.SetInsertPoint(loop);
+    llvm::PHINode* i = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    i->addIncoming(first, object);
+    builder_.CreateCondBr(builder_.CreateICmpULT(i, end), body, descend);
+
+    builder_.SetInsertPoint(body);
+    llvm::Value* key_word = TapeWord(i);
+    llvm::Value* value_at = builder_.CreateAdd(i, I64(1));
+    llvm::Value* value_word = TapeWord(value_at);
+    llvm::Value* key = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), strings_, builder_.CreateAnd(key_word, I64(kPayloadMask)));
+    llvm::Value* size = builder_.CreateAlignedLoad(builder_.getInt32Ty(), key, llvm::Align(1));
+    llvm::Value* bytes = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), key, 4);
+    std::map<size_t, std::vector<uint32_t>> by_size;  // the children by key size
+    for (uint32_t child : here.children) by_size[root_->nodes[child].key.size()].push_back(child);
+    llvm::SwitchInst* size_switch = builder_.CreateSwitch(size, advance, static_cast<unsigned>(by_size.size()));
+    for (const auto& [key_size, children] : by_size) {
+      llvm::BasicBlock* sized = Block("size");
+      size_switch->addCase(I32(key_size), sized);
+      builder_.SetInsertPoint(sized);
+      EmitKeyTest(key_size, children, bytes, value_at, advance);
+    }
+
+    // The next member: past a container's words (its first word holds the index after its
+    // last), a number's two, any other scalar's one.
+    builder_.SetInsertPoint(advance);
+    llvm::Value* value_type = TypeOf(value_word);
+    llvm::Value* container = builder_.CreateOr(builder_.CreateICmpEQ(value_type, I8(kObjectType)),
+                                               builder_.CreateICmpEQ(value_type, I8(kArrayType)));
+    llvm::Value* number = builder_.CreateOr(
+        builder_.CreateOr(builder_.CreateICmpEQ(value_type, I8('l')), builder_.CreateICmpEQ(value_type, I8('u'))),
+        builder_.CreateICmpEQ(value_type, I8('d')));
+    llvm::Value* scalar_next = builder_.CreateAdd(i, builder_.CreateSelect(number, I64(3), I64(2)));
+    llvm::Value* next = builder_.CreateSelect(container, builder_.CreateAnd(value_word, I64(0xFFFFFFFFull)), scalar_next);
+    i->addIncoming(next, builder_.GetInsertBlock());
+    builder_.CreateBr(loop);
+
+    // After the scan (a repeated key's last value is the one descended into): each inner child
+    // found, in turn.
+    builder_.SetInsertPoint(descend);
+    for (uint32_t child : here.children) {
+      const FillPlan::Node& inner = root_->nodes[child];
+      if (inner.children.empty()) continue;
+      llvm::BasicBlock* found = Block("found");
+      llvm::BasicBlock* after = Block("after");
+      llvm::Value* state = builder_.CreateLoad(builder_.getInt8Ty(), StatePlace(inner.place));
+      builder_.CreateCondBr(builder_.CreateICmpEQ(state, I8(plan_.known_state)), found, after);
+      builder_.SetInsertPoint(found);
+      llvm::Value* child_index = builder_.CreateAlignedLoad(builder_.getInt64Ty(), ValueBytes(inner.place, plan_.view_offset + 8),
+                                                            llvm::Align(8));
+      EmitScan(child, child_index, after);
+      builder_.SetInsertPoint(after);
+    }
+    builder_.CreateBr(done);
+  }
+
+  // The test of a member's key of `key_size` bytes at `bytes` against the children of that size;
+  // a match stores the member's value (at tape index `value_at`) as found; every path ends at `next`.
+  void EmitKeyTest(size_t key_size, const std::vector<uint32_t>& children, llvm::Value* bytes, llvm::Value* value_at,
+                   llvm::BasicBlock* next) {
+    if (key_size == 0) {  // the one child named ""
+      EmitFound(children.front(), value_at, next);
+      return;
+    }
+    llvm::Value* head = LoadWord(bytes, 0);
+    if (key_size < 8) head = builder_.CreateAnd(head, I64((uint64_t{1} << (8 * key_size)) - 1));
+    std::map<uint64_t, std::vector<uint32_t>> by_head;  // keys longer than 8 bytes may share a head
+    for (uint32_t child : children) by_head[KeyWord(root_->nodes[child].key, 0)].push_back(child);
+    llvm::SwitchInst* head_switch = builder_.CreateSwitch(head, next, static_cast<unsigned>(by_head.size()));
+    for (const auto& [word, same_head] : by_head) {
+      llvm::BasicBlock* candidate = Block("head");
+      head_switch->addCase(llvm::cast<llvm::ConstantInt>(I64(word)), candidate);
+      builder_.SetInsertPoint(candidate);
+      if (key_size <= 8) {  // the head is the whole key
+        EmitFound(same_head.front(), value_at, next);
+        continue;
+      }
+      // The words after the head, the last one overlapping the one before it (as SamePaddedKey):
+      // each child's in turn.
+      for (size_t c = 0; c < same_head.size(); ++c) {
+        const std::string& name = root_->nodes[same_head[c]].key;
+        llvm::BasicBlock* miss = c + 1 < same_head.size() ? Block("other_key") : next;
+        llvm::Value* same = builder_.getTrue();
+        for (size_t from = 8; from < key_size; from += 8) {
+          const size_t at = std::min(from, key_size - 8);
+          same = builder_.CreateAnd(same, builder_.CreateICmpEQ(LoadWord(bytes, at), I64(KeyWord(name, at))));
+        }
+        llvm::BasicBlock* match = Block("match");
+        builder_.CreateCondBr(same, match, miss);
+        builder_.SetInsertPoint(match);
+        EmitFound(same_head[c], value_at, next);
+        if (miss != next) builder_.SetInsertPoint(miss);
+      }
+    }
+  }
+
+  // Child `child` found: kKnown and a view of the value at `value_at`; then `next`.
+  void EmitFound(uint32_t child, llvm::Value* value_at, llvm::BasicBlock* next) {
+    const uint32_t place = root_->nodes[child].place;
+    builder_.CreateStore(I8(plan_.known_state), StatePlace(place));
+    builder_.CreateStore(I8(plan_.view_tag), ValueBytes(place, plan_.tag_offset));
+    builder_.CreateAlignedStore(document_, ValueBytes(place, plan_.view_offset), llvm::Align(8));
+    builder_.CreateAlignedStore(value_at, ValueBytes(place, plan_.view_offset + 8), llvm::Align(8));
+    builder_.CreateBr(next);
+  }
+
+  llvm::LLVMContext& context_;
+  llvm::Module& module_;
+  llvm::IRBuilder<> builder_;
+  const FillPlan& plan_;
+  const FillPlan::Root* root_ = nullptr;
+  llvm::Function* function_ = nullptr;
+  llvm::Value *tape_ = nullptr, *strings_ = nullptr, *states_ = nullptr, *values_ = nullptr, *document_ = nullptr;
+};
+
+std::string FillSymbol(size_t root) { return "wm_view_fill_" + std::to_string(root); }
+
+class JitFills : public view::NativeFills {
+ public:
+  JitFills(std::shared_ptr<llvm::orc::LLJIT> jit, std::vector<view::NativeFillFn> fills)
+      : jit_(std::move(jit)), fills_(std::move(fills)) {}
+  view::NativeFillFn Fill(size_t root) const override { return fills_[root]; }
+
+ private:
+  std::shared_ptr<llvm::orc::LLJIT> jit_;  // owns the code fills_ point into
+  std::vector<view::NativeFillFn> fills_;
+};
+
+class JitFillCompiler : public view::NativeFillCompiler {
+ public:
+  explicit JitFillCompiler(CodegenOptions options) : options_(std::move(options)) {}
+
+  std::shared_ptr<const view::NativeFills> Compile(const FillPlan& plan, std::string* error) const override {
+    internal::InitializeNativeTargetOnce();
+    auto fail = [&](llvm::Error e) -> std::shared_ptr<const view::NativeFills> {
+      *error = "LLVM JIT (view fills): " + llvm::toString(std::move(e));
+      return nullptr;
+    };
+    auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!machine_builder) return fail(machine_builder.takeError());
+    machine_builder->setCodeGenOptLevel(internal::CodegenLevel(options_.opt_level));
+    internal::SetCodegenOptions(options_.opt_level, &machine_builder->getOptions());
+    auto machine = machine_builder->createTargetMachine();
+    if (!machine) return fail(machine.takeError());
+
+    auto context = std::make_unique<llvm::LLVMContext>();
+    context->setDiscardValueNames(true);
+    auto module = std::make_unique<llvm::Module>("wm_view_fill", *context);
+    module->setDataLayout((*machine)->createDataLayout());
+    module->setTargetTriple((*machine)->getTargetTriple().str());
+    FillEmitter emitter(*module, plan);
+    for (size_t r = 0; r < plan.roots.size(); ++r) emitter.Emit(plan.roots[r], FillSymbol(r));
+    std::string broken;
+    llvm::raw_string_ostream os(broken);
+    if (llvm::verifyModule(*module, &os)) {
+      *error = "view fill: invalid LLVM IR: " + os.str();
+      return nullptr;
+    }
+    internal::OptimizeModule(*module, **machine, options_.opt_level);
+
+    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machine_builder)).create();
+    if (!jit) return fail(jit.takeError());
+    if (llvm::Error e = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+      return fail(std::move(e));
+    }
+    std::vector<view::NativeFillFn> fills;
+    for (size_t r = 0; r < plan.roots.size(); ++r) {
+      auto address = (*jit)->lookup(FillSymbol(r));
+      if (!address) return fail(address.takeError());
+      fills.push_back(address->toPtr<view::NativeFillFn>());
+    }
+    return std::make_shared<JitFills>(std::move(*jit), std::move(fills));
+  }
+
+ private:
+  CodegenOptions options_;
+};
+
+}  // namespace
+
+std::shared_ptr<const view::NativeFillCompiler> MakeNativeFillCompiler(const CodegenOptions& options) {
+  return std::make_shared<JitFillCompiler>(options);
+}
+
+}  // namespace wm::codegen
