@@ -43,6 +43,7 @@
 
 #include "base/file.h"
 #include "bench_timing.h"
+#include "compiler/codegen/codegen.h"
 #include "compiler/driver/expression.h"
 #include "runtime/eval/eval.h"
 #include "runtime/eval/view/view.h"
@@ -345,8 +346,9 @@ bool BuildNative(const std::string& name, const std::vector<std::shared_ptr<cons
 
 // The fused engine: the view engine over all resolvers at once (document key order, as the other
 // engines see the corpus), falling back to the aot filters when aot was built before it.
+// fused-native: the same with the trie's fills compiled to native code (FusedKindOptions::native_fill).
 void BuildFused(const std::vector<std::shared_ptr<const wm::ir::Program>>& programs,
-                const std::vector<Engine>& built, Engine* engine) {
+                const std::vector<Engine>& built, int opt_level, Engine* engine) {
   std::vector<std::shared_ptr<const wm::Filter>> fallbacks;
   for (const Engine& other : built) {
     if (other.name == "aot") fallbacks.assign(other.filters.begin(), other.filters.end());
@@ -363,10 +365,22 @@ void BuildFused(const std::vector<std::shared_ptr<const wm::ir::Program>>& progr
       return std::shared_ptr<const wm::Filter>(std::move(batch->front()));
     };
   }
-  engine->fused = std::make_unique<wm::view::FusedKind>(programs, wm::view::FusedKindOptions{}, fallbacks, aot_tail);
+  wm::view::FusedKindOptions options;
+  const double start = NowNs();
+  if (engine->name == "fused-native") {
+    wm::codegen::CodegenOptions codegen;
+    codegen.opt_level = opt_level;
+    options.native_fill = wm::codegen::MakeNativeFillCompiler(codegen);
+  }
+  engine->fused = std::make_unique<wm::view::FusedKind>(programs, options, fallbacks, aot_tail);
   engine->runner = std::make_unique<wm::view::FusedRunner>(*engine->fused);
-  std::fprintf(stderr, "note: fused: %zu of %zu resolvers fused (falling back to %s)\n",
+  std::fprintf(stderr, "note: %s: %zu of %zu resolvers fused (falling back to %s)\n", engine->name.c_str(),
                engine->fused->fused_count(), programs.size(), fallbacks.empty() ? "interp" : "aot");
+  if (options.native_fill != nullptr) {
+    std::fprintf(stderr, "note: %s: fills %s in %.1f ms%s%s\n", engine->name.c_str(),
+                 engine->fused->native_fill() ? "compiled" : "NOT compiled", NsSince(start) / 1e6,
+                 engine->fused->native_fill_error().empty() ? "" : ": ", engine->fused->native_fill_error().c_str());
+  }
   for (size_t i = 0; i < programs.size(); ++i) {
     if (!engine->fused->fused(i)) {
       std::fprintf(stderr, "note: fused: not fused (%s): %s\n", engine->fused->unsupported_reason(i).c_str(),
@@ -411,10 +425,11 @@ bool BuildEngines(std::vector<std::string>* expressions, const std::vector<std::
       for (const auto& program : programs) engine.filters.push_back(std::move(*wm::driver::BuildEngine(program)));
     } else if (name == "jit" || name == "aot") {
       if (!BuildNative(name, programs, native, opt_level, &engine)) return false;
-    } else if (name == "fused") {
-      BuildFused(programs, *engines, &engine);
+    } else if (name == "fused" || name == "fused-native") {
+      BuildFused(programs, *engines, opt_level, &engine);
     } else {
-      std::fprintf(stderr, "bench_engines: unknown engine %s (interp, jit, aot, fused, libjq)\n", name.c_str());
+      std::fprintf(stderr, "bench_engines: unknown engine %s (interp, jit, aot, fused, fused-native, libjq)\n",
+                   name.c_str());
       return false;
     }
     engines->push_back(std::move(engine));
@@ -581,8 +596,9 @@ int main(int argc, char** argv) {
   }
   std::vector<double> best(engines.size(), 0);
   std::vector<size_t> outputs(engines.size(), 0);
-  // Per round: the view engine's pass over simdjson's, both warm, and both cold.
-  std::vector<double> paired, paired_cold;
+  // Per view engine (fused, fused-native) and round: its pass over simdjson's, both warm, and both cold.
+  std::vector<std::vector<double>> paired(engines.size()), paired_cold(engines.size());
+  bool any_view_engine = false;
   double simdjson_best = 0;
   for (int round = 0; round < options.repeat; ++round) {
     double parse_ns = 0;
@@ -596,16 +612,17 @@ int main(int argc, char** argv) {
       if (engines[e].runner) WarmFused(engines[e], corpus);
       const double ns = TimePass(engines[e], interp, corpus, &outputs[e]);
       if (round == 0 || ns < best[e]) best[e] = ns;
-      if (engines[e].runner && parse_ns > 0) paired.push_back(ns / parse_ns);
+      if (engines[e].runner && parse_ns > 0) paired[e].push_back(ns / parse_ns);
+      any_view_engine = any_view_engine || engines[e].runner != nullptr;
     }
-    if (paired.empty()) continue;  // no view engine: no cold passes
+    if (!any_view_engine || !simdjson.ok()) continue;  // no view engine: no cold passes
     EmptyCaches();
     const double cold_parse_ns = simdjson.Pass();
     for (size_t e = 0; e < engines.size(); ++e) {
       if (!requested[e] || !engines[e].runner) continue;
       EmptyCaches();
       size_t ignored;
-      paired_cold.push_back(TimePass(engines[e], interp, corpus, &ignored) / cold_parse_ns);
+      paired_cold[e].push_back(TimePass(engines[e], interp, corpus, &ignored) / cold_parse_ns);
     }
   }
   const double objects = static_cast<double>(corpus.values.size());
@@ -624,7 +641,7 @@ int main(int argc, char** argv) {
       char text[128];
       std::snprintf(text, sizeof(text),
                     " bytes_to_results_over_parse_paired=%.2f bytes_to_results_over_parse_paired_cold=%.2f",
-                    wm::bench::Median(paired), wm::bench::Median(paired_cold));
+                    wm::bench::Median(paired[e]), wm::bench::Median(paired_cold[e]));
       paired_field = text;
     }
     std::printf("engine=%s objects=%zu exprs=%zu outputs=%zu ns_per_object=%.0f parse_ns_per_object=%.0f "

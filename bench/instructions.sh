@@ -8,7 +8,8 @@
 # Instructions are not time (simdjson's stages run at a higher IPC than the evaluator), so
 # bench/compare.sh stays the measure of the targets; this one shows what a change removed.
 #   bench/instructions.sh [BUILD_DIR]        # KINDS="k1 k2": only those kinds; OBJECTS=N: the
-#                                            # first N objects of each kind's corpus (default all)
+#                                            # first N objects of each kind's corpus (default all);
+#                                            # ENGINE=fused-native: the fills as native code
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
@@ -28,7 +29,7 @@ echo '.wm_absent_key' > "$tmp/absent.exprs"
 # count EXPRS KIND: prints "IR PARSE_IR" per call of FusedRunner::Run
 count() {
   valgrind --tool=callgrind --callgrind-out-file="$tmp/out" --toggle-collect='wm::view::FusedRunner::Run*' \
-    "$build/bin/bench_engines" --exprs "$1" --objects "$corpus/$2.ndjson" --engines fused --repeat 1 >/dev/null 2>&1
+    "$build/bin/bench_engines" --exprs "$1" --objects "$corpus/$2.ndjson" --engines "${ENGINE:-fused}" --repeat 1 >/dev/null 2>&1
   # Calls of Run: the call counts on the edges into it.
   id=$(grep -o 'fn=([0-9]*) wm::view::FusedRunner::Run' "$tmp/out" | head -1 | grep -o '([0-9]*)')
   runs=$(grep -A1 "^cfn=$id" "$tmp/out" | sed -n 's/^calls=\([0-9]*\) .*/\1/p' | awk '{s+=$1} END {print s}')

@@ -97,6 +97,19 @@ class FillEmitter {
                                               uint64_t{place} * plan_.value_size + offset);
   }
 
+  // The tape words of a value by its type byte: 2 for a number (the type word, then its 64 bits),
+  // 0 for a container (whose first word says where it ends), 1 for the rest. One table per module.
+  llvm::GlobalVariable* ScalarWords() {
+    if (scalar_words_ != nullptr) return scalar_words_;
+    std::vector<uint8_t> words(256, 1);
+    words['l'] = words['u'] = words['d'] = 2;
+    words[kObjectType] = words[kArrayType] = 0;
+    llvm::Constant* table = llvm::ConstantDataArray::get(context_, words);
+    scalar_words_ = new llvm::GlobalVariable(module_, table->getType(), true, llvm::GlobalValue::PrivateLinkage, table,
+                                             "wm_tape_value_words");
+    return scalar_words_;
+  }
+
   // Every node below `node` marked as an error (a node under a string, number, boolean or array).
   void MarkBelowAsError(uint32_t node) {
     for (uint32_t child : root_->nodes[node].children) {
@@ -154,16 +167,13 @@ class FillEmitter {
     }
 
     // The next member: past a container's words (its first word holds the index after its
-    // last), a number's two, any other scalar's one.
+    // last), a number's two, any other scalar's one: the value's words by its type, one load.
     builder_.SetInsertPoint(advance);
-    llvm::Value* value_type = TypeOf(value_word);
-    llvm::Value* container = builder_.CreateOr(builder_.CreateICmpEQ(value_type, I8(kObjectType)),
-                                               builder_.CreateICmpEQ(value_type, I8(kArrayType)));
-    llvm::Value* number = builder_.CreateOr(
-        builder_.CreateOr(builder_.CreateICmpEQ(value_type, I8('l')), builder_.CreateICmpEQ(value_type, I8('u'))),
-        builder_.CreateICmpEQ(value_type, I8('d')));
-    llvm::Value* scalar_next = builder_.CreateAdd(i, builder_.CreateSelect(number, I64(3), I64(2)));
-    llvm::Value* next = builder_.CreateSelect(container, builder_.CreateAnd(value_word, I64(0xFFFFFFFFull)), scalar_next);
+    llvm::Value* words_at = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), ScalarWords(), builder_.CreateLShr(value_word, 56));
+    llvm::Value* words = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), words_at), builder_.getInt64Ty());
+    llvm::Value* scalar_next = builder_.CreateAdd(value_at, words);
+    llvm::Value* next = builder_.CreateSelect(builder_.CreateICmpEQ(words, I64(0)),
+                                              builder_.CreateAnd(value_word, I64(0xFFFFFFFFull)), scalar_next);
     i->addIncoming(next, builder_.GetInsertBlock());
     builder_.CreateBr(loop);
 
@@ -242,6 +252,7 @@ class FillEmitter {
   const FillPlan& plan_;
   const FillPlan::Root* root_ = nullptr;
   llvm::Function* function_ = nullptr;
+  llvm::GlobalVariable* scalar_words_ = nullptr;
   llvm::Value *tape_ = nullptr, *strings_ = nullptr, *states_ = nullptr, *values_ = nullptr, *document_ = nullptr;
 };
 
