@@ -346,7 +346,7 @@ bool BuildNative(const std::string& name, const std::vector<std::shared_ptr<cons
 
 // The fused engine: the view engine over all resolvers at once (document key order, as the other
 // engines see the corpus), falling back to the aot filters when aot was built before it.
-// fused-native: the same with the trie's fills compiled to native code (FusedKindOptions::native_fill).
+// fused-native: the same with the trie's fills compiled to native code (FusedKindOptions::native).
 void BuildFused(const std::vector<std::shared_ptr<const wm::ir::Program>>& programs,
                 const std::vector<Engine>& built, int opt_level, Engine* engine) {
   std::vector<std::shared_ptr<const wm::Filter>> fallbacks;
@@ -370,16 +370,16 @@ void BuildFused(const std::vector<std::shared_ptr<const wm::ir::Program>>& progr
   if (engine->name == "fused-native") {
     wm::codegen::CodegenOptions codegen;
     codegen.opt_level = opt_level;
-    options.native_fill = wm::codegen::MakeNativeFillCompiler(codegen);
+    options.native = wm::codegen::MakeNativeViewCompiler(codegen);
   }
   engine->fused = std::make_unique<wm::view::FusedKind>(programs, options, fallbacks, aot_tail);
   engine->runner = std::make_unique<wm::view::FusedRunner>(*engine->fused);
   std::fprintf(stderr, "note: %s: %zu of %zu resolvers fused (falling back to %s)\n", engine->name.c_str(),
                engine->fused->fused_count(), programs.size(), fallbacks.empty() ? "interp" : "aot");
-  if (options.native_fill != nullptr) {
-    std::fprintf(stderr, "note: %s: fills %s in %.1f ms%s%s\n", engine->name.c_str(),
-                 engine->fused->native_fill() ? "compiled" : "NOT compiled", NsSince(start) / 1e6,
-                 engine->fused->native_fill_error().empty() ? "" : ": ", engine->fused->native_fill_error().c_str());
+  if (options.native != nullptr) {
+    std::fprintf(stderr, "note: %s: native code (fills, programs) %s in %.1f ms%s%s\n", engine->name.c_str(),
+                 engine->fused->native_code() ? "compiled" : "NOT compiled", NsSince(start) / 1e6,
+                 engine->fused->native_error().empty() ? "" : ": ", engine->fused->native_error().c_str());
   }
   for (size_t i = 0; i < programs.size(); ++i) {
     if (!engine->fused->fused(i)) {
@@ -654,10 +654,11 @@ int main(int argc, char** argv) {
     if (!engine.runner) continue;
     const wm::view::FusedStats& stats = engine.runner->stats();
     std::fprintf(stderr,
-                 "note: fused: %llu resolver runs on the DOM (programs: %llu as flat code, %llu on the tree "
-                 "evaluator), %llu split (head on the DOM, tail on the fallback engine), %llu fallbacks, %llu "
-                 "objects through ParseJson\n",
-                 static_cast<unsigned long long>(stats.fused_runs), static_cast<unsigned long long>(stats.flat_runs),
+                 "note: %s: %llu resolver runs on the DOM (programs: %llu as flat code, %llu of them native, %llu "
+                 "on the tree evaluator), %llu split (head on the DOM, tail on the fallback engine), %llu fallbacks, "
+                 "%llu objects through ParseJson\n",
+                 engine.name.c_str(), static_cast<unsigned long long>(stats.fused_runs),
+                 static_cast<unsigned long long>(stats.flat_runs), static_cast<unsigned long long>(stats.native_runs),
                  static_cast<unsigned long long>(stats.tree_runs), static_cast<unsigned long long>(stats.split_runs),
                  static_cast<unsigned long long>(stats.fallback_runs),
                  static_cast<unsigned long long>(stats.document_fallbacks));

@@ -11,7 +11,7 @@
 
 #include "runtime/bundle/native_compiler.h"
 #include "runtime/eval/eval.h"
-#include "runtime/eval/view/native_fill.h"
+#include "runtime/eval/view/native_view.h"
 #include "runtime/ir/ir.h"
 
 namespace wm::codegen {
@@ -51,9 +51,9 @@ JitBatchResult CompileJitBatch(const std::vector<std::shared_ptr<const ir::Progr
 // the kind's first use with CompileJitBatch at options.opt_level (jit/jit_hook.cpp).
 std::shared_ptr<const NativeCompiler> MakeJitCompiler(const CodegenOptions& options = {});
 
-// The view engine's fills as native code (view::FusedKindOptions::native_fill): each kind's trie
+// The view engine's fills as native code (view::FusedKindOptions::native): each kind's trie
 // compiled at options.opt_level into one JIT-loaded function per fill root (view_fill.cpp).
-std::shared_ptr<const view::NativeFillCompiler> MakeNativeFillCompiler(const CodegenOptions& options = {});
+std::shared_ptr<const view::NativeViewCompiler> MakeNativeViewCompiler(const CodegenOptions& options = {});
 
 struct AotUnit {
   std::string symbol;  // exported entry point name, unique within the object

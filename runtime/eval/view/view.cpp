@@ -241,7 +241,7 @@ class VVal {
 
   Tag tag() const { return tag_; }
   // Where a view's tag and its element (document address, tape index) are: native fills write
-  // views into the trie's places (native_fill.h).
+  // views into the trie's places (native_view.h).
   static size_t TagOffset() { return offsetof(VVal, tag_); }
   static size_t DomOffset() { return offsetof(VVal, dom_); }
   bool is_dom() const { return tag_ == Tag::kDom; }
@@ -989,7 +989,7 @@ namespace {
 static_assert(offsetof(json_dom::TapeRef, doc) == 0 && offsetof(json_dom::TapeRef, index) == 8,
               "FillPlan: a view's element is its document's address, then its tape index");
 
-// The kind's fills as a plan for native code (native_fill.h): the document's root and each
+// The kind's fills as a plan for native code (native_view.h): the document's root and each
 // iteration node with keyed nodes below it, those nodes in a tree, each with the place the path
 // cache keeps it at (an absolute node's id, a node below an iteration's below_index).
 FillPlan MakeFillPlan(const PathTrie& trie) {
@@ -1002,6 +1002,11 @@ FillPlan MakeFillPlan(const PathTrie& trie) {
   plan.view_tag = static_cast<uint8_t>(VVal::Tag::kDom);
   plan.known_state = PathCache::kKnown;
   plan.error_state = PathCache::kError;
+  plan.missing_state = PathCache::kMissing;
+  plan.falsy_tags = static_cast<uint8_t>(VVal::Tag::kTrue);
+  static_assert(VVal::Tag::kNull < VVal::Tag::kFalse && VVal::Tag::kFalse < VVal::Tag::kTrue &&
+                    VVal::Tag::kTrue < VVal::Tag::kNumber && VVal::Tag::kNumber < VVal::Tag::kDom,
+                "FillPlan: null and false, then true and numbers, then views");
   const auto add_root = [&](uint32_t root) {
     FillPlan::Root fill;
     fill.trie_node = root;
@@ -1246,6 +1251,36 @@ class Evaluator {
     ReleaseBuilt(code, registers);
     return flow;
   }
+
+  // A program's native code (native_view.h) in place of its flat code's Exec: the same value,
+  // error or bail, then the same Emit. The caller has checked that the code's length fits in
+  // the step budget's first slice (where Exec cannot run out).
+  [[gnu::always_inline]] Flow RunNative(NativeProgramFn native, const void* const* table, OutputSink outputs) {
+    const PathCache& paths = *cx_.paths;
+    const NativeProgramArgs args{reinterpret_cast<const uint8_t*>(paths.states.data()),
+                                 reinterpret_cast<const unsigned char*>(paths.values.data()),
+                                 TapeRefOf(paths.root().dom()).doc->tape.get(),
+                                 table,
+                                 &kNativeHelpers,
+                                 this};
+    const void* value;
+    switch (native(&args, &value)) {
+      case kNativeContinue: return Emit(*static_cast<const VVal*>(value), outputs);
+      case kNativeError: return Flow::kError;
+      default: return Flow::kBail;
+    }
+  }
+  // NativeViewHelpers' memo reads and writes: Exec's kMemoLoad and kMemoStore (a slot of the object).
+  static const void* NativeMemoLoad(void* evaluator, uint32_t slot) {
+    return static_cast<Evaluator*>(evaluator)->KnownInMemo(slot);
+  }
+  static const void* NativeMemoStore(void* evaluator, uint32_t slot, const void* value) {
+    SubexpressionMemo& memo = *static_cast<Evaluator*>(evaluator)->cx_.memo;
+    memo.slots[slot].known[0] = 1;
+    memo.Keep(slot, 0, *static_cast<const VVal*>(value));
+    return &memo.slots[slot].values[0];
+  }
+  static const NativeViewHelpers kNativeHelpers;
 
   // Appends one output, built in place; reaching the output limit is the engine's error: let it
   // report it. A view stays a view, a scalar the program computed (a missing path's null) needs no
@@ -2749,7 +2784,51 @@ bool LimitsAllowView(const EvalLimits& limits) {
   return StepsAndTimeAtLeast(limits.fuel, limits.timeout_ms, defaults.fuel, defaults.timeout_ms);
 }
 
+namespace {
+
+// The value tests native programs call back into (NativeViewHelpers), as Exec calls them.
+int32_t NativeHoldsAgainstConstant(uint32_t op, const void* value, const void* constant) {
+  return HoldsAgainstConstant(static_cast<ir::BinaryOp>(op), *static_cast<const VVal*>(value),
+                              *static_cast<const Value*>(constant));
+}
+int32_t NativeCompare(const void* a, const void* b) {
+  return CompareViews(*static_cast<const VVal*>(a), *static_cast<const VVal*>(b));
+}
+int32_t NativeTruthy(const void* value) { return Truthy(*static_cast<const VVal*>(value)); }
+
+}  // namespace
+
+const NativeViewHelpers Evaluator::kNativeHelpers = {NativeHoldsAgainstConstant, NativeCompare, NativeTruthy,
+                                                     Evaluator::NativeMemoLoad, Evaluator::NativeMemoStore};
+
+bool NativeProgramSupported(const FlatCode& code) {
+  if (code.each_iteration != 0 || code.bind_slot != FlatCode::kNoSlot || code.catch_from != FlatCode::kNoCatch ||
+      code.code.empty() || code.code.size() > kNativeProgramMaxLength) {
+    return false;
+  }
+  for (const FlatInstr& in : code.code) {
+    switch (in.op) {
+      case FlatOp::kConst: case FlatOp::kPath: case FlatOp::kPathOrConst: case FlatOp::kCompare:
+      case FlatOp::kCompareConst: case FlatOp::kNot: case FlatOp::kTruthy: case FlatOp::kSetBool:
+      case FlatOp::kMove: case FlatOp::kJump: case FlatOp::kJumpIfFalsy: case FlatOp::kJumpIfTruthy:
+      case FlatOp::kMemoLoad: case FlatOp::kMemoStore: case FlatOp::kReturn:
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
 // ---- FusedKind
+
+// Per resolver: its native program and the program's table (native_view.h), which points at the
+// constants' values (`constants`, one Ref VVal per constant of the program, sized once).
+struct FusedKind::NativePrograms {
+  std::vector<NativeProgramFn> by_resolver;
+  std::vector<std::vector<const void*>> tables;
+  std::vector<std::vector<VVal>> constants;
+};
 
 FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, FusedKindOptions options,
                      std::vector<std::shared_ptr<const Filter>> fallbacks, const TailEngine& tail_engine)
@@ -2786,14 +2865,54 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     }
     if (observed[node] && !below_marked) observed_nodes_.push_back(node);
   }
-  if (options_.native_fill != nullptr) {
-    const FillPlan plan = MakeFillPlan(*trie_);
-    if (!plan.roots.empty()) native_fills_ = options_.native_fill->Compile(plan, &native_fill_error_);
-    if (native_fills_ != nullptr) {
-      native_fill_by_node_.assign(trie_->nodes.size(), nullptr);
-      for (size_t r = 0; r < plan.roots.size(); ++r) native_fill_by_node_[plan.roots[r].trie_node] = native_fills_->Fill(r);
-    }
+  if (options_.native != nullptr) CompileNative();
+}
+
+// The kind's fills and the flat code of its programs that native code supports, compiled by
+// options_.native. A program the runner answers without its code (a path, a literal) is left out.
+void FusedKind::CompileNative() {
+  NativeViewPlan plan;
+  plan.fills = MakeFillPlan(*trie_);
+  std::vector<uint32_t> resolvers;
+  for (uint32_t i = 0; i < programs_.size(); ++i) {
+    const ViewProgram* view = views_[i].get();
+    const FlatCode* code = flat_[i].get();
+    if (view == nullptr || code == nullptr || !NativeProgramSupported(*code)) continue;
+    if (TrieValueOf(*view, *trie_, view->root) >= 0 || view->nodes[view->root].op == VOp::kConst) continue;
+    const bool object_memo_only = std::all_of(code->code.begin(), code->code.end(), [&](const FlatInstr& in) {
+      return (in.op != FlatOp::kMemoLoad && in.op != FlatOp::kMemoStore) || memo_iterations_[in.a] == 0;
+    });
+    if (!object_memo_only) continue;
+    plan.programs.push_back({i, code, static_cast<uint32_t>(view->consts.size())});
+    resolvers.push_back(i);
   }
+  if (plan.fills.roots.empty() && plan.programs.empty()) return;
+  native_code_ = options_.native->Compile(plan, &native_error_);
+  if (native_code_ == nullptr) return;
+  native_fill_by_node_.assign(trie_->nodes.size(), nullptr);
+  for (size_t r = 0; r < plan.fills.roots.size(); ++r) {
+    native_fill_by_node_[plan.fills.roots[r].trie_node] = native_code_->Fill(r);
+  }
+  native_programs_ = std::make_unique<NativePrograms>();
+  NativePrograms& programs = *native_programs_;
+  programs.by_resolver.assign(programs_.size(), nullptr);
+  programs.tables.resize(programs_.size());
+  programs.constants.resize(programs_.size());
+  for (size_t p = 0; p < resolvers.size(); ++p) {
+    const uint32_t i = resolvers[p];
+    const std::vector<Value>& consts = views_[i]->consts;
+    std::vector<VVal>& refs = programs.constants[i];
+    for (const Value& c : consts) refs.push_back(VVal::Ref(c));  // sized once: the table points into it
+    std::vector<const void*>& table = programs.tables[i];
+    table = {&kNullValue, &kTrueValue, &kFalseValue};
+    for (const VVal& ref : refs) table.push_back(&ref);
+    for (const Value& c : consts) table.push_back(&c);
+    programs.by_resolver[i] = native_code_->Program(p);
+  }
+}
+
+bool FusedKind::native_program(size_t i) const {
+  return native_programs_ != nullptr && native_programs_->by_resolver[i] != nullptr;
 }
 
 // jq's `a | b | c` is Pipe(a, Pipe(b, c)). The head grows one stage at a time (a, then a | b as a
@@ -2866,6 +2985,8 @@ struct ResolverPlan {
   uint32_t below = 0;                     // kEachPath below the iteration: the node's below_index
   const ViewProgram* program = nullptr;   // kProgram; kSplit: the head
   const FlatCode* flat = nullptr;         // kProgram, kSplit: the program's flat code, if any
+  NativeProgramFn native = nullptr;       // kProgram: the flat code as native code, if any
+  const void* const* native_table = nullptr;
   const Filter* tail = nullptr;           // kSplit
   // kObjectOfPaths: its output's place in State::object_outputs, and the members in construction
   // order (distinct string keys).
@@ -3022,6 +3143,10 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       step.tail = kind.split_tails_[i].get();
     }
     step.flat = kind.flat_[i].get();
+    if (step.how == ResolverPlan::How::kProgram && kind.native_program(i)) {
+      step.native = kind.native_programs_->by_resolver[i];
+      step.native_table = kind.native_programs_->tables[i].data();
+    }
     if (step.flat != nullptr && state_->flat_registers.at.size() < step.flat->registers) {
       state_->flat_registers.at.resize(step.flat->registers);
       state_->flat_registers.scratch.resize(step.flat->registers);
@@ -3437,7 +3562,12 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
         ++stats_.object_runs;
         continue;
       }
-      if (RunProgram(evaluator, step, &s.flat_registers, sink) == Flow::kContinue) {
+      // Native code where the code's length fits in the steps Exec could take (NativeProgramSupported).
+      const bool native = step.native != nullptr && step.flat->code.size() <= options.limits.fuel;
+      const Flow flow = native ? evaluator.RunNative(step.native, step.native_table, sink)
+                               : RunProgram(evaluator, step, &s.flat_registers, sink);
+      if (flow == Flow::kContinue) {
+        stats_.native_runs += native;
         AnsweredOnDom(i, begin, outputs_.size());
         stats_.flat_runs += step.flat != nullptr;
         stats_.tree_runs += step.flat == nullptr;

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "runtime/eval/eval.h"
-#include "runtime/eval/view/native_fill.h"
+#include "runtime/eval/view/native_view.h"
 #include "runtime/ir/ir.h"
 #include "runtime/value/json.h"
 #include "runtime/value/value.h"
@@ -28,10 +28,10 @@ struct FusedKindOptions {
   // true: objects are seen with their keys in bytewise order at every depth (wm::SortKeysDeep,
   // what workload resolution evaluates, Go-map order); false: document order (`wmc eval`).
   bool sort_keys = false;
-  // Compiles the trie's fills to native code (codegen::MakeNativeFillCompiler); null: the fills
+  // Compiles the trie's fills to native code (codegen::MakeNativeViewCompiler); null: the fills
   // walk the trie's tables. Answers are the same either way; a plan it cannot compile keeps the
-  // tables (FusedKind::native_fill_error).
-  std::shared_ptr<const NativeFillCompiler> native_fill;
+  // tables (FusedKind::native_error).
+  std::shared_ptr<const NativeViewCompiler> native;
 };
 
 // The view engine's steps are not the regular engines' (a path answered from its cache costs none,
@@ -223,14 +223,17 @@ class FusedKind {
   // Why resolver i is not fused ("" when it is): the first unsupported form.
   const std::string& unsupported_reason(size_t i) const { return reasons_[i]; }
   const FusedKindOptions& options() const { return options_; }
-  // Whether the trie's fills run as native code (options().native_fill compiled them), and why
+  // Whether the trie's fills run as native code (options().native compiled them), and why
   // not when a compiler was given and failed.
-  bool native_fill() const { return native_fills_ != nullptr; }
-  const std::string& native_fill_error() const { return native_fill_error_; }
+  bool native_code() const { return native_code_ != nullptr; }
+  // Whether resolver i's flat code runs as native code (NativeProgramSupported, and compiled).
+  bool native_program(size_t i) const;
+  const std::string& native_error() const { return native_error_; }
 
  private:
   friend class FusedRunner;
   void SplitAtPipe(size_t i, const TailEngine& tail_engine);
+  void CompileNative();
 
   std::vector<std::shared_ptr<const ir::Program>> programs_;
   FusedKindOptions options_;
@@ -256,12 +259,16 @@ class FusedKind {
   // (observes_whole_document_) or a resolver falls back (which converts it all).
   std::vector<uint32_t> observed_nodes_;
   bool observes_whole_document_ = false;
-  // The trie's fills as native code (FusedKindOptions::native_fill), and per trie node the fill
+  // The trie's fills as native code (FusedKindOptions::native), and per trie node the fill
   // of the objects at that node (the root, 0, and the iteration nodes), null where the tables
   // fill it. Empty without native fills.
-  std::shared_ptr<const NativeFills> native_fills_;
+  std::shared_ptr<const NativeViewCode> native_code_;
   std::vector<NativeFillFn> native_fill_by_node_;
-  std::string native_fill_error_;
+  std::string native_error_;
+  // The native programs, per resolver (null where Exec runs its flat code), and their tables
+  // (native_view.h), defined in view.cpp.
+  struct NativePrograms;
+  std::unique_ptr<NativePrograms> native_programs_;
 };
 
 // Counters of one runner, for benchmarks and tests.
@@ -269,6 +276,7 @@ struct FusedStats {
   uint64_t objects = 0;
   uint64_t fused_runs = 0;          // resolver runs answered on the DOM
   uint64_t flat_runs = 0;           // of those, programs run as flat code (Flatten)
+  uint64_t native_runs = 0;         // of those, flat code run as native code (FusedKindOptions::native)
   uint64_t tree_runs = 0;           // of those, programs run by the tree evaluator (no flat code)
   uint64_t object_runs = 0;         // of those, objects of root paths built without the evaluator
   uint64_t fallback_runs = 0;       // resolver runs on the regular engine

@@ -55,7 +55,7 @@ ViewRun RunView(const std::string& expr, const std::string& json, bool sort_keys
   run.stats = runner.stats();
   // The same with the trie's fills as native code.
   view::FusedKind native_kind({Lowered(expr)}, Options(sort_keys, true));
-  EXPECT_EQ(native_kind.native_fill_error(), "");
+  EXPECT_EQ(native_kind.native_error(), "");
   view::FusedRunner native_runner(native_kind);
   JsonError native_error;
   EXPECT_TRUE(native_runner.Run(json, options, &native_error)) << json;

@@ -25,14 +25,14 @@ inline std::shared_ptr<const ir::Program> Lowered(const std::string& expr) {
 
 // The native fill compiler the view tests also run their kinds with (one per process: the JIT's
 // target set-up once).
-inline const std::shared_ptr<const view::NativeFillCompiler>& NativeFillCompiler() {
-  static const std::shared_ptr<const view::NativeFillCompiler> compiler = codegen::MakeNativeFillCompiler();
+inline const std::shared_ptr<const view::NativeViewCompiler>& NativeViewCompiler() {
+  static const std::shared_ptr<const view::NativeViewCompiler> compiler = codegen::MakeNativeViewCompiler();
   return compiler;
 }
-inline view::FusedKindOptions Options(bool sort_keys, bool native_fill) {
+inline view::FusedKindOptions Options(bool sort_keys, bool native) {
   view::FusedKindOptions options;
   options.sort_keys = sort_keys;
-  if (native_fill) options.native_fill = NativeFillCompiler();
+  if (native) options.native = NativeViewCompiler();
   return options;
 }
 
@@ -79,7 +79,7 @@ inline uint64_t ExpectAgree(const std::vector<std::string>& exprs, const std::ve
   for (bool native : {false, true}) {
     for (bool sorted : {false, true}) {
       view::FusedKind kind(programs, Options(sorted, native));
-      EXPECT_EQ(kind.native_fill_error(), "");
+      EXPECT_EQ(kind.native_error(), "");
       view::FusedRunner runner(kind);
       for (const std::string& doc : docs) {
         JsonError error;

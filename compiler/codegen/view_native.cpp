@@ -1,4 +1,4 @@
-// MakeNativeFillCompiler: the view engine's fills (runtime/eval/view/native_fill.h) as native code.
+// MakeNativeViewCompiler: the view engine's fills (runtime/eval/view/native_view.h) as native code.
 // Each fill root of a kind's plan becomes one function over simdjson's tape that does what the
 // path cache's table-driven fill does, with the trie built into the code: per object on the trie,
 // one loop over its members whose key test is a switch on the key's size, then on its first 8
@@ -6,6 +6,7 @@
 // found member's state and view are stored at a constant place; after the scan, the inner nodes
 // found are descended into by code laid out for each of them (the trie is a tree known here, so
 // the descent needs no stack). The functions are compiled in one module and JIT-loaded.
+#include <array>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -256,26 +257,239 @@ class FillEmitter {
   llvm::Value *tape_ = nullptr, *strings_ = nullptr, *states_ = nullptr, *values_ = nullptr, *document_ = nullptr;
 };
 
-std::string FillSymbol(size_t root) { return "wm_view_fill_" + std::to_string(root); }
-
-class JitFills : public view::NativeFills {
+// One native program per supported flat code (view::NativeProgramSupported): each instruction a
+// block of its own, the registers stack slots (promoted to SSA values by the optimiser), the
+// reads of trie nodes inline (a state byte and a constant place), truthiness inline for the
+// scalar tags and views, comparisons, tests of other values and memo slots through the runtime's
+// helpers, as Exec calls them.
+class ProgramEmitter {
  public:
-  JitFills(std::shared_ptr<llvm::orc::LLJIT> jit, std::vector<view::NativeFillFn> fills)
-      : jit_(std::move(jit)), fills_(std::move(fills)) {}
+  ProgramEmitter(llvm::Module& module, const FillPlan& layout)
+      : context_(module.getContext()), module_(module), builder_(context_), layout_(layout) {}
+
+  void Emit(const view::ProgramPlan& plan, const std::string& symbol) {
+    const view::FlatCode& flat = *plan.code;
+    plan_ = &plan;
+    llvm::Type* ptr = builder_.getPtrTy();
+    auto* type = llvm::FunctionType::get(builder_.getInt32Ty(), {ptr, ptr}, false);
+    function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, module_);
+    llvm::Value* args = function_->getArg(0);
+    result_ = function_->getArg(1);
+    llvm::BasicBlock* entry = llvm::BasicBlock::Create(context_, "entry", function_);
+    builder_.SetInsertPoint(entry);
+    // NativeProgramArgs' fields, in order (6 pointers).
+    states_ = Field(args, 0);
+    values_ = Field(args, 1);
+    tape_ = Field(args, 2);
+    table_ = Field(args, 3);
+    helpers_ = Field(args, 4);
+    evaluator_ = Field(args, 5);
+    registers_.clear();
+    for (uint32_t r = 0; r < flat.registers; ++r) registers_.push_back(builder_.CreateAlloca(ptr));
+    SetReg(0, values_);  // the program's input: the document's root, the trie's node 0
+    blocks_.clear();
+    for (size_t pc = 0; pc < flat.code.size(); ++pc) blocks_.push_back(llvm::BasicBlock::Create(context_, "i", function_));
+    failed_ = {llvm::BasicBlock::Create(context_, "error", function_), llvm::BasicBlock::Create(context_, "bail", function_)};
+    builder_.CreateBr(blocks_[0]);
+    for (size_t pc = 0; pc < flat.code.size(); ++pc) {
+      builder_.SetInsertPoint(blocks_[pc]);
+      EmitInstruction(flat.code[pc], pc);
+    }
+    builder_.SetInsertPoint(failed_[0]);
+    builder_.CreateRet(builder_.getInt32(view::kNativeError));
+    builder_.SetInsertPoint(failed_[1]);
+    builder_.CreateRet(builder_.getInt32(view::kNativeBail));
+  }
+
+ private:
+  llvm::Value* Field(llvm::Value* base, uint64_t index) {
+    return builder_.CreateAlignedLoad(builder_.getPtrTy(),
+                                      builder_.CreateConstInBoundsGEP1_64(builder_.getPtrTy(), base, index), llvm::Align(8));
+  }
+  llvm::Value* Reg(uint32_t r) { return builder_.CreateLoad(builder_.getPtrTy(), registers_[r]); }
+  void SetReg(uint32_t r, llvm::Value* value) { builder_.CreateStore(value, registers_[r]); }
+  llvm::Value* TableValue(uint64_t index) { return Field(table_, index); }
+  llvm::Value* ConstantValue(uint32_t c) { return TableValue(view::kNativeConstants + c); }
+  llvm::Value* ConstantWmValue(uint32_t c) { return TableValue(view::kNativeConstants + plan_->constants + c); }
+  llvm::Value* BoolValue(llvm::Value* holds) {
+    return builder_.CreateSelect(holds, TableValue(view::kNativeTrueValue), TableValue(view::kNativeFalseValue));
+  }
+  // helpers_->field(args...): NativeViewHelpers' fields, in order.
+  llvm::Value* CallHelper(uint64_t index, llvm::Type* result, std::vector<llvm::Value*> call_args) {
+    std::vector<llvm::Type*> types;
+    for (llvm::Value* a : call_args) types.push_back(a->getType());
+    auto* type = llvm::FunctionType::get(result, types, false);
+    return builder_.CreateCall(type, Field(helpers_, index), call_args);
+  }
+  void Next(size_t pc) { builder_.CreateBr(blocks_[pc + 1]); }
+
+  // jq's truthiness of the value at `value`: the scalar tags and views inline, the rest by the runtime.
+  llvm::Value* Truthy(llvm::Value* value) {
+    llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
+                                           builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.tag_offset));
+    llvm::BasicBlock* start = builder_.GetInsertBlock();
+    llvm::BasicBlock* view = llvm::BasicBlock::Create(context_, "view", function_);
+    llvm::BasicBlock* other = llvm::BasicBlock::Create(context_, "other", function_);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "truthy", function_);
+    llvm::Value* scalar = builder_.CreateICmpULT(tag, builder_.getInt8(layout_.view_tag));
+    llvm::Value* scalar_truthy = builder_.CreateICmpUGE(tag, builder_.getInt8(layout_.falsy_tags));
+    llvm::BasicBlock* not_scalar = llvm::BasicBlock::Create(context_, "not_scalar", function_);
+    builder_.CreateCondBr(scalar, done, not_scalar);
+    builder_.SetInsertPoint(not_scalar);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.view_tag)), view, other);
+    builder_.SetInsertPoint(view);  // a view: its tape word's type is neither null nor false
+    llvm::Value* index = builder_.CreateAlignedLoad(
+        builder_.getInt64Ty(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.view_offset + 8),
+        llvm::Align(8));
+    llvm::Value* word = builder_.CreateAlignedLoad(builder_.getInt64Ty(),
+                                                   builder_.CreateInBoundsGEP(builder_.getInt64Ty(), tape_, index), llvm::Align(8));
+    llvm::Value* type = builder_.CreateTrunc(builder_.CreateLShr(word, 56), builder_.getInt8Ty());
+    llvm::Value* view_truthy = builder_.CreateAnd(builder_.CreateICmpNE(type, builder_.getInt8(kNullType)),
+                                                  builder_.CreateICmpNE(type, builder_.getInt8('f')));
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(other);
+    llvm::Value* other_truthy = builder_.CreateICmpNE(CallHelper(2, builder_.getInt32Ty(), {value}), builder_.getInt32(0));
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(done);
+    llvm::PHINode* truthy = builder_.CreatePHI(builder_.getInt1Ty(), 3);
+    truthy->addIncoming(scalar_truthy, start);
+    truthy->addIncoming(view_truthy, view);
+    truthy->addIncoming(other_truthy, other);
+    return truthy;
+  }
+
+  // Whether `order` (<0, 0, >0) satisfies the comparison `op` (ir::BinaryOp), as ComparisonHolds.
+  llvm::Value* Holds(uint8_t op, llvm::Value* order) {
+    llvm::Value* zero = builder_.getInt32(0);
+    switch (static_cast<ir::BinaryOp>(op)) {
+      case ir::BinaryOp::Eq: return builder_.CreateICmpEQ(order, zero);
+      case ir::BinaryOp::Ne: return builder_.CreateICmpNE(order, zero);
+      case ir::BinaryOp::Lt: return builder_.CreateICmpSLT(order, zero);
+      case ir::BinaryOp::Le: return builder_.CreateICmpSLE(order, zero);
+      case ir::BinaryOp::Gt: return builder_.CreateICmpSGT(order, zero);
+      default: return builder_.CreateICmpSGE(order, zero);
+    }
+  }
+
+  // A trie read (kPath, kPathOrConst) of absolute node `node`: the error or bail of its state ends
+  // the run; a missing node reads null; `or_const` (unless kNoConst) where the value is falsy.
+  void EmitPath(const view::FlatInstr& in, size_t pc, uint32_t or_const) {
+    llvm::Value* state = builder_.CreateLoad(builder_.getInt8Ty(),
+                                             builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), states_, in.a));
+    llvm::BasicBlock* known = llvm::BasicBlock::Create(context_, "known", function_);
+    llvm::BasicBlock* missing = llvm::BasicBlock::Create(context_, "missing", function_);
+    llvm::BasicBlock* not_known = llvm::BasicBlock::Create(context_, "not_known", function_);
+    llvm::BasicBlock* read = llvm::BasicBlock::Create(context_, "read", function_);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.known_state)), known, not_known);
+    builder_.SetInsertPoint(not_known);
+    llvm::BasicBlock* failed = llvm::BasicBlock::Create(context_, "failed", function_);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.missing_state)), missing, failed);
+    builder_.SetInsertPoint(failed);  // FlowOf: an error's state is an error, anything else a bail
+    builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.error_state)), failed_[0], failed_[1]);
+    builder_.SetInsertPoint(known);
+    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), values_, uint64_t{in.a} * layout_.value_size);
+    builder_.CreateBr(read);
+    builder_.SetInsertPoint(missing);
+    llvm::Value* null = TableValue(view::kNativeNullValue);
+    builder_.CreateBr(read);
+    builder_.SetInsertPoint(read);
+    llvm::PHINode* value = builder_.CreatePHI(builder_.getPtrTy(), 2);
+    value->addIncoming(place, known);
+    value->addIncoming(null, missing);
+    if (or_const == view::kNoConst) {
+      SetReg(in.r, value);
+    } else {
+      SetReg(in.r, builder_.CreateSelect(Truthy(value), value, ConstantValue(or_const)));
+    }
+    Next(pc);
+  }
+
+  void EmitInstruction(const view::FlatInstr& in, size_t pc) {
+    using view::FlatOp;
+    switch (in.op) {
+      case FlatOp::kConst: SetReg(in.r, ConstantValue(in.a)); Next(pc); return;
+      case FlatOp::kPath: EmitPath(in, pc, view::kNoConst); return;
+      case FlatOp::kPathOrConst: EmitPath(in, pc, in.b); return;
+      case FlatOp::kCompare: {
+        llvm::Value* order = CallHelper(1, builder_.getInt32Ty(), {Reg(in.a), Reg(in.b)});
+        SetReg(in.r, BoolValue(Holds(in.cmp, order)));
+        Next(pc);
+        return;
+      }
+      case FlatOp::kCompareConst: {
+        llvm::Value* holds =
+            CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(in.cmp), Reg(in.a), ConstantWmValue(in.b)});
+        SetReg(in.r, BoolValue(builder_.CreateICmpNE(holds, builder_.getInt32(0))));
+        Next(pc);
+        return;
+      }
+      case FlatOp::kNot: SetReg(in.r, BoolValue(builder_.CreateNot(Truthy(Reg(in.a))))); Next(pc); return;
+      case FlatOp::kTruthy: SetReg(in.r, BoolValue(Truthy(Reg(in.a)))); Next(pc); return;
+      case FlatOp::kSetBool: SetReg(in.r, TableValue(in.cmp != 0 ? view::kNativeTrueValue : view::kNativeFalseValue)); Next(pc); return;
+      case FlatOp::kMove: SetReg(in.r, Reg(in.a)); Next(pc); return;
+      case FlatOp::kJump: builder_.CreateBr(blocks_[in.b]); return;
+      case FlatOp::kJumpIfFalsy: builder_.CreateCondBr(Truthy(Reg(in.a)), blocks_[pc + 1], blocks_[in.b]); return;
+      case FlatOp::kJumpIfTruthy: builder_.CreateCondBr(Truthy(Reg(in.a)), blocks_[in.b], blocks_[pc + 1]); return;
+      case FlatOp::kMemoLoad: {
+        llvm::Value* kept = CallHelper(3, builder_.getPtrTy(), {evaluator_, builder_.getInt32(in.a)});
+        llvm::BasicBlock* found = llvm::BasicBlock::Create(context_, "memo", function_);
+        builder_.CreateCondBr(builder_.CreateIsNotNull(kept), found, blocks_[pc + 1]);
+        builder_.SetInsertPoint(found);
+        SetReg(in.r, kept);
+        builder_.CreateBr(blocks_[in.b]);
+        return;
+      }
+      case FlatOp::kMemoStore:
+        SetReg(in.r, CallHelper(4, builder_.getPtrTy(), {evaluator_, builder_.getInt32(in.a), Reg(in.r)}));
+        Next(pc);
+        return;
+      case FlatOp::kReturn:
+        builder_.CreateAlignedStore(Reg(in.a), result_, llvm::Align(8));
+        builder_.CreateRet(builder_.getInt32(view::kNativeContinue));
+        return;
+      default:  // not NativeProgramSupported: the plan never holds it
+        builder_.CreateBr(failed_[1]);
+        return;
+    }
+  }
+
+  llvm::LLVMContext& context_;
+  llvm::Module& module_;
+  llvm::IRBuilder<> builder_;
+  const FillPlan& layout_;
+  const view::ProgramPlan* plan_ = nullptr;
+  llvm::Function* function_ = nullptr;
+  llvm::Value *result_ = nullptr, *states_ = nullptr, *values_ = nullptr, *tape_ = nullptr, *table_ = nullptr,
+              *helpers_ = nullptr, *evaluator_ = nullptr;
+  std::vector<llvm::AllocaInst*> registers_;
+  std::vector<llvm::BasicBlock*> blocks_;
+  std::array<llvm::BasicBlock*, 2> failed_{};  // error, bail
+};
+
+std::string FillSymbol(size_t root) { return "wm_view_fill_" + std::to_string(root); }
+std::string ProgramSymbol(size_t program) { return "wm_view_program_" + std::to_string(program); }
+
+class JitViewCode : public view::NativeViewCode {
+ public:
+  JitViewCode(std::shared_ptr<llvm::orc::LLJIT> jit, std::vector<view::NativeFillFn> fills,
+              std::vector<view::NativeProgramFn> programs)
+      : jit_(std::move(jit)), fills_(std::move(fills)), programs_(std::move(programs)) {}
   view::NativeFillFn Fill(size_t root) const override { return fills_[root]; }
+  view::NativeProgramFn Program(size_t program) const override { return programs_[program]; }
 
  private:
   std::shared_ptr<llvm::orc::LLJIT> jit_;  // owns the code fills_ point into
   std::vector<view::NativeFillFn> fills_;
+  std::vector<view::NativeProgramFn> programs_;
 };
 
-class JitFillCompiler : public view::NativeFillCompiler {
+class JitViewCompiler : public view::NativeViewCompiler {
  public:
-  explicit JitFillCompiler(CodegenOptions options) : options_(std::move(options)) {}
+  explicit JitViewCompiler(CodegenOptions options) : options_(std::move(options)) {}
 
-  std::shared_ptr<const view::NativeFills> Compile(const FillPlan& plan, std::string* error) const override {
+  std::shared_ptr<const view::NativeViewCode> Compile(const view::NativeViewPlan& plan, std::string* error) const override {
     internal::InitializeNativeTargetOnce();
-    auto fail = [&](llvm::Error e) -> std::shared_ptr<const view::NativeFills> {
+    auto fail = [&](llvm::Error e) -> std::shared_ptr<const view::NativeViewCode> {
       *error = "LLVM JIT (view fills): " + llvm::toString(std::move(e));
       return nullptr;
     };
@@ -291,8 +505,16 @@ class JitFillCompiler : public view::NativeFillCompiler {
     auto module = std::make_unique<llvm::Module>("wm_view_fill", *context);
     module->setDataLayout((*machine)->createDataLayout());
     module->setTargetTriple((*machine)->getTargetTriple().str());
-    FillEmitter emitter(*module, plan);
-    for (size_t r = 0; r < plan.roots.size(); ++r) emitter.Emit(plan.roots[r], FillSymbol(r));
+    FillEmitter fill_emitter(*module, plan.fills);
+    for (size_t r = 0; r < plan.fills.roots.size(); ++r) fill_emitter.Emit(plan.fills.roots[r], FillSymbol(r));
+    ProgramEmitter program_emitter(*module, plan.fills);
+    for (size_t p = 0; p < plan.programs.size(); ++p) {
+      if (!view::NativeProgramSupported(*plan.programs[p].code)) {
+        *error = "view program " + std::to_string(p) + ": not supported by native code";
+        return nullptr;
+      }
+      program_emitter.Emit(plan.programs[p], ProgramSymbol(p));
+    }
     std::string broken;
     llvm::raw_string_ostream os(broken);
     if (llvm::verifyModule(*module, &os)) {
@@ -307,12 +529,18 @@ class JitFillCompiler : public view::NativeFillCompiler {
       return fail(std::move(e));
     }
     std::vector<view::NativeFillFn> fills;
-    for (size_t r = 0; r < plan.roots.size(); ++r) {
+    for (size_t r = 0; r < plan.fills.roots.size(); ++r) {
       auto address = (*jit)->lookup(FillSymbol(r));
       if (!address) return fail(address.takeError());
       fills.push_back(address->toPtr<view::NativeFillFn>());
     }
-    return std::make_shared<JitFills>(std::move(*jit), std::move(fills));
+    std::vector<view::NativeProgramFn> programs;
+    for (size_t p = 0; p < plan.programs.size(); ++p) {
+      auto address = (*jit)->lookup(ProgramSymbol(p));
+      if (!address) return fail(address.takeError());
+      programs.push_back(address->toPtr<view::NativeProgramFn>());
+    }
+    return std::make_shared<JitViewCode>(std::move(*jit), std::move(fills), std::move(programs));
   }
 
  private:
@@ -321,8 +549,8 @@ class JitFillCompiler : public view::NativeFillCompiler {
 
 }  // namespace
 
-std::shared_ptr<const view::NativeFillCompiler> MakeNativeFillCompiler(const CodegenOptions& options) {
-  return std::make_shared<JitFillCompiler>(options);
+std::shared_ptr<const view::NativeViewCompiler> MakeNativeViewCompiler(const CodegenOptions& options) {
+  return std::make_shared<JitViewCompiler>(options);
 }
 
 }  // namespace wm::codegen

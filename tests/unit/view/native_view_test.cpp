@@ -1,0 +1,191 @@
+// The view engine as native code (codegen::MakeNativeViewCompiler): a kind whose trie is filled
+// by generated code, and whose programs' flat code runs as generated code, answers exactly as
+// the tables, Exec and the interpreter, on the cases the generated code could get wrong: keys of
+// every size around the 8-byte words, keys sharing a first word or a size, repeated keys, objects
+// under scalars, arrays and null, iteration elements of every kind, escaped and non-ASCII keys;
+// programs' reads of every state, truthiness of every kind of value, comparisons, the memo shared
+// between resolvers, and the step budget. (Every other view test also runs its kinds native:
+// ExpectAgree, RunView.)
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/unit/view/view_test_util.h"
+
+namespace wm::testing {
+namespace {
+
+// Keys of sizes 0 to 26, several per size, sharing their first 8 bytes and their last 8.
+std::vector<std::string> TrickyKeys() {
+  std::vector<std::string> keys = {"", "a", "b", "ab", "ba", "abcdefg", "abcdefh", "abcdefgh", "abcdefgi", "abcdefghi",
+                                   "abcdefghj", "replicas", "replicasX", "readyReplicas", "readyReplicaz",
+                                   "updatedReplicasXYZ", "updatedReplicasXYW", "zpdatedReplicasXYZ",
+                                   "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyZ", "aBcdefghijklmnopqrstuvwxyz"};
+  return keys;
+}
+
+std::string Quoted(const std::string& key) { return "\"" + key + "\""; }
+
+TEST(ViewNativeFillTest, KindsCompileToNativeViewCode) {
+  view::FusedKind kind({Lowered(".spec.replicas"), Lowered(".spec.list[] | .name"), Lowered(".status.phase")},
+                       Options(false, true));
+  EXPECT_TRUE(kind.native_code()) << kind.native_error();
+  view::FusedKind tables({Lowered(".spec.replicas")}, Options(false, false));
+  EXPECT_FALSE(tables.native_code());
+}
+
+TEST(ViewNativeFillTest, KeysOfEverySizeAreToldApart) {
+  // Each key read at the root and one level down; the documents hold every key, a subset, keys
+  // one byte off (the same size, the same head or tail), and the keys in another order.
+  std::vector<std::string> exprs;
+  for (const std::string& key : TrickyKeys()) {
+    exprs.push_back("." + Quoted(key));
+    exprs.push_back(".spec." + Quoted(key));
+  }
+  std::vector<std::string> docs;
+  std::string all = "{", spec = "{", near = "{";
+  int n = 0;
+  for (const std::string& key : TrickyKeys()) {
+    const std::string sep = n == 0 ? "" : ",";
+    all += sep + Quoted(key) + ":" + std::to_string(n);
+    spec += sep + Quoted(key) + ":{\"v\":" + std::to_string(n) + "}";
+    std::string off = key.empty() ? "x" : key;
+    off.back() = static_cast<char>(off.back() + 1);
+    near += sep + Quoted(off) + ":" + std::to_string(n);
+    ++n;
+  }
+  docs.push_back(all + ",\"spec\":" + spec + "}}");
+  docs.push_back(near + ",\"spec\":" + near + "}}");
+  docs.push_back(R"({"spec":{"abcdefghi":1,"replicas":[1,2]},"abcdefgh":"x","readyReplicas":null})");
+  docs.push_back("{}");
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+}
+
+TEST(ViewNativeFillTest, RepeatedKeysAndWhatIsUnderScalars) {
+  // The last of a repeated key is read and descended into; a path under a string, number,
+  // boolean or array is an error, under null it is null; a member after a nested object or a
+  // number (two tape words) is still found.
+  const std::vector<std::string> exprs = {".a.b.c", ".a.b", ".a.d", ".e", ".a.b.c.x"};
+  const std::vector<std::string> docs = {
+      R"({"a":{"b":{"c":1},"b":{"c":2}},"e":3})",
+      R"({"a":{"b":{"c":1},"d":2.5,"b":{"c":{"x":[1]}}},"e":1e300})",
+      R"({"a":{"b":"str"},"e":[{"a":1}]})",
+      R"({"a":{"b":17},"e":true})",
+      R"({"a":{"b":[{"c":1}]},"e":false})",
+      R"({"a":{"b":null},"e":null})",
+      R"({"a":null})",
+      R"({"a":"x","e":{"a":{"b":{"c":9}}}})",
+      R"({"a":{"n":-1,"u":18446744073709551615,"d":0.5,"b":{"c":{"x":"deep"}}},"e":{}})",
+      R"({"a":{"b":{"c":true},"d":{"b":{"c":1}}},"e":"end"})",
+      R"([1,2])",
+      R"("text")",
+      R"(null)",
+  };
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+}
+
+TEST(ViewNativeFillTest, IterationElementsOfEveryKind) {
+  const std::vector<std::string> exprs = {".spec.items[] | .name", ".spec.items[] | .meta.labels.app",
+                                          ".spec.items[]? | .meta.size", ".spec.map[] | .x.y",
+                                          "[.spec.items[] | select(.meta.size > 1) | .name]"};
+  const std::vector<std::string> docs = {
+      R"({"spec":{"items":[{"name":"a","meta":{"labels":{"app":"x"},"size":2}},{"name":"b"},{"meta":null},
+                            {"meta":{"labels":"s"}},{"name":"c","name":"d","meta":{"size":3,"labels":{"app":1}}}],
+                  "map":{"k1":{"x":{"y":1}},"k2":{"x":null},"k3":{"x":[1]},"k4":7}}})",
+      R"({"spec":{"items":[1,"s",null,true,[{"name":"n"}]],"map":{}}})",
+      R"({"spec":{"items":[],"map":{"only":{"x":{"y":"z"}}}}})",
+      R"({"spec":{"items":{"a":{"name":"in object"},"b":{"meta":{"size":5}}},"map":[{"x":{"y":2}}]}})",
+      R"({"spec":{}})",
+  };
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+}
+
+TEST(ViewNativeFillTest, EscapedAndNonAsciiKeys) {
+  const std::vector<std::string> exprs = {R"(.["a\"b"])", R"(.["é"].x)", R"(.["tab\tkey"])", R"(.["\u0000z"])",
+                                          R"(.["ünïcödé-long-key"].y)"};
+  const std::vector<std::string> docs = {
+      R"({"a\"b":1,"\u00e9":{"x":2},"tab\tkey":3,"\u0000z":4,"ünïcödé-long-key":{"y":5}})",
+      R"({"a\\b":1,"e":{"x":2},"tab key":3,"z":4,"ünïcödé-long-kex":{"y":5}})",
+  };
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+}
+
+// Status-style programs (the catalog's): every one native, answering as the interpreter on
+// values of every kind, absent paths, paths under scalars (an error: the regular engine words
+// it) and the shared subexpressions of several resolvers.
+TEST(ViewNativeProgramTest, StatusProgramsRunNativeAndAgree) {
+  const std::vector<std::string> exprs = {
+      ".spec.replicas // 1",
+      "(.spec.suspend // false) == true",
+      "(.spec.suspend // false) != true and .status.lastScheduleTime != null",
+      "(.spec.suspend // false) != true and .status.lastScheduleTime == null",
+      "(.status.readyReplicas // 0) == (.spec.replicas // 1)",
+      "(.status.readyReplicas // 0) >= (.spec.replicas // 1) or .status.phase == \"Running\"",
+      "if .status.phase == \"Failed\" then \"bad\" elif .status.phase then .status.phase else null end",
+      ".status.phase < \"M\"",
+      ".spec.replicas > 2",
+      ". == {}",
+      "(.spec.suspend | not) and (.status.ready // false)",
+  };
+  const std::vector<std::string> docs = {
+      R"({"spec":{"replicas":3,"suspend":false},"status":{"readyReplicas":3,"phase":"Running","lastScheduleTime":"t"}})",
+      R"({"spec":{"replicas":0,"suspend":true},"status":{"readyReplicas":0,"phase":"Failed","ready":true}})",
+      R"({"spec":{"suspend":null},"status":{"phase":false,"ready":0}})",
+      R"({"spec":{"replicas":"3","suspend":"yes"},"status":{"readyReplicas":[1],"phase":{"a":1},"ready":""}})",
+      R"({"spec":{"replicas":2.5,"suspend":[]},"status":{"readyReplicas":null,"phase":null,"ready":{}}})",
+      R"({"spec":"scalar","status":7})",
+      R"({"spec":[1],"status":null})",
+      R"({})",
+      R"(null)",
+  };
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs, Options(false, true));
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    if (i != 0) EXPECT_TRUE(kind.native_program(i)) << exprs[i];  // the first is a path's: no code runs
+  }
+  view::FusedRunner runner(kind);
+  for (const std::string& doc : docs) {
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
+    }
+  }
+  EXPECT_GT(runner.stats().native_runs, docs.size() * 5);
+  EXPECT_EQ(ExpectAgree(exprs, docs) > 0, true);
+}
+
+TEST(ViewNativeProgramTest, OtherFlatCodeStaysOnExec) {
+  // Arithmetic, an `any` over an array and per-element code are Exec's.
+  view::FusedKind kind({Lowered("(.spec.replicas // 1) * 2"), Lowered("(.status.conditions // []) | any(.type == \"Ready\")"),
+                        Lowered(".spec.list[] | (.a // 0) > 1"), Lowered(".spec.replicas == 3")},
+                       Options(false, true));
+  ASSERT_TRUE(kind.native_code()) << kind.native_error();
+  EXPECT_FALSE(kind.native_program(0));
+  EXPECT_FALSE(kind.native_program(1));
+  EXPECT_FALSE(kind.native_program(2));
+  EXPECT_TRUE(kind.native_program(3));
+}
+
+TEST(ViewNativeProgramTest, AStepBudgetBelowTheCodesLengthRunsExec) {
+  // Native code charges no steps: under a budget its code could reach, Exec runs and bails as
+  // the tree would, and the regular engine words the limit.
+  const std::string expr = "(.status.readyReplicas // 0) == (.spec.replicas // 1) and .status.phase == \"Running\"";
+  const std::string doc = R"({"spec":{"replicas":1},"status":{"readyReplicas":1,"phase":"Running"}})";
+  view::FusedKind kind({Lowered(expr)}, Options(false, true));
+  ASSERT_TRUE(kind.native_program(0));
+  for (uint64_t fuel : {uint64_t{2}, uint64_t{5}, uint64_t{10000}}) {
+    RunOptions options;
+    options.limits.fuel = fuel;
+    view::FusedRunner runner(kind);
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, options, &error));
+    EXPECT_EQ(Describe(runner.result(0)), Interpret(*Lowered(expr), doc, false, options)) << fuel;
+    EXPECT_EQ(runner.stats().native_runs, fuel >= 100 ? 1u : 0u) << fuel;
+  }
+}
+
+}  // namespace
+}  // namespace wm::testing
