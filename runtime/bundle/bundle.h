@@ -85,6 +85,8 @@ class Bundle {
   // Resolvers whose compiled (JIT) code is in use now.
   size_t compiled_resolver_count() const;
 
+  // The compiler hook the bundle was opened with (BundleLoadOptions::compiler), or null.
+  const std::shared_ptr<const NativeCompiler>& native_compiler() const { return compiler_; }
   std::string compiler_version() const { return compiler_version_; }
   std::string target() const { return target_; }
   uint32_t format_version() const { return format_version_; }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/eval/eval.h"
+#include "runtime/eval/view/native_view.h"
 #include "runtime/ir/ir.h"
 
 namespace wm {
@@ -26,6 +27,10 @@ class NativeCompiler {
   // possibly from several threads for different kinds at once, so it must be thread-safe. The
   // filters must stay valid on their own (they own their code) and be thread-safe like any Filter.
   virtual NativeBatch Compile(const std::vector<std::shared_ptr<const ir::Program>>& programs) const = 0;
+  // The compiler of the view engine's native code (fills and programs) for the kinds the bundle's
+  // workload objects are resolved with when they arrive as JSON text (workload::FusedDefinition);
+  // null: the view engine's tables and Exec.
+  virtual std::shared_ptr<const view::NativeViewCompiler> ViewCompiler() const { return nullptr; }
 };
 
 }  // namespace wm

@@ -53,6 +53,9 @@ FusedDefinition::FusedDefinition(const Bundle& bundle, const catalog::Definition
     position_[decodable[i]] = static_cast<int>(fused_.size());
     fused_.push_back(decodable[i]);
   }
+  // With the bundle's JIT hook, the kind's fills and programs run as native code (compiled here,
+  // once per definition, as the hook compiles the regular engines' code on a kind's first use).
+  if (bundle.native_compiler() != nullptr) options.native = bundle.native_compiler()->ViewCompiler();
   kind_ = std::make_unique<view::FusedKind>(programs_of(fused_), options);
 }
 

@@ -1,6 +1,6 @@
 // The bundle's JIT hook (runtime/bundle/native_compiler.h) on top of CompileJitBatch: the runtime
 // asks for one kind's resolvers at a time and gets one JIT session per kind, which the kind's
-// filters share. Lives here, not in the runtime, so that loading a bundle never needs LLVM.
+// filters share; and for the view engine's native code (MakeNativeViewCompiler), per kind too. Lives here, not in the runtime, so that loading a bundle never needs LLVM.
 #include <memory>
 #include <vector>
 
@@ -19,6 +19,9 @@ class JitCompiler : public NativeCompiler {
     batch.filters = std::move(jit.filters);
     batch.error = std::move(jit.error);
     return batch;
+  }
+  std::shared_ptr<const view::NativeViewCompiler> ViewCompiler() const override {
+    return MakeNativeViewCompiler(options_);
   }
 
  private:

@@ -13,6 +13,7 @@
 #include "compiler/codegen/codegen.h"
 #include "runtime/bundle/bundle.h"
 #include "runtime/value/json.h"
+#include "runtime/workload/fused.h"
 #include "runtime/workload/view.h"
 #include "runtime/workload/workload.h"
 #include "tests/unit/repository_bundle_util.h"
@@ -80,6 +81,45 @@ TEST(BundleJit, EveryCatalogExampleResolvesAsOnTheInterpreter) {
   const catalog::Definition* jobset = jit->FindDefinition("jobset.x-k8s.io/v1alpha2", "JobSet");
   ASSERT_NE(jobset, nullptr);
   EXPECT_STREQ(jit->resolver(jobset->components.at(1).instance_id).engine_name(), "jit");
+}
+
+}  // namespace
+}  // namespace wm
+
+namespace wm {
+namespace {
+
+// With the JIT hook, the view engine that resolves objects given as text (FusedDefinition) runs
+// its fills and programs as native code (NativeCompiler::ViewCompiler), and every catalog example
+// resolves on it as on the interpreter's Value path.
+TEST(BundleJit, ViewEngineRunsNativeCodeFromTheHook) {
+  std::string bytes = CatalogBundle();
+  std::string error;
+  std::shared_ptr<Bundle> interp = Bundle::FromBytes(bytes, "catalog.wmb", &error);
+  ASSERT_TRUE(interp) << error;
+  BundleLoadOptions load;
+  load.compiler = codegen::MakeJitCompiler();
+  std::shared_ptr<Bundle> jit = Bundle::FromBytes(bytes, "catalog.wmb", &error, load);
+  ASSERT_TRUE(jit) << error;
+  workload::FusedDefinitions fused(*jit);
+  size_t on_view = 0, native_kinds = 0;
+  for (const Value& object : CatalogExamples()) {
+    const std::string expected = Resolved(*interp, object);
+    workload::ResolvedWorkload resolved;
+    if (!workload::ResolveOnView(*jit, ToJson(object), fused, &resolved)) continue;
+    ++on_view;
+    EXPECT_EQ(ToJson(workload::WorkloadJson(resolved)), expected) << ToJson(object);
+    const workload::FusedDefinition& definition = fused.For(*resolved.definition);
+    EXPECT_TRUE(definition.kind().native_code()) << resolved.definition->name << ": " << definition.kind().native_error();
+    native_kinds += definition.kind().native_code();
+  }
+  EXPECT_GT(on_view, 10u);
+  EXPECT_EQ(native_kinds, on_view);
+  // Without the hook, the tables and Exec.
+  workload::FusedDefinitions plain(*interp);
+  for (const catalog::Definition& definition : interp->definitions()) {
+    EXPECT_FALSE(plain.For(definition).kind().native_code()) << definition.name;
+  }
 }
 
 }  // namespace

@@ -143,7 +143,9 @@ TEST(ViewNativeProgramTest, StatusProgramsRunNativeAndAgree) {
   for (const std::string& e : exprs) programs.push_back(Lowered(e));
   view::FusedKind kind(programs, Options(false, true));
   for (size_t i = 0; i < exprs.size(); ++i) {
-    if (i != 0) EXPECT_TRUE(kind.native_program(i)) << exprs[i];  // the first is a path's: no code runs
+    if (i != 0) {
+      EXPECT_TRUE(kind.native_program(i)) << exprs[i];  // the first is a path's: no code runs
+    }
   }
   view::FusedRunner runner(kind);
   for (const std::string& doc : docs) {
