@@ -48,6 +48,18 @@ uint64_t KeyWord(const std::string& key, size_t from) {
   return word;
 }
 
+// The tape words of a value by its type byte: 2 for a number (the type word, then its 64 bits), 0
+// for a container (whose first word says where it ends), 1 for the rest. One table per module.
+llvm::GlobalVariable* TapeValueWords(llvm::Module& module) {
+  constexpr const char* kName = "wm_tape_value_words";
+  if (llvm::GlobalVariable* table = module.getNamedGlobal(kName)) return table;
+  std::vector<uint8_t> words(256, 1);
+  words['l'] = words['u'] = words['d'] = 2;
+  words[kObjectType] = words[kArrayType] = 0;
+  llvm::Constant* table = llvm::ConstantDataArray::get(module.getContext(), words);
+  return new llvm::GlobalVariable(module, table->getType(), true, llvm::GlobalValue::PrivateLinkage, table, kName);
+}
+
 class FillEmitter {
  public:
   FillEmitter(llvm::Module& module, const FillPlan& plan)
@@ -98,16 +110,8 @@ class FillEmitter {
                                               uint64_t{place} * plan_.value_size + offset);
   }
 
-  // The tape words of a value by its type byte: 2 for a number (the type word, then its 64 bits),
-  // 0 for a container (whose first word says where it ends), 1 for the rest. One table per module.
   llvm::GlobalVariable* ScalarWords() {
-    if (scalar_words_ != nullptr) return scalar_words_;
-    std::vector<uint8_t> words(256, 1);
-    words['l'] = words['u'] = words['d'] = 2;
-    words[kObjectType] = words[kArrayType] = 0;
-    llvm::Constant* table = llvm::ConstantDataArray::get(context_, words);
-    scalar_words_ = new llvm::GlobalVariable(module_, table->getType(), true, llvm::GlobalValue::PrivateLinkage, table,
-                                             "wm_tape_value_words");
+    if (scalar_words_ == nullptr) scalar_words_ = TapeValueWords(module_);
     return scalar_words_;
   }
 
@@ -275,32 +279,278 @@ class ProgramEmitter {
     function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, module_);
     llvm::Value* args = function_->getArg(0);
     result_ = function_->getArg(1);
-    llvm::BasicBlock* entry = llvm::BasicBlock::Create(context_, "entry", function_);
-    builder_.SetInsertPoint(entry);
-    // NativeProgramArgs' fields, in order (6 pointers).
+    entry_ = llvm::BasicBlock::Create(context_, "entry", function_);
+    builder_.SetInsertPoint(entry_);
+    // NativeProgramArgs' fields, in order: 8 pointers, then the step limit.
     states_ = Field(args, 0);
     values_ = Field(args, 1);
     tape_ = Field(args, 2);
-    table_ = Field(args, 3);
-    helpers_ = Field(args, 4);
-    evaluator_ = Field(args, 5);
+    strings_ = Field(args, 3);
+    table_ = Field(args, 4);
+    helpers_ = Field(args, 5);
+    evaluator_ = Field(args, 6);
+    document_ = Field(args, 7);
+    step_limit_ = builder_.CreateAlignedLoad(builder_.getInt64Ty(),
+                                             builder_.CreateConstInBoundsGEP1_64(builder_.getPtrTy(), args, 8), llvm::Align(8));
     registers_.clear();
     for (uint32_t r = 0; r < flat.registers; ++r) registers_.push_back(builder_.CreateAlloca(ptr));
     SetReg(0, values_);  // the program's input: the document's root, the trie's node 0
-    blocks_.clear();
-    for (size_t pc = 0; pc < flat.code.size(); ++pc) blocks_.push_back(llvm::BasicBlock::Create(context_, "i", function_));
+    // The most steps Exec could take so far: every instruction once; each `any` adds its loop's.
+    steps_ = builder_.CreateAlloca(builder_.getInt64Ty());
+    builder_.CreateStore(builder_.getInt64(flat.code.size()), steps_);
     failed_ = {llvm::BasicBlock::Create(context_, "error", function_), llvm::BasicBlock::Create(context_, "bail", function_)};
-    builder_.CreateBr(blocks_[0]);
-    for (size_t pc = 0; pc < flat.code.size(); ++pc) {
-      builder_.SetInsertPoint(blocks_[pc]);
-      EmitInstruction(flat.code[pc], pc);
-    }
+    decline_ = llvm::BasicBlock::Create(context_, "decline", function_);
+    llvm::BasicBlock* start = llvm::BasicBlock::Create(context_, "start", function_);
+    builder_.CreateCondBr(builder_.CreateICmpULE(builder_.getInt64(flat.code.size()), step_limit_), start, decline_);
+    builder_.SetInsertPoint(start);
+    EmitRegion(0, Return{});
     builder_.SetInsertPoint(failed_[0]);
     builder_.CreateRet(builder_.getInt32(view::kNativeError));
     builder_.SetInsertPoint(failed_[1]);
     builder_.CreateRet(builder_.getInt32(view::kNativeBail));
+    builder_.SetInsertPoint(decline_);
+    builder_.CreateRet(builder_.getInt32(view::kNativeDecline));
   }
 
+ private:
+  // Where a region's kReturn goes: the function's return (the main code), or a block's value
+  // stored in `value` and a branch to `after` (an `any`'s condition, back in its loop).
+  struct Return {
+    llvm::AllocaInst* value = nullptr;
+    llvm::BasicBlock* after = nullptr;
+  };
+  // The instructions of one region, from `start` to its first kReturn (NativeProgramSupported),
+  // from the current insertion point.
+  struct Region {
+    size_t start = 0;
+    std::vector<llvm::BasicBlock*> blocks;  // per instruction from start
+    Return on_return;
+    llvm::BasicBlock* At(size_t pc) const { return blocks[pc - start]; }
+  };
+  void EmitRegion(size_t start, Return on_return) {
+    const std::vector<view::FlatInstr>& code = plan_->code->code;
+    Region region;
+    region.start = start;
+    region.on_return = on_return;
+    for (size_t pc = start; pc < code.size(); ++pc) {
+      region.blocks.push_back(llvm::BasicBlock::Create(context_, "i", function_));
+      if (code[pc].op == view::FlatOp::kReturn) break;
+    }
+    builder_.CreateBr(region.blocks.front());
+    for (size_t k = 0; k < region.blocks.size(); ++k) {
+      builder_.SetInsertPoint(region.blocks[k]);
+      EmitInstruction(code[start + k], start + k, region);
+    }
+  }
+  // An alloca in the entry block (promoted by the optimiser where it can be).
+  llvm::AllocaInst* EntryAlloca(llvm::Type* type, uint64_t bytes = 0) {
+    llvm::IRBuilder<> at(entry_, entry_->begin());
+    llvm::AllocaInst* slot = bytes == 0 ? at.CreateAlloca(type) : at.CreateAlloca(builder_.getInt8Ty(), at.getInt64(bytes));
+    slot->setAlignment(llvm::Align(8));
+    return slot;
+  }
+  // A view of the value at tape index `index` in `place` (a value-sized stack slot).
+  void StoreView(llvm::Value* place, llvm::Value* index) {
+    builder_.CreateStore(builder_.getInt8(layout_.view_tag),
+                         builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), place, layout_.tag_offset));
+    builder_.CreateAlignedStore(document_, builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), place, layout_.view_offset),
+                                llvm::Align(8));
+    builder_.CreateAlignedStore(index, builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), place, layout_.view_offset + 8),
+                                llvm::Align(8));
+  }
+  // The tape index of a value known to be a view, and its first tape word.
+  llvm::Value* ViewIndex(llvm::Value* value) {
+    return builder_.CreateAlignedLoad(builder_.getInt64Ty(),
+                                      builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.view_offset + 8),
+                                      llvm::Align(8));
+  }
+  llvm::Value* TapeWord(llvm::Value* index) {
+    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), builder_.CreateInBoundsGEP(builder_.getInt64Ty(), tape_, index),
+                                      llvm::Align(8));
+  }
+  llvm::Value* TypeOf(llvm::Value* word) { return builder_.CreateTrunc(builder_.CreateLShr(word, 56), builder_.getInt8Ty()); }
+  // Branches to `yes` when `value` is a view whose tape word has type `type` (setting *index and
+  // *word in that branch), else to `no`.
+  void BranchOnViewOf(llvm::Value* value, uint8_t type, llvm::BasicBlock* yes, llvm::BasicBlock* no, llvm::Value** index,
+                      llvm::Value** word) {
+    llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
+                                           builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.tag_offset));
+    llvm::BasicBlock* view = llvm::BasicBlock::Create(context_, "view", function_);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.view_tag)), view, no);
+    builder_.SetInsertPoint(view);
+    *index = ViewIndex(value);
+    *word = TapeWord(*index);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(TypeOf(*word), builder_.getInt8(type)), yes, no);
+  }
+  // The tape index after the value at `index` whose first word is `word` (ScalarWords' table).
+  llvm::Value* After(llvm::Value* index, llvm::Value* word) {
+    llvm::Value* words_at = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), ScalarWords(), builder_.CreateLShr(word, 56));
+    llvm::Value* words = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), words_at), builder_.getInt64Ty());
+    return builder_.CreateSelect(builder_.CreateICmpEQ(words, builder_.getInt64(0)),
+                                 builder_.CreateAnd(word, builder_.getInt64(0xFFFFFFFFull)), builder_.CreateAdd(index, words));
+  }
+  llvm::GlobalVariable* ScalarWords() {
+    if (scalar_words_ == nullptr) scalar_words_ = TapeValueWords(module_);
+    return scalar_words_;
+  }
+
+  // kAnyAll: on an array of the document, the block on each element (a view in a stack slot)
+  // until one decides; on an empty array that is not a view (`// []`), nothing to test; anything
+  // else declines (Exec's tree evaluation), as does a loop whose steps might not fit.
+  void EmitAnyAll(const view::FlatInstr& in, size_t pc, const Region& region) {
+    const bool is_any = in.cmp != 0;
+    const size_t block_length = BlockLength(in.b);
+    llvm::Value* input = Reg(in.a);
+    llvm::BasicBlock* array = llvm::BasicBlock::Create(context_, "array", function_);
+    llvm::BasicBlock* not_array = llvm::BasicBlock::Create(context_, "not_array", function_);
+    llvm::BasicBlock* decided = llvm::BasicBlock::Create(context_, "decided", function_);
+    llvm::BasicBlock* undecided = llvm::BasicBlock::Create(context_, "undecided", function_);
+    llvm::Value *index, *open;
+    BranchOnViewOf(input, kArrayType, array, not_array, &index, &open);
+    builder_.SetInsertPoint(not_array);
+    llvm::Value* empty = CallHelper(5, builder_.getInt32Ty(), {input});
+    builder_.CreateCondBr(builder_.CreateICmpNE(empty, builder_.getInt32(0)), undecided, decline_);
+
+    builder_.SetInsertPoint(array);  // Step per element, then the block's instructions at most
+    llvm::Value* count = builder_.CreateAnd(builder_.CreateLShr(open, 32), builder_.getInt64(0xFFFFFF));
+    llvm::Value* steps = builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), steps_),
+                                            builder_.CreateMul(count, builder_.getInt64(1 + block_length)));
+    builder_.CreateStore(steps, steps_);
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "element", function_);
+    llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "each", function_);
+    llvm::BasicBlock* after = llvm::BasicBlock::Create(context_, "tested", function_);
+    llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "next", function_);
+    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
+    llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
+    llvm::BasicBlock* fits = builder_.GetInsertBlock();
+    builder_.CreateCondBr(builder_.CreateICmpULE(steps, step_limit_), loop, decline_);
+    builder_.SetInsertPoint(loop);
+    llvm::PHINode* at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    at->addIncoming(first, fits);
+    builder_.CreateCondBr(builder_.CreateICmpULT(at, end), body, undecided);
+    builder_.SetInsertPoint(body);
+    llvm::AllocaInst* element = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
+    StoreView(element, at);
+    SetReg(in.element, element);
+    llvm::AllocaInst* holds = EntryAlloca(builder_.getPtrTy());
+    EmitRegion(in.b, Return{holds, after});
+    builder_.SetInsertPoint(after);
+    llvm::Value* truthy = Truthy(builder_.CreateLoad(builder_.getPtrTy(), holds));
+    builder_.CreateCondBr(is_any ? truthy : builder_.CreateNot(truthy), decided, next);
+    builder_.SetInsertPoint(next);
+    llvm::Value* following = After(at, TapeWord(at));
+    at->addIncoming(following, builder_.GetInsertBlock());
+    builder_.CreateBr(loop);
+
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(context_, "any", function_);
+    builder_.SetInsertPoint(decided);
+    builder_.CreateBr(join);
+    builder_.SetInsertPoint(undecided);
+    builder_.CreateBr(join);
+    builder_.SetInsertPoint(join);
+    llvm::PHINode* result = builder_.CreatePHI(builder_.getInt1Ty(), 2);
+    result->addIncoming(builder_.getInt1(is_any), decided);    // any: one held; all: one failed
+    result->addIncoming(builder_.getInt1(!is_any), undecided);
+    SetReg(in.r, BoolValue(result));
+    builder_.CreateBr(region.At(pc + 1));
+  }
+  // The instructions of the block at `start`, to its kReturn.
+  size_t BlockLength(size_t start) const {
+    const std::vector<view::FlatInstr>& code = plan_->code->code;
+    size_t pc = start;
+    while (code[pc].op != view::FlatOp::kReturn) ++pc;
+    return pc - start + 1;
+  }
+
+  // kFieldCompare `.key OP constant`: the member, tested by the runtime against the constant.
+  void EmitFieldCompare(const view::FlatInstr& in, size_t pc, const Region& region) {
+    const view::VNode& node = plan_->program->nodes[in.n];
+    llvm::Value* value = EmitMember(Reg(in.a), node.keys[0]);
+    llvm::Value* holds = CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(node.a), value, ConstantWmValue(node.c)});
+    SetReg(in.r, BoolValue(builder_.CreateICmpNE(holds, builder_.getInt32(0))));
+    builder_.CreateBr(region.At(pc + 1));
+  }
+  // kField `.key` (`.key // constant` with b): the member, or the constant where it is falsy.
+  void EmitField(const view::FlatInstr& in, size_t pc, const Region& region) {
+    llvm::Value* value = EmitMember(Reg(in.a), plan_->program->nodes[in.n].keys[0]);
+    if (in.b != view::kNoConst) value = builder_.CreateSelect(Truthy(value), value, ConstantValue(in.b));
+    SetReg(in.r, value);
+    builder_.CreateBr(region.At(pc + 1));
+  }
+  // `input.key` where input is an object of the document: its members scanned for the key (the
+  // last one found is the value, as the DOM's lookups), in a stack slot of this instruction's, or
+  // null; anything else declines (Exec's FieldOf and FieldPath).
+  llvm::Value* EmitMember(llvm::Value* input, const std::string& key) {
+    llvm::BasicBlock* object = llvm::BasicBlock::Create(context_, "object", function_);
+    llvm::Value *index, *open;
+    BranchOnViewOf(input, kObjectType, object, decline_, &index, &open);
+    builder_.SetInsertPoint(object);
+    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
+    llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "member", function_);
+    llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "key", function_);
+    llvm::BasicBlock* sized = llvm::BasicBlock::Create(context_, "sized", function_);
+    llvm::BasicBlock* matched = llvm::BasicBlock::Create(context_, "matched", function_);
+    llvm::BasicBlock* advance = llvm::BasicBlock::Create(context_, "next", function_);
+    llvm::BasicBlock* scanned = llvm::BasicBlock::Create(context_, "scanned", function_);
+    builder_.CreateBr(loop);
+    builder_.SetInsertPoint(loop);
+    llvm::PHINode* at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    llvm::PHINode* found = builder_.CreatePHI(builder_.getInt64Ty(), 2);  // the value's index, 0: none
+    at->addIncoming(first, object);
+    found->addIncoming(builder_.getInt64(0), object);
+    builder_.CreateCondBr(builder_.CreateICmpULT(at, end), body, scanned);
+    builder_.SetInsertPoint(body);
+    llvm::Value* key_word = TapeWord(at);
+    llvm::Value* value_at = builder_.CreateAdd(at, builder_.getInt64(1));
+    llvm::Value* value_word = TapeWord(value_at);
+    llvm::Value* key_bytes = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), strings_,
+                                                        builder_.CreateAnd(key_word, builder_.getInt64(kPayloadMask)));
+    llvm::Value* size = builder_.CreateAlignedLoad(builder_.getInt32Ty(), key_bytes, llvm::Align(1));
+    builder_.CreateCondBr(builder_.CreateICmpEQ(size, builder_.getInt32(static_cast<uint32_t>(key.size()))), sized, advance);
+    builder_.SetInsertPoint(sized);  // the key's words: the last one overlapping the one before
+    llvm::Value* bytes = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), key_bytes, 4);
+    llvm::Value* same = builder_.getTrue();
+    for (size_t from = 0; from < key.size(); from += 8) {
+      const size_t word_at = key.size() >= 8 ? std::min(from, key.size() - 8) : 0;
+      llvm::Value* word = builder_.CreateAlignedLoad(builder_.getInt64Ty(),
+                                                     builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), bytes, word_at),
+                                                     llvm::Align(1));
+      if (key.size() < 8) word = builder_.CreateAnd(word, builder_.getInt64((uint64_t{1} << (8 * key.size())) - 1));
+      same = builder_.CreateAnd(same, builder_.CreateICmpEQ(word, builder_.getInt64(KeyWord(key, word_at))));
+    }
+    builder_.CreateCondBr(same, matched, advance);
+    builder_.SetInsertPoint(matched);
+    builder_.CreateBr(advance);
+    builder_.SetInsertPoint(advance);
+    llvm::PHINode* kept = builder_.CreatePHI(builder_.getInt64Ty(), 3);
+    kept->addIncoming(found, body);
+    kept->addIncoming(found, sized);
+    kept->addIncoming(value_at, matched);
+    llvm::Value* following = After(value_at, value_word);
+    at->addIncoming(following, advance);
+    found->addIncoming(kept, advance);
+    builder_.CreateBr(loop);
+
+    builder_.SetInsertPoint(scanned);
+    llvm::AllocaInst* field = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
+    llvm::BasicBlock* present = llvm::BasicBlock::Create(context_, "present", function_);
+    llvm::BasicBlock* test = llvm::BasicBlock::Create(context_, "test", function_);
+    builder_.CreateCondBr(builder_.CreateICmpNE(found, builder_.getInt64(0)), present, test);
+    builder_.SetInsertPoint(present);
+    StoreView(field, found);
+    builder_.CreateBr(test);
+    builder_.SetInsertPoint(test);
+    llvm::PHINode* value = builder_.CreatePHI(builder_.getPtrTy(), 2);
+    value->addIncoming(TableValueIn(scanned, view::kNativeNullValue), scanned);
+    value->addIncoming(field, present);
+    return value;
+  }
+  // Table entry `index`, loaded at the end of `block` (before its terminator).
+  llvm::Value* TableValueIn(llvm::BasicBlock* block, uint64_t index) {
+    llvm::IRBuilder<> at(block->getTerminator());
+    return at.CreateAlignedLoad(at.getPtrTy(), at.CreateConstInBoundsGEP1_64(at.getPtrTy(), table_, index), llvm::Align(8));
+  }
  private:
   llvm::Value* Field(llvm::Value* base, uint64_t index) {
     return builder_.CreateAlignedLoad(builder_.getPtrTy(),
@@ -321,7 +571,7 @@ class ProgramEmitter {
     auto* type = llvm::FunctionType::get(result, types, false);
     return builder_.CreateCall(type, Field(helpers_, index), call_args);
   }
-  void Next(size_t pc) { builder_.CreateBr(blocks_[pc + 1]); }
+  void Next(const Region& region, size_t pc) { builder_.CreateBr(region.At(pc + 1)); }
 
   // jq's truthiness of the value at `value`: the scalar tags and views inline, the rest by the runtime.
   llvm::Value* Truthy(llvm::Value* value) {
@@ -373,7 +623,7 @@ class ProgramEmitter {
 
   // A trie read (kPath, kPathOrConst) of absolute node `node`: the error or bail of its state ends
   // the run; a missing node reads null; `or_const` (unless kNoConst) where the value is falsy.
-  void EmitPath(const view::FlatInstr& in, size_t pc, uint32_t or_const) {
+  void EmitPath(const view::FlatInstr& in, size_t pc, uint32_t or_const, const Region& region) {
     llvm::Value* state = builder_.CreateLoad(builder_.getInt8Ty(),
                                              builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), states_, in.a));
     llvm::BasicBlock* known = llvm::BasicBlock::Create(context_, "known", function_);
@@ -401,51 +651,59 @@ class ProgramEmitter {
     } else {
       SetReg(in.r, builder_.CreateSelect(Truthy(value), value, ConstantValue(or_const)));
     }
-    Next(pc);
+    Next(region, pc);
   }
 
-  void EmitInstruction(const view::FlatInstr& in, size_t pc) {
+  void EmitInstruction(const view::FlatInstr& in, size_t pc, const Region& region) {
     using view::FlatOp;
     switch (in.op) {
-      case FlatOp::kConst: SetReg(in.r, ConstantValue(in.a)); Next(pc); return;
-      case FlatOp::kPath: EmitPath(in, pc, view::kNoConst); return;
-      case FlatOp::kPathOrConst: EmitPath(in, pc, in.b); return;
+      case FlatOp::kConst: SetReg(in.r, ConstantValue(in.a)); Next(region, pc); return;
+      case FlatOp::kPath: EmitPath(in, pc, view::kNoConst, region); return;
+      case FlatOp::kPathOrConst: EmitPath(in, pc, in.b, region); return;
+      case FlatOp::kAnyAll: EmitAnyAll(in, pc, region); return;
+      case FlatOp::kFieldCompare: EmitFieldCompare(in, pc, region); return;
+      case FlatOp::kField: EmitField(in, pc, region); return;
       case FlatOp::kCompare: {
         llvm::Value* order = CallHelper(1, builder_.getInt32Ty(), {Reg(in.a), Reg(in.b)});
         SetReg(in.r, BoolValue(Holds(in.cmp, order)));
-        Next(pc);
+        Next(region, pc);
         return;
       }
       case FlatOp::kCompareConst: {
         llvm::Value* holds =
             CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(in.cmp), Reg(in.a), ConstantWmValue(in.b)});
         SetReg(in.r, BoolValue(builder_.CreateICmpNE(holds, builder_.getInt32(0))));
-        Next(pc);
+        Next(region, pc);
         return;
       }
-      case FlatOp::kNot: SetReg(in.r, BoolValue(builder_.CreateNot(Truthy(Reg(in.a))))); Next(pc); return;
-      case FlatOp::kTruthy: SetReg(in.r, BoolValue(Truthy(Reg(in.a)))); Next(pc); return;
-      case FlatOp::kSetBool: SetReg(in.r, TableValue(in.cmp != 0 ? view::kNativeTrueValue : view::kNativeFalseValue)); Next(pc); return;
-      case FlatOp::kMove: SetReg(in.r, Reg(in.a)); Next(pc); return;
-      case FlatOp::kJump: builder_.CreateBr(blocks_[in.b]); return;
-      case FlatOp::kJumpIfFalsy: builder_.CreateCondBr(Truthy(Reg(in.a)), blocks_[pc + 1], blocks_[in.b]); return;
-      case FlatOp::kJumpIfTruthy: builder_.CreateCondBr(Truthy(Reg(in.a)), blocks_[in.b], blocks_[pc + 1]); return;
+      case FlatOp::kNot: SetReg(in.r, BoolValue(builder_.CreateNot(Truthy(Reg(in.a))))); Next(region, pc); return;
+      case FlatOp::kTruthy: SetReg(in.r, BoolValue(Truthy(Reg(in.a)))); Next(region, pc); return;
+      case FlatOp::kSetBool: SetReg(in.r, TableValue(in.cmp != 0 ? view::kNativeTrueValue : view::kNativeFalseValue)); Next(region, pc); return;
+      case FlatOp::kMove: SetReg(in.r, Reg(in.a)); Next(region, pc); return;
+      case FlatOp::kJump: builder_.CreateBr(region.At(in.b)); return;
+      case FlatOp::kJumpIfFalsy: builder_.CreateCondBr(Truthy(Reg(in.a)), region.At(pc + 1), region.At(in.b)); return;
+      case FlatOp::kJumpIfTruthy: builder_.CreateCondBr(Truthy(Reg(in.a)), region.At(in.b), region.At(pc + 1)); return;
       case FlatOp::kMemoLoad: {
         llvm::Value* kept = CallHelper(3, builder_.getPtrTy(), {evaluator_, builder_.getInt32(in.a)});
         llvm::BasicBlock* found = llvm::BasicBlock::Create(context_, "memo", function_);
-        builder_.CreateCondBr(builder_.CreateIsNotNull(kept), found, blocks_[pc + 1]);
+        builder_.CreateCondBr(builder_.CreateIsNotNull(kept), found, region.At(pc + 1));
         builder_.SetInsertPoint(found);
         SetReg(in.r, kept);
-        builder_.CreateBr(blocks_[in.b]);
+        builder_.CreateBr(region.At(in.b));
         return;
       }
       case FlatOp::kMemoStore:
         SetReg(in.r, CallHelper(4, builder_.getPtrTy(), {evaluator_, builder_.getInt32(in.a), Reg(in.r)}));
-        Next(pc);
+        Next(region, pc);
         return;
       case FlatOp::kReturn:
-        builder_.CreateAlignedStore(Reg(in.a), result_, llvm::Align(8));
-        builder_.CreateRet(builder_.getInt32(view::kNativeContinue));
+        if (region.on_return.after == nullptr) {  // the program's value
+          builder_.CreateAlignedStore(Reg(in.a), result_, llvm::Align(8));
+          builder_.CreateRet(builder_.getInt32(view::kNativeContinue));
+        } else {  // a block's, back in its loop
+          builder_.CreateStore(Reg(in.a), region.on_return.value);
+          builder_.CreateBr(region.on_return.after);
+        }
         return;
       default:  // not NativeProgramSupported: the plan never holds it
         builder_.CreateBr(failed_[1]);
@@ -459,11 +717,15 @@ class ProgramEmitter {
   const FillPlan& layout_;
   const view::ProgramPlan* plan_ = nullptr;
   llvm::Function* function_ = nullptr;
-  llvm::Value *result_ = nullptr, *states_ = nullptr, *values_ = nullptr, *tape_ = nullptr, *table_ = nullptr,
-              *helpers_ = nullptr, *evaluator_ = nullptr;
+  llvm::Value *result_ = nullptr, *states_ = nullptr, *values_ = nullptr, *tape_ = nullptr, *strings_ = nullptr,
+              *table_ = nullptr, *helpers_ = nullptr, *evaluator_ = nullptr, *document_ = nullptr,
+              *step_limit_ = nullptr;
+  llvm::BasicBlock* entry_ = nullptr;
+  llvm::AllocaInst* steps_ = nullptr;
+  llvm::GlobalVariable* scalar_words_ = nullptr;
   std::vector<llvm::AllocaInst*> registers_;
-  std::vector<llvm::BasicBlock*> blocks_;
   std::array<llvm::BasicBlock*, 2> failed_{};  // error, bail
+  llvm::BasicBlock* decline_ = nullptr;
 };
 
 std::string FillSymbol(size_t root) { return "wm_view_fill_" + std::to_string(root); }
@@ -509,7 +771,8 @@ class JitViewCompiler : public view::NativeViewCompiler {
     for (size_t r = 0; r < plan.fills.roots.size(); ++r) fill_emitter.Emit(plan.fills.roots[r], FillSymbol(r));
     ProgramEmitter program_emitter(*module, plan.fills);
     for (size_t p = 0; p < plan.programs.size(); ++p) {
-      if (!view::NativeProgramSupported(*plan.programs[p].code)) {
+      if (plan.programs[p].program == nullptr ||
+          !view::NativeProgramSupported(*plan.programs[p].code, *plan.programs[p].program)) {
         *error = "view program " + std::to_string(p) + ": not supported by native code";
         return nullptr;
       }

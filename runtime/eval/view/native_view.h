@@ -14,9 +14,15 @@
 //
 // A native program does what Exec does with the same flat code, for the instructions
 // NativeProgramSupported allows (reads of absolute trie nodes, constants, comparisons, tests,
-// jumps, the kind's memo), without charging steps: the runtime runs it only where the code's
-// length fits in the first slice of the step budget, where Exec cannot run out either. An error
-// or a bail ends it with that status, as Exec's; the runner then does what it does after Exec's.
+// jumps, the kind's memo, `any`/`all` over an array of the document with `.key OP constant`
+// tests), without charging steps: it runs only where the most steps Exec could take (the code's
+// length, plus each `any`'s elements times its block's length) fit in the first slice of the
+// step budget, where Exec cannot run out either, and declines otherwise. An error or a bail ends
+// it with that status, as Exec's; the runner then does what it does after Exec's. It declines
+// (kNativeDecline) where Exec would take a path it does not cover (an `any` over a value that is
+// not an array of the document, a field of a value that is not an object of it): the runner then
+// runs the program's Exec from its start (native code writes nothing but memo slots, whose values
+// Exec would compute the same).
 #pragma once
 
 #include <cstddef>
@@ -69,8 +75,9 @@ constexpr uint32_t kNativeConstants = 3;   // then constant c's value at kNative
 
 struct ProgramPlan {
   uint32_t resolver = 0;
-  const FlatCode* code = nullptr;  // valid during Compile; NativeProgramSupported(*code)
-  uint32_t constants = 0;          // the program's constant count (its table's layout)
+  const FlatCode* code = nullptr;        // valid during Compile; NativeProgramSupported(*code, *program)
+  const ViewProgram* program = nullptr;  // the code's program (kFieldCompare's node), valid during Compile
+  uint32_t constants = 0;                // the program's constant count (its table's layout)
 };
 
 struct NativeViewPlan {
@@ -78,12 +85,14 @@ struct NativeViewPlan {
   std::vector<ProgramPlan> programs;
 };
 
-// Whether native code runs `code`: a single program's code (no per-element, bound or `try`
-// form) of at most kNativeProgramMaxLength instructions, each one of kConst, kPath,
+// Whether native code runs `code` (of `program`): a single program's code (no per-element, bound
+// or `try` form) of at most kNativeProgramMaxLength instructions, each one of kConst, kPath,
 // kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
-// kMemoStore and kReturn.
+// kMemoStore, kAnyAll, kFieldCompare and kField of one key (a kField's value never the
+// program's own: native code keeps it on its stack) and kReturn, each block (an `any`'s
+// condition) ending at its first kReturn with its jumps inside it.
 constexpr size_t kNativeProgramMaxLength = 4096;  // eval_internal::StepBudget::kSlice
-bool NativeProgramSupported(const FlatCode& code);
+bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program);
 
 // What a native program's value tests and memo reads call back into (the runtime's own
 // functions, as Exec calls them). Values are the runtime's (FillPlan's layout); `constant` a wm::Value.
@@ -93,21 +102,26 @@ struct NativeViewHelpers {
   int32_t (*truthy)(const void* value);
   const void* (*memo_load)(void* evaluator, uint32_t slot);  // null: not known on this object
   const void* (*memo_store)(void* evaluator, uint32_t slot, const void* value);  // where it is kept
+  int32_t (*empty_array)(const void* value);  // not a view, and an empty array (`// []`)
 };
 
 struct NativeProgramArgs {
   const uint8_t* states;        // the absolute trie nodes' states and values (FillPlan's places);
   const unsigned char* values;  // node 0's value is the document's root, the program's input
   const uint64_t* tape;         // the object's tape: a view's type word is tape[its index]
+  const uint8_t* strings;       // and its string buffer (a key's size, then its bytes)
   const void* const* table;     // the program's table (kNative*)
   const NativeViewHelpers* helpers;
   void* evaluator;              // the memo helpers' first argument
+  const void* document;         // the object's document, as its views hold it
+  uint64_t step_limit;          // the steps Exec may take without reaching the budget's end
 };
 
 // A native program's statuses.
 constexpr int32_t kNativeContinue = 0;  // *result is the program's value
 constexpr int32_t kNativeError = 1;
 constexpr int32_t kNativeBail = 2;
+constexpr int32_t kNativeDecline = 3;  // run the program's Exec instead
 using NativeProgramFn = int32_t (*)(const NativeProgramArgs* args, const void** result);
 
 // One fill root's native fill, on the object at tape index `index` (any element: a non-object

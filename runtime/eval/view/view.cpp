@@ -1253,20 +1253,26 @@ class Evaluator {
   }
 
   // A program's native code (native_view.h) in place of its flat code's Exec: the same value,
-  // error or bail, then the same Emit. The caller has checked that the code's length fits in
-  // the step budget's first slice (where Exec cannot run out).
-  [[gnu::always_inline]] Flow RunNative(NativeProgramFn native, const void* const* table, OutputSink outputs) {
+  // error or bail, then the same Emit; *declined (and nothing emitted) where the code leaves the
+  // program to Exec.
+  [[gnu::always_inline]] Flow RunNative(NativeProgramFn native, const void* const* table, OutputSink outputs,
+                                        bool* declined) {
     const PathCache& paths = *cx_.paths;
+    const TapeRef root = TapeRefOf(paths.root().dom());
     const NativeProgramArgs args{reinterpret_cast<const uint8_t*>(paths.states.data()),
                                  reinterpret_cast<const unsigned char*>(paths.values.data()),
-                                 TapeRefOf(paths.root().dom()).doc->tape.get(),
+                                 root.doc->tape.get(),
+                                 root.doc->string_buf.get(),
                                  table,
                                  &kNativeHelpers,
-                                 this};
+                                 this,
+                                 root.doc,
+                                 std::min<uint64_t>(cx_.limits->fuel, eval_internal::StepBudget::kSlice)};
     const void* value;
     switch (native(&args, &value)) {
       case kNativeContinue: return Emit(*static_cast<const VVal*>(value), outputs);
       case kNativeError: return Flow::kError;
+      case kNativeDecline: *declined = true; return Flow::kContinue;
       default: return Flow::kBail;
     }
   }
@@ -2795,24 +2801,74 @@ int32_t NativeCompare(const void* a, const void* b) {
   return CompareViews(*static_cast<const VVal*>(a), *static_cast<const VVal*>(b));
 }
 int32_t NativeTruthy(const void* value) { return Truthy(*static_cast<const VVal*>(value)); }
+int32_t NativeEmptyArray(const void* value) {
+  const VVal& v = *static_cast<const VVal*>(value);
+  return !v.is_dom() && v.kind() == Kind::Array && IsEmptyContainer(v);
+}
 
 }  // namespace
 
-const NativeViewHelpers Evaluator::kNativeHelpers = {NativeHoldsAgainstConstant, NativeCompare, NativeTruthy,
-                                                     Evaluator::NativeMemoLoad, Evaluator::NativeMemoStore};
+const NativeViewHelpers Evaluator::kNativeHelpers = {NativeHoldsAgainstConstant, NativeCompare,
+                                                     NativeTruthy,      Evaluator::NativeMemoLoad,
+                                                     Evaluator::NativeMemoStore, NativeEmptyArray};
 
-bool NativeProgramSupported(const FlatCode& code) {
+namespace {
+// The main code's kReturn (its first; the blocks follow it).
+size_t MainReturn(const FlatCode& code) {
+  size_t pc = 0;
+  while (pc + 1 < code.code.size() && code.code[pc].op != FlatOp::kReturn) ++pc;
+  return pc;
+}
+}  // namespace
+
+bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
   if (code.each_iteration != 0 || code.bind_slot != FlatCode::kNoSlot || code.catch_from != FlatCode::kNoCatch ||
       code.code.empty() || code.code.size() > kNativeProgramMaxLength) {
     return false;
   }
-  for (const FlatInstr& in : code.code) {
+  // Each region (the main code from 0, a block from its kAnyAll's b) runs to its first kReturn,
+  // jumping forward inside it.
+  const auto region_ok = [&](size_t start) {
+    for (size_t pc = start; pc < code.code.size(); ++pc) {
+      const FlatInstr& in = code.code[pc];
+      if (in.op == FlatOp::kReturn) return true;
+      const bool jumps = in.op == FlatOp::kJump || in.op == FlatOp::kJumpIfFalsy || in.op == FlatOp::kJumpIfTruthy ||
+                         in.op == FlatOp::kMemoLoad;
+      if (jumps && (in.b <= pc || in.b >= code.code.size())) return false;
+      if (jumps) {
+        for (size_t between = pc + 1; between < in.b; ++between) {
+          if (code.code[between].op == FlatOp::kReturn) return false;  // out of the region
+        }
+      }
+    }
+    return false;
+  };
+  if (!region_ok(0)) return false;
+  for (size_t pc = 0; pc < code.code.size(); ++pc) {
+    const FlatInstr& in = code.code[pc];
     switch (in.op) {
       case FlatOp::kConst: case FlatOp::kPath: case FlatOp::kPathOrConst: case FlatOp::kCompare:
       case FlatOp::kCompareConst: case FlatOp::kNot: case FlatOp::kTruthy: case FlatOp::kSetBool:
       case FlatOp::kMove: case FlatOp::kJump: case FlatOp::kJumpIfFalsy: case FlatOp::kJumpIfTruthy:
       case FlatOp::kMemoLoad: case FlatOp::kMemoStore: case FlatOp::kReturn:
         break;
+      case FlatOp::kAnyAll:
+        if (in.b <= pc || in.b >= code.code.size() || !region_ok(in.b)) return false;
+        break;
+      case FlatOp::kFieldCompare:
+        if (in.n >= program.nodes.size() || program.nodes[in.n].keys.size() != 1) return false;
+        break;
+      case FlatOp::kField: {
+        // Its value is in native code's stack: it must not be the program's (returned or moved).
+        if (in.n >= program.nodes.size() || program.nodes[in.n].keys.size() != 1) return false;
+        for (const FlatInstr& use : code.code) {
+          if ((use.op == FlatOp::kMove || use.op == FlatOp::kReturn) && use.a == in.r) {
+            const bool block_return = use.op == FlatOp::kReturn && &use != &code.code[MainReturn(code)];
+            if (!block_return) return false;
+          }
+        }
+        break;
+      }
       default:
         return false;
     }
@@ -2877,13 +2933,13 @@ void FusedKind::CompileNative() {
   for (uint32_t i = 0; i < programs_.size(); ++i) {
     const ViewProgram* view = views_[i].get();
     const FlatCode* code = flat_[i].get();
-    if (view == nullptr || code == nullptr || !NativeProgramSupported(*code)) continue;
+    if (view == nullptr || code == nullptr || !NativeProgramSupported(*code, *view)) continue;
     if (TrieValueOf(*view, *trie_, view->root) >= 0 || view->nodes[view->root].op == VOp::kConst) continue;
     const bool object_memo_only = std::all_of(code->code.begin(), code->code.end(), [&](const FlatInstr& in) {
       return (in.op != FlatOp::kMemoLoad && in.op != FlatOp::kMemoStore) || memo_iterations_[in.a] == 0;
     });
     if (!object_memo_only) continue;
-    plan.programs.push_back({i, code, static_cast<uint32_t>(view->consts.size())});
+    plan.programs.push_back({i, code, view, static_cast<uint32_t>(view->consts.size())});
     resolvers.push_back(i);
   }
   if (plan.fills.roots.empty() && plan.programs.empty()) return;
@@ -3562,10 +3618,12 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
         ++stats_.object_runs;
         continue;
       }
-      // Native code where the code's length fits in the steps Exec could take (NativeProgramSupported).
-      const bool native = step.native != nullptr && step.flat->code.size() <= options.limits.fuel;
-      const Flow flow = native ? evaluator.RunNative(step.native, step.native_table, sink)
-                               : RunProgram(evaluator, step, &s.flat_registers, sink);
+      // Native code, unless it declines (its steps might not fit in the budget's first slice, or
+      // Exec takes a path it does not cover): Exec then.
+      bool declined = step.native == nullptr;
+      Flow flow = declined ? Flow::kContinue : evaluator.RunNative(step.native, step.native_table, sink, &declined);
+      const bool native = !declined;
+      if (declined) flow = RunProgram(evaluator, step, &s.flat_registers, sink);
       if (flow == Flow::kContinue) {
         stats_.native_runs += native;
         AnsweredOnDom(i, begin, outputs_.size());

@@ -160,15 +160,85 @@ TEST(ViewNativeProgramTest, StatusProgramsRunNativeAndAgree) {
 }
 
 TEST(ViewNativeProgramTest, OtherFlatCodeStaysOnExec) {
-  // Arithmetic, an `any` over an array and per-element code are Exec's.
-  view::FusedKind kind({Lowered("(.spec.replicas // 1) * 2"), Lowered("(.status.conditions // []) | any(.type == \"Ready\")"),
-                        Lowered(".spec.list[] | (.a // 0) > 1"), Lowered(".spec.replicas == 3")},
+  // Arithmetic and per-element code are Exec's.
+  view::FusedKind kind({Lowered("(.spec.replicas // 1) * 2"), Lowered(".spec.list[] | (.a // 0) > 1"),
+                        Lowered(".spec.replicas == 3")},
                        Options(false, true));
   ASSERT_TRUE(kind.native_code()) << kind.native_error();
   EXPECT_FALSE(kind.native_program(0));
   EXPECT_FALSE(kind.native_program(1));
-  EXPECT_FALSE(kind.native_program(2));
-  EXPECT_TRUE(kind.native_program(3));
+  EXPECT_TRUE(kind.native_program(2));
+}
+
+// The catalog's condition tests: `any` / `all` over an array of the document with `.key OP
+// constant` tests, native, on arrays of objects (repeated keys, absent keys, values of every
+// kind), empty arrays, the `// []` default, and inputs it declines to Exec (objects, scalars and
+// null where an array is expected, elements that are not objects), all agreeing with the
+// interpreter.
+TEST(ViewNativeProgramTest, ConditionTestsRunNativeAndAgree) {
+  const std::vector<std::string> exprs = {
+      "(.status.conditions // []) | any(.type == \"Ready\" and .status == \"True\")",
+      "(.status.conditions // []) | all(.status != \"False\")",
+      "((.status.conditions // []) | any((.type == \"Completed\" or .type == \"Failed\") and .status == \"True\") | not) "
+      "and ((.status.replicated // []) | any((.ready // 0) > 0 or (.active // 0) > 0))",
+      "(.status.conditions // []) | any(.observedGeneration >= 2)",
+      ".status.conditions | any(.type == \"Ready\")",
+  };
+  const std::vector<std::string> docs = {
+      R"({"status":{"conditions":[{"type":"Ready","status":"True"},{"type":"Failed","status":"False"}],
+                    "replicated":[{"ready":0,"active":1}]}})",
+      R"({"status":{"conditions":[{"type":"Ready","status":"False","type":"Failed"},{"status":"True","type":"Ready"}],
+                    "replicated":[{"ready":0},{"active":0},{}]}})",
+      R"({"status":{"conditions":[{"type":"Completed","status":"True","observedGeneration":3}],"replicated":[]}})",
+      R"({"status":{"conditions":[],"replicated":null}})",
+      R"({"status":{"conditions":null}})",
+      R"({"status":{}})",
+      R"({"status":{"conditions":[null,{"type":"Ready","status":"True"}]}})",
+      R"({"status":{"conditions":[1,"x",[{"type":"Ready"}],true]}})",
+      R"({"status":{"conditions":{"a":{"type":"Ready","status":"True"}},"replicated":{"x":{"ready":2}}}})",
+      R"({"status":{"conditions":"text","replicated":7}})",
+      R"({"status":{"conditions":[{"type":["Ready"],"status":{"s":1},"observedGeneration":"2"},{"observedGeneration":2.5}]}})",
+      R"({"status":{"conditions":[{"typeX":"Ready","statu":"True","Type":"Ready"}]}})",
+  };
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs, Options(false, true));
+  for (size_t i = 0; i < exprs.size(); ++i) EXPECT_TRUE(kind.native_program(i)) << exprs[i];
+  view::FusedRunner runner(kind);
+  for (const std::string& doc : docs) {
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
+    }
+  }
+  EXPECT_GT(runner.stats().native_runs, docs.size() * 2);
+  EXPECT_LT(runner.stats().native_runs, runner.stats().flat_runs);  // some declined to Exec
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+}
+
+// An `any` whose elements might take more steps than the budget allows without a second slice
+// declines to Exec, which counts them: the answers are Exec's (the view engine's without native
+// code) under every budget.
+TEST(ViewNativeProgramTest, LongArraysUnderASmallBudgetRunExec) {
+  const std::string expr = "(.status.conditions // []) | any(.type == \"Ready\")";
+  std::string doc = R"({"status":{"conditions":[)";
+  for (int i = 0; i < 300; ++i) doc += std::string(i ? "," : "") + R"({"type":"Waiting"})";
+  doc += R"(,{"type":"Ready"}]}})";
+  view::FusedKind kind({Lowered(expr)}, Options(false, true));
+  view::FusedKind exec({Lowered(expr)}, Options(false, false));
+  ASSERT_TRUE(kind.native_program(0));
+  for (uint64_t fuel : {uint64_t{50}, uint64_t{600}, uint64_t{100000}}) {
+    RunOptions options;
+    options.limits.fuel = fuel;
+    view::FusedRunner runner(kind), exec_runner(exec);
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, options, &error));
+    ASSERT_TRUE(exec_runner.Run(doc, options, &error));
+    EXPECT_EQ(Describe(runner.result(0)), Describe(exec_runner.result(0))) << fuel;
+    EXPECT_EQ(runner.result(0).fused, exec_runner.result(0).fused) << fuel;
+    EXPECT_EQ(runner.stats().native_runs, fuel >= 100000 ? 1u : 0u) << fuel;
+  }
 }
 
 TEST(ViewNativeProgramTest, AStepBudgetBelowTheCodesLengthRunsExec) {
