@@ -303,6 +303,13 @@ class ProgramEmitter {
     llvm::BasicBlock* start = llvm::BasicBlock::Create(context_, "start", function_);
     builder_.CreateCondBr(builder_.CreateICmpULE(builder_.getInt64(flat.code.size()), step_limit_), start, decline_);
     builder_.SetInsertPoint(start);
+    bound_ = nullptr;
+    if (flat.bind_slot != view::FlatCode::kNoSlot) {  // `E as $x | ...`: E's code first, its value $x
+      bound_ = EntryAlloca(ptr);
+      llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "body", function_);
+      EmitRegion(flat.bind_entry, Return{bound_, body});
+      builder_.SetInsertPoint(body);
+    }
     EmitRegion(0, Return{});
     builder_.SetInsertPoint(failed_[0]);
     builder_.CreateRet(builder_.getInt32(view::kNativeError));
@@ -680,6 +687,10 @@ class ProgramEmitter {
       case FlatOp::kTruthy: SetReg(in.r, BoolValue(Truthy(Reg(in.a)))); Next(region, pc); return;
       case FlatOp::kSetBool: SetReg(in.r, TableValue(in.cmp != 0 ? view::kNativeTrueValue : view::kNativeFalseValue)); Next(region, pc); return;
       case FlatOp::kMove: SetReg(in.r, Reg(in.a)); Next(region, pc); return;
+      case FlatOp::kVar:  // the bound variable (NativeProgramSupported)
+        SetReg(in.r, builder_.CreateLoad(builder_.getPtrTy(), bound_));
+        Next(region, pc);
+        return;
       case FlatOp::kJump: builder_.CreateBr(region.At(in.b)); return;
       case FlatOp::kJumpIfFalsy: builder_.CreateCondBr(Truthy(Reg(in.a)), region.At(pc + 1), region.At(in.b)); return;
       case FlatOp::kJumpIfTruthy: builder_.CreateCondBr(Truthy(Reg(in.a)), region.At(in.b), region.At(pc + 1)); return;
@@ -722,6 +733,7 @@ class ProgramEmitter {
               *step_limit_ = nullptr;
   llvm::BasicBlock* entry_ = nullptr;
   llvm::AllocaInst* steps_ = nullptr;
+  llvm::AllocaInst* bound_ = nullptr;  // `E as $x`: where E's value is
   llvm::GlobalVariable* scalar_words_ = nullptr;
   std::vector<llvm::AllocaInst*> registers_;
   std::array<llvm::BasicBlock*, 2> failed_{};  // error, bail

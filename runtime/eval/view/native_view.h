@@ -85,8 +85,9 @@ struct NativeViewPlan {
   std::vector<ProgramPlan> programs;
 };
 
-// Whether native code runs `code` (of `program`): a single program's code (no per-element, bound
-// or `try` form) of at most kNativeProgramMaxLength instructions, each one of kConst, kPath,
+// Whether native code runs `code` (of `program`): a single program's code, or the body of
+// `E as $x | ...` with E's code (FlatCode::bind_slot; kVar of that slot only), not per element
+// nor `try`, of at most kNativeProgramMaxLength instructions, each one of kConst, kPath,
 // kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
 // kMemoStore, kAnyAll, kFieldCompare and kField of one key (a kField's value never the
 // program's own: native code keeps it on its stack) and kReturn, each block (an `any`'s

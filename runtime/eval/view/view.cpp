@@ -2822,10 +2822,11 @@ size_t MainReturn(const FlatCode& code) {
 }  // namespace
 
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
-  if (code.each_iteration != 0 || code.bind_slot != FlatCode::kNoSlot || code.catch_from != FlatCode::kNoCatch ||
-      code.code.empty() || code.code.size() > kNativeProgramMaxLength) {
+  if (code.each_iteration != 0 || code.catch_from != FlatCode::kNoCatch || code.code.empty() ||
+      code.code.size() > kNativeProgramMaxLength) {
     return false;
   }
+  const bool binds = code.bind_slot != FlatCode::kNoSlot;
   // Each region (the main code from 0, a block from its kAnyAll's b) runs to its first kReturn,
   // jumping forward inside it.
   const auto region_ok = [&](size_t start) {
@@ -2843,7 +2844,7 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
     }
     return false;
   };
-  if (!region_ok(0)) return false;
+  if (!region_ok(0) || (binds && (code.bind_entry >= code.code.size() || !region_ok(code.bind_entry)))) return false;
   for (size_t pc = 0; pc < code.code.size(); ++pc) {
     const FlatInstr& in = code.code[pc];
     switch (in.op) {
@@ -2854,6 +2855,9 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
         break;
       case FlatOp::kAnyAll:
         if (in.b <= pc || in.b >= code.code.size() || !region_ok(in.b)) return false;
+        break;
+      case FlatOp::kVar:  // the bound variable only (`E as $x | ...`): other slots are Exec's
+        if (!binds || in.a != code.bind_slot) return false;
         break;
       case FlatOp::kFieldCompare:
         if (in.n >= program.nodes.size() || program.nodes[in.n].keys.size() != 1) return false;

@@ -183,6 +183,8 @@ TEST(ViewNativeProgramTest, ConditionTestsRunNativeAndAgree) {
       "and ((.status.replicated // []) | any((.ready // 0) > 0 or (.active // 0) > 0))",
       "(.status.conditions // []) | any(.observedGeneration >= 2)",
       ".status.conditions | any(.type == \"Ready\")",
+      "(.status.conditions // []) as $c | ($c | any(.type == \"Ready\" and .status == \"True\")) and "
+      "($c | any(.type == \"Failed\") | not)",
   };
   const std::vector<std::string> docs = {
       R"({"status":{"conditions":[{"type":"Ready","status":"True"},{"type":"Failed","status":"False"}],
