@@ -7,6 +7,7 @@
 // found are descended into by code laid out for each of them (the trie is a tree known here, so
 // the descent needs no stack). The functions are compiled in one module and JIT-loaded.
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "runtime/eval/native_abi.h"
 
 namespace wm::codegen {
 namespace {
@@ -268,8 +270,8 @@ class FillEmitter {
 // helpers, as Exec calls them.
 class ProgramEmitter {
  public:
-  ProgramEmitter(llvm::Module& module, const FillPlan& layout)
-      : context_(module.getContext()), module_(module), builder_(context_), layout_(layout) {}
+  ProgramEmitter(llvm::Module& module, const FillPlan& layout, const std::vector<uint32_t>& below_index)
+      : context_(module.getContext()), module_(module), builder_(context_), layout_(layout), below_index_(&below_index) {}
 
   void Emit(const view::ProgramPlan& plan, const std::string& symbol) {
     const view::FlatCode& flat = *plan.code;
@@ -292,9 +294,13 @@ class ProgramEmitter {
     document_ = Field(args, 7);
     step_limit_ = builder_.CreateAlignedLoad(builder_.getInt64Ty(),
                                              builder_.CreateConstInBoundsGEP1_64(builder_.getPtrTy(), args, 8), llvm::Align(8));
+    input_ = Field(args, 9);
+    below_states_ = Field(args, 10);
+    below_values_ = Field(args, 11);
+    scratch_ = Field(args, 12);
     registers_.clear();
     for (uint32_t r = 0; r < flat.registers; ++r) registers_.push_back(builder_.CreateAlloca(ptr));
-    SetReg(0, values_);  // the program's input: the document's root, the trie's node 0
+    SetReg(0, input_);  // the program's input: the document's root, or the element
     // The most steps Exec could take so far: every instruction once; each `any` adds its loop's.
     steps_ = builder_.CreateAlloca(builder_.getInt64Ty());
     builder_.CreateStore(builder_.getInt64(flat.code.size()), steps_);
@@ -307,8 +313,10 @@ class ProgramEmitter {
     if (flat.bind_slot != view::FlatCode::kNoSlot) {  // `E as $x | ...`: E's code first, its value $x
       bound_ = EntryAlloca(ptr);
       llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "body", function_);
+      SetReg(0, values_);  // E's input: the document's root (the trie's node 0)
       EmitRegion(flat.bind_entry, Return{bound_, body});
       builder_.SetInsertPoint(body);
+      SetReg(0, input_);
     }
     EmitRegion(0, Return{});
     builder_.SetInsertPoint(failed_[0]);
@@ -356,6 +364,87 @@ class ProgramEmitter {
     slot->setAlignment(llvm::Align(8));
     return slot;
   }
+  // kArith: + - * of two numbers (computed, or views of the document's), into the register's
+  // place in the runtime's scratch values (the value may be the program's output); other
+  // operands decline (Exec's ArithmeticOf).
+  void EmitArith(const view::FlatInstr& in, size_t pc, const Region& region) {
+    llvm::Value* a = NumberOf(Reg(in.a));
+    llvm::Value* b = NumberOf(Reg(in.b));
+    llvm::Value* result;
+    switch (static_cast<ir::BinaryOp>(in.cmp)) {
+      case ir::BinaryOp::Add: result = builder_.CreateFAdd(a, b); break;
+      case ir::BinaryOp::Sub: result = builder_.CreateFSub(a, b); break;
+      default: result = builder_.CreateFMul(a, b); break;
+    }
+    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    auto* set_type = llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getPtrTy(), builder_.getDoubleTy()}, false);
+    builder_.CreateCall(set_type, Field(helpers_, 6), {place, result});
+    SetReg(in.r, place);
+    builder_.CreateBr(region.At(pc + 1));
+  }
+  // The number `value` holds (a computed number, or a view of a number of the document), or a
+  // decline; from a new block, which the caller continues in.
+  llvm::Value* NumberOf(llvm::Value* value) {
+    llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
+                                           builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.tag_offset));
+    llvm::BasicBlock* computed = llvm::BasicBlock::Create(context_, "computed", function_);
+    llvm::BasicBlock* not_computed = llvm::BasicBlock::Create(context_, "not_computed", function_);
+    llvm::BasicBlock* view = llvm::BasicBlock::Create(context_, "view", function_);
+    llvm::BasicBlock* signed_int = llvm::BasicBlock::Create(context_, "int64", function_);
+    llvm::BasicBlock* unsigned_int = llvm::BasicBlock::Create(context_, "uint64", function_);
+    llvm::BasicBlock* floating = llvm::BasicBlock::Create(context_, "double", function_);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "number", function_);
+    llvm::BasicBlock* not_view = llvm::BasicBlock::Create(context_, "not_view", function_);
+    llvm::BasicBlock* constant = llvm::BasicBlock::Create(context_, "constant", function_);
+    llvm::BasicBlock* constant_number = llvm::BasicBlock::Create(context_, "constant_number", function_);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.number_tag)), computed, not_computed);
+    builder_.SetInsertPoint(not_computed);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.view_tag)), view, not_view);
+    builder_.SetInsertPoint(not_view);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.constant_tag)), constant, decline_);
+    builder_.SetInsertPoint(constant);  // a wm::Value (WmValue's layout): a number's kind, then its double
+    llvm::Value* wm_value = builder_.CreateAlignedLoad(
+        builder_.getPtrTy(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.view_offset),
+        llvm::Align(8));
+    llvm::Value* kind = builder_.CreateLoad(builder_.getInt8Ty(), wm_value);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(kind, builder_.getInt8(WM_KIND_NUMBER)), constant_number, decline_);
+    builder_.SetInsertPoint(constant_number);
+    llvm::Value* from_constant = builder_.CreateAlignedLoad(
+        builder_.getDoubleTy(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), wm_value, offsetof(WmValue, payload)),
+        llvm::Align(8));
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(view);
+    llvm::Value* index = ViewIndex(value);
+    llvm::Value* type = TypeOf(TapeWord(index));
+    llvm::Value* bits = TapeWord(builder_.CreateAdd(index, builder_.getInt64(1)));  // a number's second word
+    llvm::SwitchInst* by_type = builder_.CreateSwitch(type, decline_, 3);
+    by_type->addCase(builder_.getInt8('l'), signed_int);
+    by_type->addCase(builder_.getInt8('u'), unsigned_int);
+    by_type->addCase(builder_.getInt8('d'), floating);
+    builder_.SetInsertPoint(computed);
+    llvm::Value* computed_number = builder_.CreateAlignedLoad(
+        builder_.getDoubleTy(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.view_offset),
+        llvm::Align(8));
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(signed_int);
+    llvm::Value* from_signed = builder_.CreateSIToFP(bits, builder_.getDoubleTy());
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(unsigned_int);
+    llvm::Value* from_unsigned = builder_.CreateUIToFP(bits, builder_.getDoubleTy());
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(floating);
+    llvm::Value* from_bits = builder_.CreateBitCast(bits, builder_.getDoubleTy());
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(done);
+    llvm::PHINode* number = builder_.CreatePHI(builder_.getDoubleTy(), 5);
+    number->addIncoming(from_constant, constant_number);
+    number->addIncoming(computed_number, computed);
+    number->addIncoming(from_signed, signed_int);
+    number->addIncoming(from_unsigned, unsigned_int);
+    number->addIncoming(from_bits, floating);
+    return number;
+  }
+
   // A view of the value at tape index `index` in `place` (a value-sized stack slot).
   void StoreView(llvm::Value* place, llvm::Value* index) {
     builder_.CreateStore(builder_.getInt8(layout_.view_tag),
@@ -630,9 +719,14 @@ class ProgramEmitter {
 
   // A trie read (kPath, kPathOrConst) of absolute node `node`: the error or bail of its state ends
   // the run; a missing node reads null; `or_const` (unless kNoConst) where the value is falsy.
-  void EmitPath(const view::FlatInstr& in, size_t pc, uint32_t or_const, const Region& region) {
+  // kPathBelow reads node a below the iteration at the current element: its place in the
+  // element's arrays instead.
+  void EmitPath(const view::FlatInstr& in, size_t pc, uint32_t or_const, const Region& region, bool below = false) {
+    llvm::Value* states = below ? below_states_ : states_;
+    llvm::Value* values = below ? below_values_ : values_;
+    const uint64_t place = below ? below_index_->at(in.a) : in.a;
     llvm::Value* state = builder_.CreateLoad(builder_.getInt8Ty(),
-                                             builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), states_, in.a));
+                                             builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), states, place));
     llvm::BasicBlock* known = llvm::BasicBlock::Create(context_, "known", function_);
     llvm::BasicBlock* missing = llvm::BasicBlock::Create(context_, "missing", function_);
     llvm::BasicBlock* not_known = llvm::BasicBlock::Create(context_, "not_known", function_);
@@ -644,14 +738,14 @@ class ProgramEmitter {
     builder_.SetInsertPoint(failed);  // FlowOf: an error's state is an error, anything else a bail
     builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.error_state)), failed_[0], failed_[1]);
     builder_.SetInsertPoint(known);
-    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), values_, uint64_t{in.a} * layout_.value_size);
+    llvm::Value* at = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), values, place * layout_.value_size);
     builder_.CreateBr(read);
     builder_.SetInsertPoint(missing);
     llvm::Value* null = TableValue(view::kNativeNullValue);
     builder_.CreateBr(read);
     builder_.SetInsertPoint(read);
     llvm::PHINode* value = builder_.CreatePHI(builder_.getPtrTy(), 2);
-    value->addIncoming(place, known);
+    value->addIncoming(at, known);
     value->addIncoming(null, missing);
     if (or_const == view::kNoConst) {
       SetReg(in.r, value);
@@ -667,6 +761,8 @@ class ProgramEmitter {
       case FlatOp::kConst: SetReg(in.r, ConstantValue(in.a)); Next(region, pc); return;
       case FlatOp::kPath: EmitPath(in, pc, view::kNoConst, region); return;
       case FlatOp::kPathOrConst: EmitPath(in, pc, in.b, region); return;
+      case FlatOp::kPathBelow: EmitPath(in, pc, in.b, region, /*below=*/true); return;
+      case FlatOp::kArith: EmitArith(in, pc, region); return;
       case FlatOp::kAnyAll: EmitAnyAll(in, pc, region); return;
       case FlatOp::kFieldCompare: EmitFieldCompare(in, pc, region); return;
       case FlatOp::kField: EmitField(in, pc, region); return;
@@ -734,6 +830,8 @@ class ProgramEmitter {
   llvm::BasicBlock* entry_ = nullptr;
   llvm::AllocaInst* steps_ = nullptr;
   llvm::AllocaInst* bound_ = nullptr;  // `E as $x`: where E's value is
+  llvm::Value *input_ = nullptr, *below_states_ = nullptr, *below_values_ = nullptr, *scratch_ = nullptr;
+  const std::vector<uint32_t>* below_index_ = nullptr;
   llvm::GlobalVariable* scalar_words_ = nullptr;
   std::vector<llvm::AllocaInst*> registers_;
   std::array<llvm::BasicBlock*, 2> failed_{};  // error, bail
@@ -781,7 +879,7 @@ class JitViewCompiler : public view::NativeViewCompiler {
     module->setTargetTriple((*machine)->getTargetTriple().str());
     FillEmitter fill_emitter(*module, plan.fills);
     for (size_t r = 0; r < plan.fills.roots.size(); ++r) fill_emitter.Emit(plan.fills.roots[r], FillSymbol(r));
-    ProgramEmitter program_emitter(*module, plan.fills);
+    ProgramEmitter program_emitter(*module, plan.fills, plan.below_index);
     for (size_t p = 0; p < plan.programs.size(); ++p) {
       if (plan.programs[p].program == nullptr ||
           !view::NativeProgramSupported(*plan.programs[p].code, *plan.programs[p].program)) {

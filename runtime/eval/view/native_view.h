@@ -63,6 +63,9 @@ struct FillPlan {
   // The tags below view_tag: [0, falsy_tags) are null and false, [falsy_tags, view_tag) true and
   // numbers (truthy). Tags above view_tag are the runtime's to test (NativeViewHelpers::truthy).
   uint8_t falsy_tags = 0;
+  uint8_t number_tag = 0;  // a number the program computed: its double at view_offset
+  uint8_t constant_tag = 0;  // a constant: the address of its wm::Value at view_offset (laid out
+                             // as native_abi.h's WmValue: kind byte, then the number at 8)
 };
 
 // A program's table (NativeProgramArgs::table), built by the runtime: the values the code refers
@@ -83,11 +86,15 @@ struct ProgramPlan {
 struct NativeViewPlan {
   FillPlan fills;
   std::vector<ProgramPlan> programs;
+  // Per trie node below an iteration: its place in each element's states and values (kPathBelow).
+  std::vector<uint32_t> below_index;
 };
 
-// Whether native code runs `code` (of `program`): a single program's code, or the body of
-// `E as $x | ...` with E's code (FlatCode::bind_slot; kVar of that slot only), not per element
-// nor `try`, of at most kNativeProgramMaxLength instructions, each one of kConst, kPath,
+// Whether native code runs `code` (of `program`): a single program's code, or each element's of
+// `.a[] | f` (FlatCode::each_iteration: the runner calls it per element), either of them also as
+// the body of `E as $x | ...` with E's code (FlatCode::bind_slot; kVar of that slot only), not
+// `try`, of at most kNativeProgramMaxLength instructions, each one of kConst, kPath, kPathBelow,
+// kArith (+ - * of numbers; other operands decline),
 // kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
 // kMemoStore, kAnyAll, kFieldCompare and kField of one key (a kField's value never the
 // program's own: native code keeps it on its stack) and kReturn, each block (an `any`'s
@@ -104,6 +111,7 @@ struct NativeViewHelpers {
   const void* (*memo_load)(void* evaluator, uint32_t slot);  // null: not known on this object
   const void* (*memo_store)(void* evaluator, uint32_t slot, const void* value);  // where it is kept
   int32_t (*empty_array)(const void* value);  // not a view, and an empty array (`// []`)
+  void (*set_number)(void* place, double number);  // a computed number into a register's place
 };
 
 struct NativeProgramArgs {
@@ -116,6 +124,10 @@ struct NativeProgramArgs {
   void* evaluator;              // the memo helpers' first argument
   const void* document;         // the object's document, as its views hold it
   uint64_t step_limit;          // the steps Exec may take without reaching the budget's end
+  const void* input;            // register 0: the document's root, or the element (per element)
+  const uint8_t* below_states;  // per element: the element's nodes (NativeViewPlan::below_index)
+  const unsigned char* below_values;
+  unsigned char* scratch;       // one value place per register (FillPlan's layout), for numbers
 };
 
 // A native program's statuses.

@@ -1004,6 +1004,8 @@ FillPlan MakeFillPlan(const PathTrie& trie) {
   plan.error_state = PathCache::kError;
   plan.missing_state = PathCache::kMissing;
   plan.falsy_tags = static_cast<uint8_t>(VVal::Tag::kTrue);
+  plan.number_tag = static_cast<uint8_t>(VVal::Tag::kNumber);
+  plan.constant_tag = static_cast<uint8_t>(VVal::Tag::kRef);
   static_assert(VVal::Tag::kNull < VVal::Tag::kFalse && VVal::Tag::kFalse < VVal::Tag::kTrue &&
                     VVal::Tag::kTrue < VVal::Tag::kNumber && VVal::Tag::kNumber < VVal::Tag::kDom,
                 "FillPlan: null and false, then true and numbers, then views");
@@ -1252,22 +1254,27 @@ class Evaluator {
     return flow;
   }
 
-  // A program's native code (native_view.h) in place of its flat code's Exec: the same value,
-  // error or bail, then the same Emit; *declined (and nothing emitted) where the code leaves the
-  // program to Exec.
-  [[gnu::always_inline]] Flow RunNative(NativeProgramFn native, const void* const* table, OutputSink outputs,
-                                        bool* declined) {
+  // A program's native code (native_view.h) in place of its flat code's Exec (RunFlat or
+  // RunFlatEach): the same values, error or bail, and the same Emits; *declined (and nothing
+  // emitted) where the code leaves the program to Exec.
+  [[gnu::always_inline]] Flow RunNative(const FlatCode& code, NativeProgramFn native, const void* const* table,
+                                        FlatRegisters* registers, OutputSink outputs, bool* declined) {
     const PathCache& paths = *cx_.paths;
     const TapeRef root = TapeRefOf(paths.root().dom());
-    const NativeProgramArgs args{reinterpret_cast<const uint8_t*>(paths.states.data()),
-                                 reinterpret_cast<const unsigned char*>(paths.values.data()),
-                                 root.doc->tape.get(),
-                                 root.doc->string_buf.get(),
-                                 table,
-                                 &kNativeHelpers,
-                                 this,
-                                 root.doc,
-                                 std::min<uint64_t>(cx_.limits->fuel, eval_internal::StepBudget::kSlice)};
+    NativeProgramArgs args{reinterpret_cast<const uint8_t*>(paths.states.data()),
+                           reinterpret_cast<const unsigned char*>(paths.values.data()),
+                           root.doc->tape.get(),
+                           root.doc->string_buf.get(),
+                           table,
+                           &kNativeHelpers,
+                           this,
+                           root.doc,
+                           std::min<uint64_t>(cx_.limits->fuel, eval_internal::StepBudget::kSlice),
+                           &paths.root(),
+                           nullptr,
+                           nullptr,
+                           reinterpret_cast<unsigned char*>(registers->scratch.data())};
+    if (code.each_iteration != 0) [[unlikely]] return RunNativeEach(code, native, &args, outputs, declined);
     const void* value;
     switch (native(&args, &value)) {
       case kNativeContinue: return Emit(*static_cast<const VVal*>(value), outputs);
@@ -1275,6 +1282,56 @@ class Evaluator {
       case kNativeDecline: *declined = true; return Flow::kContinue;
       default: return Flow::kBail;
     }
+  }
+  // RunFlatEach's loop around native code per element: each element's places filled first, its
+  // value one output. The steps Exec could take (a step per element, then each element's code)
+  // must fit in the budget's first slice: each element's code gets an equal share of it. A bound
+  // variable's code runs in each element's (its value is the same each time); since RunFlatEach
+  // runs it before listing the elements, a program that binds declines where there is no element
+  // to run it in.
+  [[gnu::noinline]] Flow RunNativeEach(const FlatCode& code, NativeProgramFn native, NativeProgramArgs* args,
+                                       OutputSink outputs, bool* declined) {
+    PathCache& paths = *cx_.paths;
+    const std::vector<element>* elements;
+    const PathCache::State state = paths.Elements(code.each_iteration, &elements, code.each_optional);
+    const bool binds = code.bind_slot != FlatCode::kNoSlot;
+    const size_t count = state == PathCache::kKnown ? elements->size() : 0;
+    if (binds && count == 0) {
+      *declined = true;
+      return Flow::kContinue;
+    }
+    if (state != PathCache::kKnown) return FlowOf(state);
+    if (count == 0) return Flow::kContinue;
+    if (args->step_limit / count < 1 + code.code.size()) {
+      *declined = true;
+      return Flow::kContinue;
+    }
+    args->step_limit = args->step_limit / count - 1;
+    PathCache::Iteration& it = paths.iterations[code.each_iteration];
+    const uint32_t saved = it.current;
+    VVal element_value;
+    Flow f = Flow::kContinue;
+    for (uint32_t e = 0; e < count && f == Flow::kContinue; ++e) {
+      it.current = e;
+      element_value.SetDom((*elements)[e]);
+      const PathCache::Place places = paths.ElementNodes(code.each_iteration, e);
+      args->input = &element_value;
+      args->below_states = reinterpret_cast<const uint8_t*>(places.state);
+      args->below_values = reinterpret_cast<const unsigned char*>(places.value);
+      const void* value;
+      switch (native(args, &value)) {
+        case kNativeContinue: f = Emit(*static_cast<const VVal*>(value), outputs); break;
+        case kNativeError: f = Flow::kError; break;
+        case kNativeDecline:
+          outputs.all->resize(outputs.begin);  // Exec runs it all again
+          *declined = true;
+          it.current = saved;
+          return Flow::kContinue;
+        default: f = Flow::kBail; break;
+      }
+    }
+    it.current = saved;
+    return f;
   }
   // NativeViewHelpers' memo reads and writes: Exec's kMemoLoad and kMemoStore (a slot of the object).
   static const void* NativeMemoLoad(void* evaluator, uint32_t slot) {
@@ -2801,6 +2858,7 @@ int32_t NativeCompare(const void* a, const void* b) {
   return CompareViews(*static_cast<const VVal*>(a), *static_cast<const VVal*>(b));
 }
 int32_t NativeTruthy(const void* value) { return Truthy(*static_cast<const VVal*>(value)); }
+void NativeSetNumber(void* place, double number) { static_cast<VVal*>(place)->SetNumber(number); }
 int32_t NativeEmptyArray(const void* value) {
   const VVal& v = *static_cast<const VVal*>(value);
   return !v.is_dom() && v.kind() == Kind::Array && IsEmptyContainer(v);
@@ -2810,7 +2868,8 @@ int32_t NativeEmptyArray(const void* value) {
 
 const NativeViewHelpers Evaluator::kNativeHelpers = {NativeHoldsAgainstConstant, NativeCompare,
                                                      NativeTruthy,      Evaluator::NativeMemoLoad,
-                                                     Evaluator::NativeMemoStore, NativeEmptyArray};
+                                                     Evaluator::NativeMemoStore, NativeEmptyArray,
+                                                     NativeSetNumber};
 
 namespace {
 // The main code's kReturn (its first; the blocks follow it).
@@ -2822,8 +2881,7 @@ size_t MainReturn(const FlatCode& code) {
 }  // namespace
 
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
-  if (code.each_iteration != 0 || code.catch_from != FlatCode::kNoCatch || code.code.empty() ||
-      code.code.size() > kNativeProgramMaxLength) {
+  if (code.catch_from != FlatCode::kNoCatch || code.code.empty() || code.code.size() > kNativeProgramMaxLength) {
     return false;
   }
   const bool binds = code.bind_slot != FlatCode::kNoSlot;
@@ -2852,6 +2910,12 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
       case FlatOp::kCompareConst: case FlatOp::kNot: case FlatOp::kTruthy: case FlatOp::kSetBool:
       case FlatOp::kMove: case FlatOp::kJump: case FlatOp::kJumpIfFalsy: case FlatOp::kJumpIfTruthy:
       case FlatOp::kMemoLoad: case FlatOp::kMemoStore: case FlatOp::kReturn:
+        break;
+      case FlatOp::kPathBelow:
+        if (code.each_iteration == 0) return false;
+        break;
+      case FlatOp::kArith:
+        if (in.cmp > static_cast<uint8_t>(ir::BinaryOp::Mul)) return false;  // + - * only
         break;
       case FlatOp::kAnyAll:
         if (in.b <= pc || in.b >= code.code.size() || !region_ok(in.b)) return false;
@@ -2933,6 +2997,11 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
 void FusedKind::CompileNative() {
   NativeViewPlan plan;
   plan.fills = MakeFillPlan(*trie_);
+  {
+    PathCache numbering;
+    numbering.Init(trie_.get(), false);
+    plan.below_index = numbering.below_index;
+  }
   std::vector<uint32_t> resolvers;
   for (uint32_t i = 0; i < programs_.size(); ++i) {
     const ViewProgram* view = views_[i].get();
@@ -3625,7 +3694,9 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
       // Native code, unless it declines (its steps might not fit in the budget's first slice, or
       // Exec takes a path it does not cover): Exec then.
       bool declined = step.native == nullptr;
-      Flow flow = declined ? Flow::kContinue : evaluator.RunNative(step.native, step.native_table, sink, &declined);
+      Flow flow = declined ? Flow::kContinue
+                           : evaluator.RunNative(*step.flat, step.native, step.native_table, &s.flat_registers, sink,
+                                                 &declined);
       const bool native = !declined;
       if (declined) flow = RunProgram(evaluator, step, &s.flat_registers, sink);
       if (flow == Flow::kContinue) {

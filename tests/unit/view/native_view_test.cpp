@@ -160,14 +160,62 @@ TEST(ViewNativeProgramTest, StatusProgramsRunNativeAndAgree) {
 }
 
 TEST(ViewNativeProgramTest, OtherFlatCodeStaysOnExec) {
-  // Arithmetic and per-element code are Exec's.
-  view::FusedKind kind({Lowered("(.spec.replicas // 1) * 2"), Lowered(".spec.list[] | (.a // 0) > 1"),
-                        Lowered(".spec.replicas == 3")},
+  // Division, builtins run on the tree and built objects are Exec's.
+  view::FusedKind kind({Lowered("(.spec.replicas // 1) / 2"), Lowered(".metadata.name | ascii_downcase"),
+                        Lowered("{a: .spec.replicas, b: .spec.x}"), Lowered(".spec.replicas == 3")},
                        Options(false, true));
   ASSERT_TRUE(kind.native_code()) << kind.native_error();
   EXPECT_FALSE(kind.native_program(0));
   EXPECT_FALSE(kind.native_program(1));
-  EXPECT_TRUE(kind.native_program(2));
+  EXPECT_FALSE(kind.native_program(2));
+  EXPECT_TRUE(kind.native_program(3));
+}
+
+// Code per element (`.a[] | f`), with arithmetic on the element's paths and a bound variable:
+// native per element on numbers of every tape form, declining to Exec on other operands, on
+// elements that are not objects, and where a bound program has no element; an output limit
+// and errors as Exec's.
+TEST(ViewNativeProgramTest, PerElementCodeRunsNativeAndAgrees) {
+  const std::vector<std::string> exprs = {
+      ".spec.jobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)",
+      ".spec.jobs[] | (.replicas // 0) + 1 - (.template.spec.parallelism // 0)",
+      "(.spec.scale // 1) as $s | .spec.jobs[] | (.replicas // 1) * $s",
+      ".spec.jobs[]? | (.replicas // 2) > 1",
+  };
+  const std::vector<std::string> docs = {
+      R"({"spec":{"scale":3,"jobs":[{"replicas":2,"template":{"spec":{"parallelism":4}}},{"replicas":-1},{},
+                                     {"replicas":18446744073709551615,"template":{"spec":{"parallelism":0.5}}},
+                                     {"replicas":9007199254740993,"template":{"spec":{"parallelism":-0.0}}}]}})",
+      R"({"spec":{"scale":"x","jobs":[{"replicas":"2"},{"replicas":[1]},{"replicas":null,"template":null}]}})",
+      R"({"spec":{"jobs":[1,"s",null,[{"replicas":2}],{"template":"t"}]}})",
+      R"({"spec":{"jobs":[]}})",
+      R"({"spec":{"jobs":{"a":{"replicas":5},"b":{"replicas":6}}}})",
+      R"({"spec":{"jobs":"scalar","scale":2}})",
+      R"({"spec":{"scale":{"no":1}}})",
+      R"({})",
+  };
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs, Options(false, true));
+  for (size_t i = 0; i < exprs.size(); ++i) EXPECT_TRUE(kind.native_program(i)) << exprs[i];
+  view::FusedRunner runner(kind);
+  for (const std::string& doc : docs) {
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
+    }
+  }
+  EXPECT_GT(runner.stats().native_runs, docs.size());
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+  // The output limit reached per element: the regular engine words it, as after Exec.
+  RunOptions limited;
+  limited.limits.max_outputs = 3;
+  view::FusedRunner limited_runner(kind);
+  JsonError error;
+  ASSERT_TRUE(limited_runner.Run(docs[0], limited, &error));
+  EXPECT_EQ(Describe(limited_runner.result(0)), Interpret(*programs[0], docs[0], false, limited));
+  EXPECT_FALSE(limited_runner.result(0).fused);
 }
 
 // The catalog's condition tests: `any` / `all` over an array of the document with `.key OP
