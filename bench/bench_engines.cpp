@@ -15,7 +15,7 @@
 //   engine=dom-parse objects=N parse_ns_per_object=Y          (wm::json_dom::ParseDom: that parse
 //                                                              plus its -0 scan, on the same
 //                                                              padded text the fused engine reads)
-//   bench_engines --exprs K.exprs --objects K.ndjson [--engines interp,jit,aot,fused,libjq]
+//   bench_engines --exprs K.exprs --objects K.ndjson [--engines interp,jit,aot,fused,fused-native,libjq]
 //                 [--repeat N] [--opt-level 0-3] [--clock wall|cpu]
 // bytes to results = parse + evaluate. The fused engine (runtime/eval/view) starts from each
 // object's TEXT: its bytes_to_results is measured as one pass (simdjson parse + evaluation on the
@@ -66,7 +66,7 @@ double NowNs() {
 
 struct BenchOptions {
   std::string exprs_path, objects_path;
-  std::vector<std::string> engines = {"interp", "jit", "aot", "fused", "libjq"};
+  std::vector<std::string> engines = {"interp", "jit", "aot", "fused", "fused-native", "libjq"};
   int repeat = 3;  // timed passes per engine; the fastest counts (shared machines are noisy)
   int opt_level = 2;  // LLVM level of the jit and aot code
 };
@@ -346,7 +346,8 @@ bool BuildNative(const std::string& name, const std::vector<std::shared_ptr<cons
 
 // The fused engine: the view engine over all resolvers at once (document key order, as the other
 // engines see the corpus), falling back to the aot filters when aot was built before it.
-// fused-native: the same with the trie's fills compiled to native code (FusedKindOptions::native).
+// fused-native: the same with the trie's fills and the programs' flat code compiled to native code
+// (FusedKindOptions::native, codegen::MakeNativeViewCompiler at --opt-level).
 void BuildFused(const std::vector<std::shared_ptr<const wm::ir::Program>>& programs,
                 const std::vector<Engine>& built, int opt_level, Engine* engine) {
   std::vector<std::shared_ptr<const wm::Filter>> fallbacks;
@@ -567,7 +568,7 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, &options)) {
     std::fprintf(stderr,
                  "usage: bench_engines --exprs FILE --objects FILE.ndjson "
-                 "[--engines interp,jit,aot,fused,libjq] [--repeat N] [--opt-level 0-3] [--clock wall|cpu]\n");
+                 "[--engines interp,jit,aot,fused,fused-native,libjq] [--repeat N] [--opt-level 0-3] [--clock wall|cpu]\n");
     return 2;
   }
   std::vector<std::string> expressions;

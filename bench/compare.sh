@@ -2,7 +2,8 @@
 # Runs wmc's engines, libjq and (when Go and gojq's Debian sources are installed) gojq on every
 # catalog kind's seeded corpus, and prints a ratio table: how many times faster each wmc engine
 # evaluates the kind's resolvers than libjq and gojq (competitor ns per object / wmc ns per object),
-# and for the view engine (fused) its bytes-to-results against simdjson's parse alone: b2r/simd is
+# and for the view engine (fused; fused-native: its fills and programs as native code, the
+# nat_ns, nat/jq, nat/gojq and nb2r~simd columns) its bytes-to-results against simdjson's parse alone: b2r/simd is
 # the ratio of the two best passes, b2r~simd the median over bench_engines' rounds of the fused
 # pass over the parse pass just before it (paired in time: steadier on a shared machine), each
 # pass starting with its text in cache, and b2r~cold the same with the caches emptied before
@@ -38,8 +39,9 @@ ratio() {  # ratio A B: A / B with one decimal, or - when either is missing
   if [ -z "$1" ] || [ -z "$2" ]; then echo "-"; else awk "BEGIN { printf \"%.1f\", $1 / $2 }"; fi
 }
 
-printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s %8s %8s\n' kind exprs interp_ns jit_ns aot_ns \
-  fused_ns libjq_ns gojq_ns aot/jq jit/jq fused/jq aot/gojq int/gojq fused/gojq b2r/simd 'b2r~simd' 'b2r~cold'
+printf '%-48s %7s %9s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %8s %10s %8s %8s %8s %8s %9s\n' kind exprs interp_ns jit_ns aot_ns \
+  fused_ns nat_ns libjq_ns gojq_ns aot/jq jit/jq fused/jq nat/jq aot/gojq int/gojq fused/gojq nat/gojq b2r/simd 'b2r~simd' \
+  'b2r~cold' 'nb2r~simd'
 kinds=${KINDS:-$(cd "$corpus" && ls *.exprs | sed 's/\.exprs$//')}
 for kind in $kinds; do
   out=$("$build/bin/bench_engines" --exprs "$corpus/$kind.exprs" --objects "$corpus/$kind.ndjson" \
@@ -49,6 +51,8 @@ for kind in $kinds; do
   jit=$(field ns_per_object "$(line jit)")
   aot=$(field ns_per_object "$(line aot)")
   fused=$(field ns_per_object "$(line fused)")
+  native=$(field ns_per_object "$(line fused-native)")
+  native_paired=$(field bytes_to_results_over_parse_paired "$(line fused-native)")
   fused_b2r=$(field bytes_to_results_ns_per_object "$(line fused)")
   paired=$(field bytes_to_results_over_parse_paired "$(line fused)")
   paired_cold=$(field bytes_to_results_over_parse_paired_cold "$(line fused)")
@@ -62,8 +66,9 @@ for kind in $kinds; do
     # Only comparable when gojq ran the same expressions to the same number of outputs.
     if [ "$(field outputs "$gline")" = "$outputs" ]; then g=$(field ns_per_object "$gline"); fi
   fi
-  printf '%-48s %7s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %10s %8s %8s %8s\n' "$kind" "$exprs" "$interp" "$jit" \
-    "$aot" "$fused" "$libjq" "${g:--}" "$(ratio "$libjq" "$aot")" "$(ratio "$libjq" "$jit")" \
-    "$(ratio "$libjq" "$fused")" "$(ratio "$g" "$aot")" "$(ratio "$g" "$interp")" "$(ratio "$g" "$fused")" \
-    "$(ratio "$fused_b2r" "$simd")" "${paired:--}" "${paired_cold:--}"
+  printf '%-48s %7s %9s %9s %9s %9s %9s %9s %9s | %8s %8s %8s %8s %8s %8s %10s %8s %8s %8s %8s %9s\n' "$kind" "$exprs" \
+    "$interp" "$jit" "$aot" "$fused" "${native:--}" "$libjq" "${g:--}" "$(ratio "$libjq" "$aot")" "$(ratio "$libjq" "$jit")" \
+    "$(ratio "$libjq" "$fused")" "$(ratio "$libjq" "$native")" "$(ratio "$g" "$aot")" "$(ratio "$g" "$interp")" \
+    "$(ratio "$g" "$fused")" "$(ratio "$g" "$native")" "$(ratio "$fused_b2r" "$simd")" "${paired:--}" "${paired_cold:--}" \
+    "${native_paired:--}"
 done

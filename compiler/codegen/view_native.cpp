@@ -27,6 +27,8 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
 #include "runtime/eval/native_abi.h"
 
 namespace wm::codegen {
@@ -868,6 +870,14 @@ class JitViewCompiler : public view::NativeViewCompiler {
     auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!machine_builder) return fail(machine_builder.takeError());
     machine_builder->setCodeGenOptLevel(internal::CodegenLevel(options_.opt_level));
+    // Baseline x86-64 code (SSE2), not the host's: this code is scalar and gains nothing from
+    // AVX, and the host's VEX-encoded floating point, called between the runtime's SSE code per
+    // element, ran slower than Exec's (a JobSet's `.replicas * 2` per element: b2r 1.44 against
+    // Exec's 1.26; with baseline code 1.35 against 1.47: bench/RESULTS.md 0u).
+    if (machine_builder->getTargetTriple().getArch() == llvm::Triple::x86_64) {
+      machine_builder->setCPU("x86-64");
+      machine_builder->getFeatures() = llvm::SubtargetFeatures();
+    }
     internal::SetCodegenOptions(options_.opt_level, &machine_builder->getOptions());
     auto machine = machine_builder->createTargetMachine();
     if (!machine) return fail(machine.takeError());
