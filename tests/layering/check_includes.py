@@ -49,7 +49,9 @@ LAYERS = [
     # the view engine evaluates on simdjson's DOM (json_dom.h), beside the engines it falls back to
     Layer("runtime/eval/view", ["runtime/eval"], ["simdjson"]),
     Layer("runtime/catalog", ["runtime/eval"]),
-    Layer("runtime/bundle", ["runtime/catalog"]),  # native code through dlopen, not LLVM
+    # native code through dlopen, not LLVM; its compiler hook (native_compiler.h) also hands the
+    # view engine's native-code compiler to workload resolution (NativeCompiler::ViewCompiler)
+    Layer("runtime/bundle", ["runtime/catalog", "runtime/eval/view"]),
     # workload reads objects given as JSON text on the view engine (runtime/workload/fused.h)
     Layer("runtime/workload", ["runtime/bundle", "runtime/eval/view"]),
     Layer("runtime/c", ["runtime/workload"]),  # the C API, top of the runtime
