@@ -100,16 +100,20 @@ std::vector<Mismatch> RunCase(LibjqOracle& oracle, const PreparedProgram& prepar
     }
     if (!kind.empty()) add(engine.name, kind, std::move(got));
   }
-  if (prepared.view != nullptr) {
-    // The view engine must equal the interpreter exactly (messages included), and so libjq too.
-    RunOutcome got = RunView(*prepared.view, input_json, max_outputs);
+  // The view engine, with and without native code, must equal the interpreter exactly (messages
+  // included), and so libjq too.
+  const std::pair<const view::FusedKind*, const char*> views[] = {{prepared.view.get(), kView},
+                                                                  {prepared.view_native.get(), kViewNative}};
+  for (const auto& [view_kind, name] : views) {
+    if (view_kind == nullptr) continue;
+    RunOutcome got = RunView(*view_kind, input_json, max_outputs);
     std::string kind = Classify(expected, got);
     bool same_as_interp = got.outputs == interp_outcome.outputs && got.error == interp_outcome.error &&
                           got.error_message == interp_outcome.error_message &&
                           got.truncated == interp_outcome.truncated;
-    if (kind.empty() && !same_as_interp) kind = "view-differs-from-interp";
+    if (kind.empty() && !same_as_interp) kind = std::string(name) + "-differs-from-interp";
     if (kind.empty() && got.error && got.error_message != expected.error_message) ++info->message_differences;
-    if (!kind.empty()) add(kView, kind, std::move(got));
+    if (!kind.empty()) add(name, kind, std::move(got));
   }
   return mismatches;
 }

@@ -59,6 +59,7 @@ TEST(RandomDiff, EnginesAgreeWithLibjq) {
       // batched and cheap per program, so every supported program gets it).
       EngineOptions per_program = options;
       per_program.enable_jit = native && (program_count + static_cast<int64_t>(batch.size())) % jit_every == 0;
+      per_program.enable_view_native = per_program.enable_jit;  // a JIT session too
       batch.push_back(Prepare(text, per_program));
       PreparedProgram* p = batch.back().get();
       fused_count += p->view != nullptr ? 1 : 0;

@@ -1,6 +1,7 @@
 // wm engines behind the differential tests' RunOutcome interface (see wm_engines.h).
 #include "tests/diff/wm_engines.h"
 
+#include "compiler/codegen/codegen.h"
 #include "compiler/driver/expression.h"
 #include "runtime/value/json.h"
 
@@ -28,6 +29,13 @@ std::unique_ptr<PreparedProgram> Prepare(const std::string& text, const EngineOp
   if (options.enable_view) {
     auto kind = std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{prepared->program});
     if (kind->fused(0)) prepared->view = std::move(kind);
+  }
+  if (prepared->view != nullptr && options.enable_view_native) {
+    static const std::shared_ptr<const view::NativeViewCompiler> compiler = codegen::MakeNativeViewCompiler();
+    view::FusedKindOptions native;
+    native.native = compiler;
+    prepared->view_native =
+        std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{prepared->program}, native);
   }
   if (prepared->native_supported && options.enable_jit) {
     driver::ExpressionOptions jit;

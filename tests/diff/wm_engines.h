@@ -24,6 +24,7 @@ inline constexpr const char* kInterp = "interp";
 inline constexpr const char* kJit = "jit";
 inline constexpr const char* kAot = "aot";
 inline constexpr const char* kView = "view";
+inline constexpr const char* kViewNative = "view-native";
 
 // One jq program prepared for every engine that accepts it.
 struct PreparedProgram {
@@ -43,6 +44,8 @@ struct PreparedProgram {
   // The view engine when it fuses the program (null otherwise: the program then only runs on the
   // engines above, as in a FusedKind's fallback).
   std::unique_ptr<view::FusedKind> view;
+  // The same with its fills and programs as native code (FusedKindOptions::native), when enabled.
+  std::unique_ptr<view::FusedKind> view_native;
 };
 
 struct EngineOptions {
@@ -51,6 +54,7 @@ struct EngineOptions {
   size_t max_outputs = 1000;  // outputs collected per run, as the oracle's cap
   int opt_level = 2;          // LLVM optimisation level of the JIT code
   bool enable_view = true;    // run fusable programs on the view engine too
+  bool enable_view_native = true;  // and on the view engine with native code (a JIT session each)
 };
 
 // Parses and lowers `text` and creates the interpreter and (if enabled and supported) JIT
