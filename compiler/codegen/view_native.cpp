@@ -64,10 +64,91 @@ llvm::GlobalVariable* TapeValueWords(llvm::Module& module) {
   return new llvm::GlobalVariable(module, table->getType(), true, llvm::GlobalValue::PrivateLinkage, table, kName);
 }
 
-class FillEmitter {
+// What both emitters build on: one function at a time in one module, reading simdjson's tape.
+class TapeEmitter {
+ protected:
+  explicit TapeEmitter(llvm::Module& module) : context_(module.getContext()), module_(module), builder_(context_) {}
+
+  llvm::BasicBlock* Block(const char* name) { return llvm::BasicBlock::Create(context_, name, function_); }
+  llvm::ConstantInt* I8(uint64_t v) { return builder_.getInt8(static_cast<uint8_t>(v)); }
+  llvm::ConstantInt* I32(uint64_t v) { return builder_.getInt32(static_cast<uint32_t>(v)); }
+  llvm::ConstantInt* I64(uint64_t v) { return builder_.getInt64(v); }
+  llvm::Value* TapeWord(llvm::Value* index) {
+    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), builder_.CreateInBoundsGEP(builder_.getInt64Ty(), tape_, index),
+                                      llvm::Align(8));
+  }
+  llvm::Value* TypeOf(llvm::Value* word) { return builder_.CreateTrunc(builder_.CreateLShr(word, 56), builder_.getInt8Ty()); }
+  // An 8-byte load at `bytes + offset`, unaligned (keys are in the padded string buffer).
+  llvm::Value* LoadWord(llvm::Value* bytes, uint64_t offset) {
+    llvm::Value* at = offset == 0 ? bytes : builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), bytes, offset);
+    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), at, llvm::Align(1));
+  }
+  // The tape index after the value at `index` whose first word is `word`: past a container's
+  // words (its first word holds the index after its last), a number's two, any other scalar's
+  // one; the value's words by its type, one load (TapeValueWords).
+  llvm::Value* After(llvm::Value* index, llvm::Value* word) {
+    if (scalar_words_ == nullptr) scalar_words_ = TapeValueWords(module_);
+    llvm::Value* words_at = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), scalar_words_, builder_.CreateLShr(word, 56));
+    llvm::Value* words = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), words_at), builder_.getInt64Ty());
+    return builder_.CreateSelect(builder_.CreateICmpEQ(words, I64(0)), builder_.CreateAnd(word, I64(0xFFFFFFFFull)),
+                                 builder_.CreateAdd(index, words));
+  }
+
+  // A loop over the members of an object (tape index `index`, first word `open`) in document
+  // order, from the current block: after BeginMembers, the insertion point is in the loop's body,
+  // which sees the member (its key's size and bytes, its value's tape index and first word) and
+  // ends each of its paths by branching to `next`; EndMembers then steps to the following member.
+  // The loop leaves to `done` after the last one.
+  struct MemberLoop {
+    llvm::PHINode* at;        // the key's tape index
+    llvm::Value* key_size;    // i32
+    llvm::Value* key_bytes;   // in the padded string buffer
+    llvm::Value* value_at;
+    llvm::Value* value_word;
+    llvm::BasicBlock* next;
+  };
+  MemberLoop BeginMembers(llvm::Value* index, llvm::Value* open, llvm::BasicBlock* done) {
+    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, I64(0xFFFFFFFFull)), I64(1));  // the closing word
+    llvm::Value* first = builder_.CreateAdd(index, I64(1));
+    llvm::BasicBlock* before = builder_.GetInsertBlock();
+    llvm::BasicBlock* loop = Block("member");
+    llvm::BasicBlock* body = Block("key");
+    MemberLoop member{};
+    member.next = Block("next");
+    builder_.CreateBr(loop);
+    builder_.SetInsertPoint(loop);
+    member.at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    member.at->addIncoming(first, before);
+    builder_.CreateCondBr(builder_.CreateICmpULT(member.at, end), body, done);
+    builder_.SetInsertPoint(body);  // the key's string word, then the value's first word
+    llvm::Value* key = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), strings_,
+                                                  builder_.CreateAnd(TapeWord(member.at), I64(kPayloadMask)));
+    member.key_size = builder_.CreateAlignedLoad(builder_.getInt32Ty(), key, llvm::Align(1));
+    member.key_bytes = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), key, 4);
+    member.value_at = builder_.CreateAdd(member.at, I64(1));
+    member.value_word = TapeWord(member.value_at);
+    return member;
+  }
+  void EndMembers(const MemberLoop& member) {
+    builder_.SetInsertPoint(member.next);
+    member.at->addIncoming(After(member.value_at, member.value_word), member.next);
+    builder_.CreateBr(member.at->getParent());
+  }
+
+  llvm::LLVMContext& context_;
+  llvm::Module& module_;
+  llvm::IRBuilder<> builder_;
+  llvm::Function* function_ = nullptr;
+  llvm::Value* tape_ = nullptr;     // the function's tape and string buffer
+  llvm::Value* strings_ = nullptr;
+
+ private:
+  llvm::GlobalVariable* scalar_words_ = nullptr;
+};
+
+class FillEmitter : public TapeEmitter {
  public:
-  FillEmitter(llvm::Module& module, const FillPlan& plan)
-      : context_(module.getContext()), module_(module), builder_(context_), plan_(plan) {}
+  FillEmitter(llvm::Module& module, const FillPlan& plan) : TapeEmitter(module), plan_(plan) {}
 
   // The function `symbol` for the plan's root `root`.
   void Emit(const FillPlan::Root& root, const std::string& symbol) {
@@ -91,32 +172,12 @@ class FillEmitter {
   }
 
  private:
-  llvm::BasicBlock* Block(const char* name) { return llvm::BasicBlock::Create(context_, name, function_); }
-  llvm::ConstantInt* I8(uint64_t v) { return builder_.getInt8(static_cast<uint8_t>(v)); }
-  llvm::ConstantInt* I32(uint64_t v) { return builder_.getInt32(static_cast<uint32_t>(v)); }
-  llvm::ConstantInt* I64(uint64_t v) { return builder_.getInt64(v); }
-
-  llvm::Value* TapeWord(llvm::Value* index) {
-    llvm::Value* at = builder_.CreateInBoundsGEP(builder_.getInt64Ty(), tape_, index);
-    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), at, llvm::Align(8));
-  }
-  llvm::Value* TypeOf(llvm::Value* word) { return builder_.CreateTrunc(builder_.CreateLShr(word, 56), builder_.getInt8Ty()); }
-  // An 8-byte load at `bytes + offset`, unaligned (keys are in the padded string buffer).
-  llvm::Value* LoadWord(llvm::Value* bytes, uint64_t offset) {
-    llvm::Value* at = offset == 0 ? bytes : builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), bytes, offset);
-    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), at, llvm::Align(1));
-  }
   llvm::Value* StatePlace(uint32_t place) {
     return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), states_, place);
   }
   llvm::Value* ValueBytes(uint32_t place, uint64_t offset) {
     return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), values_,
                                               uint64_t{place} * plan_.value_size + offset);
-  }
-
-  llvm::GlobalVariable* ScalarWords() {
-    if (scalar_words_ == nullptr) scalar_words_ = TapeValueWords(module_);
-    return scalar_words_;
   }
 
   // Every node below `node` marked as an error (a node under a string, number, boolean or array).
@@ -144,47 +205,19 @@ class FillEmitter {
     MarkBelowAsError(node);
     builder_.CreateBr(done);
 
-    // The members: key word at i, value's first word at i + 1; the object's closing word at end.
     builder_.SetInsertPoint(object);
-    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, I64(0xFFFFFFFFull)), I64(1));
-    llvm::Value* first = builder_.CreateAdd(index, I64(1));
-    llvm::BasicBlock* loop = Block("member");
-    llvm::BasicBlock* body = Block("key");
-    llvm::BasicBlock* advance = Block("next");
     llvm::BasicBlock* descend = Block("descend");
-    builder_.CreateBr(loop);
-    builder_.SetInsertPoint(loop);
-    llvm::PHINode* i = builder_.CreatePHI(builder_.getInt64Ty(), 2);
-    i->addIncoming(first, object);
-    builder_.CreateCondBr(builder_.CreateICmpULT(i, end), body, descend);
-
-    builder_.SetInsertPoint(body);
-    llvm::Value* key_word = TapeWord(i);
-    llvm::Value* value_at = builder_.CreateAdd(i, I64(1));
-    llvm::Value* value_word = TapeWord(value_at);
-    llvm::Value* key = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), strings_, builder_.CreateAnd(key_word, I64(kPayloadMask)));
-    llvm::Value* size = builder_.CreateAlignedLoad(builder_.getInt32Ty(), key, llvm::Align(1));
-    llvm::Value* bytes = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), key, 4);
+    const MemberLoop member = BeginMembers(index, open, descend);
     std::map<size_t, std::vector<uint32_t>> by_size;  // the children by key size
     for (uint32_t child : here.children) by_size[root_->nodes[child].key.size()].push_back(child);
-    llvm::SwitchInst* size_switch = builder_.CreateSwitch(size, advance, static_cast<unsigned>(by_size.size()));
+    llvm::SwitchInst* size_switch = builder_.CreateSwitch(member.key_size, member.next, static_cast<unsigned>(by_size.size()));
     for (const auto& [key_size, children] : by_size) {
       llvm::BasicBlock* sized = Block("size");
       size_switch->addCase(I32(key_size), sized);
       builder_.SetInsertPoint(sized);
-      EmitKeyTest(key_size, children, bytes, value_at, advance);
+      EmitKeyTest(key_size, children, member.key_bytes, member.value_at, member.next);
     }
-
-    // The next member: past a container's words (its first word holds the index after its
-    // last), a number's two, any other scalar's one: the value's words by its type, one load.
-    builder_.SetInsertPoint(advance);
-    llvm::Value* words_at = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), ScalarWords(), builder_.CreateLShr(value_word, 56));
-    llvm::Value* words = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), words_at), builder_.getInt64Ty());
-    llvm::Value* scalar_next = builder_.CreateAdd(value_at, words);
-    llvm::Value* next = builder_.CreateSelect(builder_.CreateICmpEQ(words, I64(0)),
-                                              builder_.CreateAnd(value_word, I64(0xFFFFFFFFull)), scalar_next);
-    i->addIncoming(next, builder_.GetInsertBlock());
-    builder_.CreateBr(loop);
+    EndMembers(member);
 
     // After the scan (a repeated key's last value is the one descended into): each inner child
     // found, in turn.
@@ -255,14 +288,9 @@ class FillEmitter {
     builder_.CreateBr(next);
   }
 
-  llvm::LLVMContext& context_;
-  llvm::Module& module_;
-  llvm::IRBuilder<> builder_;
   const FillPlan& plan_;
   const FillPlan::Root* root_ = nullptr;
-  llvm::Function* function_ = nullptr;
-  llvm::GlobalVariable* scalar_words_ = nullptr;
-  llvm::Value *tape_ = nullptr, *strings_ = nullptr, *states_ = nullptr, *values_ = nullptr, *document_ = nullptr;
+  llvm::Value *states_ = nullptr, *values_ = nullptr, *document_ = nullptr;
 };
 
 // One native program per supported flat code (view::NativeProgramSupported): each instruction a
@@ -270,10 +298,10 @@ class FillEmitter {
 // reads of trie nodes inline (a state byte and a constant place), truthiness inline for the
 // scalar tags and views, comparisons, tests of other values and memo slots through the runtime's
 // helpers, as Exec calls them.
-class ProgramEmitter {
+class ProgramEmitter : public TapeEmitter {
  public:
   ProgramEmitter(llvm::Module& module, const FillPlan& layout, const std::vector<uint32_t>& below_index)
-      : context_(module.getContext()), module_(module), builder_(context_), layout_(layout), below_index_(&below_index) {}
+      : TapeEmitter(module), layout_(layout), below_index_(&below_index) {}
 
   void Emit(const view::ProgramPlan& plan, const std::string& symbol) {
     const view::FlatCode& flat = *plan.code;
@@ -283,7 +311,7 @@ class ProgramEmitter {
     function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, module_);
     llvm::Value* args = function_->getArg(0);
     result_ = function_->getArg(1);
-    entry_ = llvm::BasicBlock::Create(context_, "entry", function_);
+    entry_ = Block("entry");
     builder_.SetInsertPoint(entry_);
     // NativeProgramArgs' fields, in order: 8 pointers, then the step limit.
     states_ = Field(args, 0);
@@ -306,15 +334,15 @@ class ProgramEmitter {
     // The most steps Exec could take so far: every instruction once; each `any` adds its loop's.
     steps_ = builder_.CreateAlloca(builder_.getInt64Ty());
     builder_.CreateStore(builder_.getInt64(flat.code.size()), steps_);
-    failed_ = {llvm::BasicBlock::Create(context_, "error", function_), llvm::BasicBlock::Create(context_, "bail", function_)};
-    decline_ = llvm::BasicBlock::Create(context_, "decline", function_);
-    llvm::BasicBlock* start = llvm::BasicBlock::Create(context_, "start", function_);
+    failed_ = {Block("error"), Block("bail")};
+    decline_ = Block("decline");
+    llvm::BasicBlock* start = Block("start");
     builder_.CreateCondBr(builder_.CreateICmpULE(builder_.getInt64(flat.code.size()), step_limit_), start, decline_);
     builder_.SetInsertPoint(start);
     bound_ = nullptr;
     if (flat.bind_slot != view::FlatCode::kNoSlot) {  // `E as $x | ...`: E's code first, its value $x
       bound_ = EntryAlloca(ptr);
-      llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "body", function_);
+      llvm::BasicBlock* body = Block("body");
       SetReg(0, values_);  // E's input: the document's root (the trie's node 0)
       EmitRegion(flat.bind_entry, Return{bound_, body});
       builder_.SetInsertPoint(body);
@@ -350,7 +378,7 @@ class ProgramEmitter {
     region.start = start;
     region.on_return = on_return;
     for (size_t pc = start; pc < code.size(); ++pc) {
-      region.blocks.push_back(llvm::BasicBlock::Create(context_, "i", function_));
+      region.blocks.push_back(Block("i"));
       if (code[pc].op == view::FlatOp::kReturn) break;
     }
     builder_.CreateBr(region.blocks.front());
@@ -389,16 +417,16 @@ class ProgramEmitter {
   llvm::Value* NumberOf(llvm::Value* value) {
     llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
                                            builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.tag_offset));
-    llvm::BasicBlock* computed = llvm::BasicBlock::Create(context_, "computed", function_);
-    llvm::BasicBlock* not_computed = llvm::BasicBlock::Create(context_, "not_computed", function_);
-    llvm::BasicBlock* view = llvm::BasicBlock::Create(context_, "view", function_);
-    llvm::BasicBlock* signed_int = llvm::BasicBlock::Create(context_, "int64", function_);
-    llvm::BasicBlock* unsigned_int = llvm::BasicBlock::Create(context_, "uint64", function_);
-    llvm::BasicBlock* floating = llvm::BasicBlock::Create(context_, "double", function_);
-    llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "number", function_);
-    llvm::BasicBlock* not_view = llvm::BasicBlock::Create(context_, "not_view", function_);
-    llvm::BasicBlock* constant = llvm::BasicBlock::Create(context_, "constant", function_);
-    llvm::BasicBlock* constant_number = llvm::BasicBlock::Create(context_, "constant_number", function_);
+    llvm::BasicBlock* computed = Block("computed");
+    llvm::BasicBlock* not_computed = Block("not_computed");
+    llvm::BasicBlock* view = Block("view");
+    llvm::BasicBlock* signed_int = Block("int64");
+    llvm::BasicBlock* unsigned_int = Block("uint64");
+    llvm::BasicBlock* floating = Block("double");
+    llvm::BasicBlock* done = Block("number");
+    llvm::BasicBlock* not_view = Block("not_view");
+    llvm::BasicBlock* constant = Block("constant");
+    llvm::BasicBlock* constant_number = Block("constant_number");
     builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.number_tag)), computed, not_computed);
     builder_.SetInsertPoint(not_computed);
     builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.view_tag)), view, not_view);
@@ -462,34 +490,18 @@ class ProgramEmitter {
                                       builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.view_offset + 8),
                                       llvm::Align(8));
   }
-  llvm::Value* TapeWord(llvm::Value* index) {
-    return builder_.CreateAlignedLoad(builder_.getInt64Ty(), builder_.CreateInBoundsGEP(builder_.getInt64Ty(), tape_, index),
-                                      llvm::Align(8));
-  }
-  llvm::Value* TypeOf(llvm::Value* word) { return builder_.CreateTrunc(builder_.CreateLShr(word, 56), builder_.getInt8Ty()); }
   // Branches to `yes` when `value` is a view whose tape word has type `type` (setting *index and
   // *word in that branch), else to `no`.
   void BranchOnViewOf(llvm::Value* value, uint8_t type, llvm::BasicBlock* yes, llvm::BasicBlock* no, llvm::Value** index,
                       llvm::Value** word) {
     llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
                                            builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.tag_offset));
-    llvm::BasicBlock* view = llvm::BasicBlock::Create(context_, "view", function_);
+    llvm::BasicBlock* view = Block("view");
     builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.view_tag)), view, no);
     builder_.SetInsertPoint(view);
     *index = ViewIndex(value);
     *word = TapeWord(*index);
     builder_.CreateCondBr(builder_.CreateICmpEQ(TypeOf(*word), builder_.getInt8(type)), yes, no);
-  }
-  // The tape index after the value at `index` whose first word is `word` (ScalarWords' table).
-  llvm::Value* After(llvm::Value* index, llvm::Value* word) {
-    llvm::Value* words_at = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), ScalarWords(), builder_.CreateLShr(word, 56));
-    llvm::Value* words = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), words_at), builder_.getInt64Ty());
-    return builder_.CreateSelect(builder_.CreateICmpEQ(words, builder_.getInt64(0)),
-                                 builder_.CreateAnd(word, builder_.getInt64(0xFFFFFFFFull)), builder_.CreateAdd(index, words));
-  }
-  llvm::GlobalVariable* ScalarWords() {
-    if (scalar_words_ == nullptr) scalar_words_ = TapeValueWords(module_);
-    return scalar_words_;
   }
 
   // kAnyAll: on an array of the document, the block on each element (a view in a stack slot)
@@ -499,10 +511,10 @@ class ProgramEmitter {
     const bool is_any = in.cmp != 0;
     const size_t block_length = BlockLength(in.b);
     llvm::Value* input = Reg(in.a);
-    llvm::BasicBlock* array = llvm::BasicBlock::Create(context_, "array", function_);
-    llvm::BasicBlock* not_array = llvm::BasicBlock::Create(context_, "not_array", function_);
-    llvm::BasicBlock* decided = llvm::BasicBlock::Create(context_, "decided", function_);
-    llvm::BasicBlock* undecided = llvm::BasicBlock::Create(context_, "undecided", function_);
+    llvm::BasicBlock* array = Block("array");
+    llvm::BasicBlock* not_array = Block("not_array");
+    llvm::BasicBlock* decided = Block("decided");
+    llvm::BasicBlock* undecided = Block("undecided");
     llvm::Value *index, *open;
     BranchOnViewOf(input, kArrayType, array, not_array, &index, &open);
     builder_.SetInsertPoint(not_array);
@@ -514,10 +526,10 @@ class ProgramEmitter {
     llvm::Value* steps = builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), steps_),
                                             builder_.CreateMul(count, builder_.getInt64(1 + block_length)));
     builder_.CreateStore(steps, steps_);
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "element", function_);
-    llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "each", function_);
-    llvm::BasicBlock* after = llvm::BasicBlock::Create(context_, "tested", function_);
-    llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "next", function_);
+    llvm::BasicBlock* loop = Block("element");
+    llvm::BasicBlock* body = Block("each");
+    llvm::BasicBlock* after = Block("tested");
+    llvm::BasicBlock* next = Block("next");
     llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
     llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
     llvm::BasicBlock* fits = builder_.GetInsertBlock();
@@ -540,7 +552,7 @@ class ProgramEmitter {
     at->addIncoming(following, builder_.GetInsertBlock());
     builder_.CreateBr(loop);
 
-    llvm::BasicBlock* join = llvm::BasicBlock::Create(context_, "any", function_);
+    llvm::BasicBlock* join = Block("any");
     builder_.SetInsertPoint(decided);
     builder_.CreateBr(join);
     builder_.SetInsertPoint(undecided);
@@ -579,61 +591,36 @@ class ProgramEmitter {
   // last one found is the value, as the DOM's lookups), in a stack slot of this instruction's, or
   // null; anything else declines (Exec's FieldOf and FieldPath).
   llvm::Value* EmitMember(llvm::Value* input, const std::string& key) {
-    llvm::BasicBlock* object = llvm::BasicBlock::Create(context_, "object", function_);
+    llvm::BasicBlock* object = Block("object");
     llvm::Value *index, *open;
     BranchOnViewOf(input, kObjectType, object, decline_, &index, &open);
     builder_.SetInsertPoint(object);
-    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
-    llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "member", function_);
-    llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "key", function_);
-    llvm::BasicBlock* sized = llvm::BasicBlock::Create(context_, "sized", function_);
-    llvm::BasicBlock* matched = llvm::BasicBlock::Create(context_, "matched", function_);
-    llvm::BasicBlock* advance = llvm::BasicBlock::Create(context_, "next", function_);
-    llvm::BasicBlock* scanned = llvm::BasicBlock::Create(context_, "scanned", function_);
-    builder_.CreateBr(loop);
-    builder_.SetInsertPoint(loop);
-    llvm::PHINode* at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
-    llvm::PHINode* found = builder_.CreatePHI(builder_.getInt64Ty(), 2);  // the value's index, 0: none
-    at->addIncoming(first, object);
-    found->addIncoming(builder_.getInt64(0), object);
-    builder_.CreateCondBr(builder_.CreateICmpULT(at, end), body, scanned);
-    builder_.SetInsertPoint(body);
-    llvm::Value* key_word = TapeWord(at);
-    llvm::Value* value_at = builder_.CreateAdd(at, builder_.getInt64(1));
-    llvm::Value* value_word = TapeWord(value_at);
-    llvm::Value* key_bytes = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), strings_,
-                                                        builder_.CreateAnd(key_word, builder_.getInt64(kPayloadMask)));
-    llvm::Value* size = builder_.CreateAlignedLoad(builder_.getInt32Ty(), key_bytes, llvm::Align(1));
-    builder_.CreateCondBr(builder_.CreateICmpEQ(size, builder_.getInt32(static_cast<uint32_t>(key.size()))), sized, advance);
+    llvm::AllocaInst* found_at = EntryAlloca(builder_.getInt64Ty());  // the value's index, 0: none
+    builder_.CreateStore(I64(0), found_at);
+    llvm::BasicBlock* scanned = Block("scanned");
+    const MemberLoop member = BeginMembers(index, open, scanned);
+    llvm::BasicBlock* sized = Block("sized");
+    llvm::BasicBlock* matched = Block("matched");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(member.key_size, I32(key.size())), sized, member.next);
     builder_.SetInsertPoint(sized);  // the key's words: the last one overlapping the one before
-    llvm::Value* bytes = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), key_bytes, 4);
     llvm::Value* same = builder_.getTrue();
     for (size_t from = 0; from < key.size(); from += 8) {
       const size_t word_at = key.size() >= 8 ? std::min(from, key.size() - 8) : 0;
-      llvm::Value* word = builder_.CreateAlignedLoad(builder_.getInt64Ty(),
-                                                     builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), bytes, word_at),
-                                                     llvm::Align(1));
-      if (key.size() < 8) word = builder_.CreateAnd(word, builder_.getInt64((uint64_t{1} << (8 * key.size())) - 1));
-      same = builder_.CreateAnd(same, builder_.CreateICmpEQ(word, builder_.getInt64(KeyWord(key, word_at))));
+      llvm::Value* word = LoadWord(member.key_bytes, word_at);
+      if (key.size() < 8) word = builder_.CreateAnd(word, I64((uint64_t{1} << (8 * key.size())) - 1));
+      same = builder_.CreateAnd(same, builder_.CreateICmpEQ(word, I64(KeyWord(key, word_at))));
     }
-    builder_.CreateCondBr(same, matched, advance);
+    builder_.CreateCondBr(same, matched, member.next);
     builder_.SetInsertPoint(matched);
-    builder_.CreateBr(advance);
-    builder_.SetInsertPoint(advance);
-    llvm::PHINode* kept = builder_.CreatePHI(builder_.getInt64Ty(), 3);
-    kept->addIncoming(found, body);
-    kept->addIncoming(found, sized);
-    kept->addIncoming(value_at, matched);
-    llvm::Value* following = After(value_at, value_word);
-    at->addIncoming(following, advance);
-    found->addIncoming(kept, advance);
-    builder_.CreateBr(loop);
+    builder_.CreateStore(member.value_at, found_at);
+    builder_.CreateBr(member.next);
+    EndMembers(member);
 
     builder_.SetInsertPoint(scanned);
+    llvm::Value* found = builder_.CreateLoad(builder_.getInt64Ty(), found_at);
     llvm::AllocaInst* field = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
-    llvm::BasicBlock* present = llvm::BasicBlock::Create(context_, "present", function_);
-    llvm::BasicBlock* test = llvm::BasicBlock::Create(context_, "test", function_);
+    llvm::BasicBlock* present = Block("present");
+    llvm::BasicBlock* test = Block("test");
     builder_.CreateCondBr(builder_.CreateICmpNE(found, builder_.getInt64(0)), present, test);
     builder_.SetInsertPoint(present);
     StoreView(field, found);
@@ -676,12 +663,12 @@ class ProgramEmitter {
     llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
                                            builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.tag_offset));
     llvm::BasicBlock* start = builder_.GetInsertBlock();
-    llvm::BasicBlock* view = llvm::BasicBlock::Create(context_, "view", function_);
-    llvm::BasicBlock* other = llvm::BasicBlock::Create(context_, "other", function_);
-    llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "truthy", function_);
+    llvm::BasicBlock* view = Block("view");
+    llvm::BasicBlock* other = Block("other");
+    llvm::BasicBlock* done = Block("truthy");
     llvm::Value* scalar = builder_.CreateICmpULT(tag, builder_.getInt8(layout_.view_tag));
     llvm::Value* scalar_truthy = builder_.CreateICmpUGE(tag, builder_.getInt8(layout_.falsy_tags));
-    llvm::BasicBlock* not_scalar = llvm::BasicBlock::Create(context_, "not_scalar", function_);
+    llvm::BasicBlock* not_scalar = Block("not_scalar");
     builder_.CreateCondBr(scalar, done, not_scalar);
     builder_.SetInsertPoint(not_scalar);
     builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.view_tag)), view, other);
@@ -729,13 +716,13 @@ class ProgramEmitter {
     const uint64_t place = below ? below_index_->at(in.a) : in.a;
     llvm::Value* state = builder_.CreateLoad(builder_.getInt8Ty(),
                                              builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), states, place));
-    llvm::BasicBlock* known = llvm::BasicBlock::Create(context_, "known", function_);
-    llvm::BasicBlock* missing = llvm::BasicBlock::Create(context_, "missing", function_);
-    llvm::BasicBlock* not_known = llvm::BasicBlock::Create(context_, "not_known", function_);
-    llvm::BasicBlock* read = llvm::BasicBlock::Create(context_, "read", function_);
+    llvm::BasicBlock* known = Block("known");
+    llvm::BasicBlock* missing = Block("missing");
+    llvm::BasicBlock* not_known = Block("not_known");
+    llvm::BasicBlock* read = Block("read");
     builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.known_state)), known, not_known);
     builder_.SetInsertPoint(not_known);
-    llvm::BasicBlock* failed = llvm::BasicBlock::Create(context_, "failed", function_);
+    llvm::BasicBlock* failed = Block("failed");
     builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.missing_state)), missing, failed);
     builder_.SetInsertPoint(failed);  // FlowOf: an error's state is an error, anything else a bail
     builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.error_state)), failed_[0], failed_[1]);
@@ -794,7 +781,7 @@ class ProgramEmitter {
       case FlatOp::kJumpIfTruthy: builder_.CreateCondBr(Truthy(Reg(in.a)), region.At(in.b), region.At(pc + 1)); return;
       case FlatOp::kMemoLoad: {
         llvm::Value* kept = CallHelper(3, builder_.getPtrTy(), {evaluator_, builder_.getInt32(in.a)});
-        llvm::BasicBlock* found = llvm::BasicBlock::Create(context_, "memo", function_);
+        llvm::BasicBlock* found = Block("memo");
         builder_.CreateCondBr(builder_.CreateIsNotNull(kept), found, region.At(pc + 1));
         builder_.SetInsertPoint(found);
         SetReg(in.r, kept);
@@ -820,13 +807,9 @@ class ProgramEmitter {
     }
   }
 
-  llvm::LLVMContext& context_;
-  llvm::Module& module_;
-  llvm::IRBuilder<> builder_;
   const FillPlan& layout_;
   const view::ProgramPlan* plan_ = nullptr;
-  llvm::Function* function_ = nullptr;
-  llvm::Value *result_ = nullptr, *states_ = nullptr, *values_ = nullptr, *tape_ = nullptr, *strings_ = nullptr,
+  llvm::Value *result_ = nullptr, *states_ = nullptr, *values_ = nullptr,
               *table_ = nullptr, *helpers_ = nullptr, *evaluator_ = nullptr, *document_ = nullptr,
               *step_limit_ = nullptr;
   llvm::BasicBlock* entry_ = nullptr;
@@ -834,7 +817,6 @@ class ProgramEmitter {
   llvm::AllocaInst* bound_ = nullptr;  // `E as $x`: where E's value is
   llvm::Value *input_ = nullptr, *below_states_ = nullptr, *below_values_ = nullptr, *scratch_ = nullptr;
   const std::vector<uint32_t>* below_index_ = nullptr;
-  llvm::GlobalVariable* scalar_words_ = nullptr;
   std::vector<llvm::AllocaInst*> registers_;
   std::array<llvm::BasicBlock*, 2> failed_{};  // error, bail
   llvm::BasicBlock* decline_ = nullptr;

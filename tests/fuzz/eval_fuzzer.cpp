@@ -5,7 +5,8 @@
 // same error message, unless a limit stopped either (engines count steps differently) or the
 // program is not deterministic (`now`: two interpreter runs disagree). The view engine
 // (runtime/eval/view) runs it on the input's JSON text when it takes the program whole or split,
-// and must agree with the interpreter in the same way. AOT is the JIT's code generator plus a
+// and must agree with the interpreter in the same way; with its fills and programs as native code
+// (FusedKindOptions::native) it must agree with itself without them. AOT is the JIT's code generator plus a
 // link step, far too slow per input: it is not fuzzed here.
 // Built by tests/fuzz/build.sh.
 #include <cstddef>
@@ -129,6 +130,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (view_kind.fused(0) || view_kind.split(0)) {
     Outcome view = RunView(view_kind, input_text);
     if (!interp.limit && !view.limit && !same(interp, view) && deterministic()) Mismatch(program, "view", interp, view);
+    // With its fills and programs as native code (-O0, as the JIT below): the same as without.
+    static const std::shared_ptr<const wm::view::NativeViewCompiler> view_compiler = [] {
+      wm::codegen::CodegenOptions options;
+      options.opt_level = 0;
+      return wm::codegen::MakeNativeViewCompiler(options);
+    }();
+    wm::view::FusedKindOptions native_options;
+    native_options.native = view_compiler;
+    wm::view::FusedKind native_kind({ir}, native_options);
+    if (!native_kind.native_error().empty()) {
+      std::fprintf(stderr, "the view engine's native code failed to compile: %s\n", native_kind.native_error().c_str());
+      std::abort();
+    }
+    Outcome native_view = RunView(native_kind, input_text);
+    if (!view.limit && !native_view.limit && !same(view, native_view) && deterministic()) {
+      Mismatch(program, "view-native", view, native_view);
+    }
   }
 
   std::string why;

@@ -8,6 +8,7 @@
 // ExpectAgree, RunView.)
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,25 @@ std::vector<std::string> TrickyKeys() {
 }
 
 std::string Quoted(const std::string& key) { return "\"" + key + "\""; }
+
+// `exprs` as one kind with native code, each native but those in `not_native`, one runner over
+// `docs` in turn: every result equals the interpreter's. Returns the runner's counters.
+view::FusedStats ExpectNativeAgrees(const std::vector<std::string>& exprs, const std::vector<std::string>& docs,
+                                    const std::set<size_t>& not_native = {}) {
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs, Options(false, true));
+  for (size_t i = 0; i < exprs.size(); ++i) EXPECT_EQ(kind.native_program(i), !not_native.count(i)) << exprs[i];
+  view::FusedRunner runner(kind);
+  for (const std::string& doc : docs) {
+    JsonError error;
+    EXPECT_TRUE(runner.Run(doc, {}, &error)) << doc;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
+    }
+  }
+  return runner.stats();
+}
 
 TEST(ViewNativeFillTest, KindsCompileToNativeViewCode) {
   view::FusedKind kind({Lowered(".spec.replicas"), Lowered(".spec.list[] | .name"), Lowered(".status.phase")},
@@ -139,23 +159,8 @@ TEST(ViewNativeProgramTest, StatusProgramsRunNativeAndAgree) {
       R"({})",
       R"(null)",
   };
-  std::vector<std::shared_ptr<const ir::Program>> programs;
-  for (const std::string& e : exprs) programs.push_back(Lowered(e));
-  view::FusedKind kind(programs, Options(false, true));
-  for (size_t i = 0; i < exprs.size(); ++i) {
-    if (i != 0) {
-      EXPECT_TRUE(kind.native_program(i)) << exprs[i];  // the first is a path's: no code runs
-    }
-  }
-  view::FusedRunner runner(kind);
-  for (const std::string& doc : docs) {
-    JsonError error;
-    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
-    for (size_t i = 0; i < exprs.size(); ++i) {
-      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
-    }
-  }
-  EXPECT_GT(runner.stats().native_runs, docs.size() * 5);
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
+  EXPECT_GT(stats.native_runs, docs.size() * 5);
   EXPECT_EQ(ExpectAgree(exprs, docs) > 0, true);
 }
 
@@ -194,27 +199,18 @@ TEST(ViewNativeProgramTest, PerElementCodeRunsNativeAndAgrees) {
       R"({"spec":{"scale":{"no":1}}})",
       R"({})",
   };
-  std::vector<std::shared_ptr<const ir::Program>> programs;
-  for (const std::string& e : exprs) programs.push_back(Lowered(e));
-  view::FusedKind kind(programs, Options(false, true));
-  for (size_t i = 0; i < exprs.size(); ++i) EXPECT_TRUE(kind.native_program(i)) << exprs[i];
-  view::FusedRunner runner(kind);
-  for (const std::string& doc : docs) {
-    JsonError error;
-    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
-    for (size_t i = 0; i < exprs.size(); ++i) {
-      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
-    }
-  }
-  EXPECT_GT(runner.stats().native_runs, docs.size());
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
+  EXPECT_GT(stats.native_runs, docs.size());
   EXPECT_GT(ExpectAgree(exprs, docs), 0u);
   // The output limit reached per element: the regular engine words it, as after Exec.
   RunOptions limited;
   limited.limits.max_outputs = 3;
+  const std::shared_ptr<const ir::Program> first = Lowered(exprs[0]);
+  view::FusedKind kind({first}, Options(false, true));
   view::FusedRunner limited_runner(kind);
   JsonError error;
   ASSERT_TRUE(limited_runner.Run(docs[0], limited, &error));
-  EXPECT_EQ(Describe(limited_runner.result(0)), Interpret(*programs[0], docs[0], false, limited));
+  EXPECT_EQ(Describe(limited_runner.result(0)), Interpret(*first, docs[0], false, limited));
   EXPECT_FALSE(limited_runner.result(0).fused);
 }
 
@@ -250,20 +246,9 @@ TEST(ViewNativeProgramTest, ConditionTestsRunNativeAndAgree) {
       R"({"status":{"conditions":[{"type":["Ready"],"status":{"s":1},"observedGeneration":"2"},{"observedGeneration":2.5}]}})",
       R"({"status":{"conditions":[{"typeX":"Ready","statu":"True","Type":"Ready"}]}})",
   };
-  std::vector<std::shared_ptr<const ir::Program>> programs;
-  for (const std::string& e : exprs) programs.push_back(Lowered(e));
-  view::FusedKind kind(programs, Options(false, true));
-  for (size_t i = 0; i < exprs.size(); ++i) EXPECT_TRUE(kind.native_program(i)) << exprs[i];
-  view::FusedRunner runner(kind);
-  for (const std::string& doc : docs) {
-    JsonError error;
-    ASSERT_TRUE(runner.Run(doc, {}, &error)) << doc;
-    for (size_t i = 0; i < exprs.size(); ++i) {
-      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false)) << exprs[i] << " on " << doc;
-    }
-  }
-  EXPECT_GT(runner.stats().native_runs, docs.size() * 2);
-  EXPECT_LT(runner.stats().native_runs, runner.stats().flat_runs);  // some declined to Exec
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
+  EXPECT_GT(stats.native_runs, docs.size() * 2);
+  EXPECT_LT(stats.native_runs, stats.flat_runs);  // some declined to Exec
   EXPECT_GT(ExpectAgree(exprs, docs), 0u);
 }
 
