@@ -19,8 +19,9 @@
 #include <thread>
 #include <vector>
 
-#include "compiler/driver/expression.h"
 #include "base/file.h"
+#include "compiler/codegen/codegen.h"
+#include "compiler/driver/expression.h"
 #include "compiler/source/render.h"
 #include "runtime/eval/eval.h"
 #include "runtime/eval/view/view.h"
@@ -150,6 +151,68 @@ class NativeSwitch {
   std::string failure_;
 };
 
+// The view engine's kinds without --engine: the program as the view engine lowers it (its trie
+// filled from tables, its flat code run by Exec) first; the same with its fills and flat code as
+// native code (codegen::MakeNativeViewCompiler) once the input has passed `native_after` bytes,
+// compiled on a background thread and used from the first value after it is ready (a value is
+// answered whole by one of them; both give the same answers). Small inputs never pay for a compile.
+class ViewSwitch {
+ public:
+  ViewSwitch(std::shared_ptr<const ir::Program> program, int64_t native_after, int opt_level)
+      : program_(std::move(program)), native_after_(native_after), opt_level_(opt_level) {
+    kind_ = std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{program_});
+    if (native_after_ == 0 && taken()) {
+      Compile();
+      ready_ = true;
+    }
+  }
+  ~ViewSwitch() { Finish(); }
+
+  // Whether the view engine takes the program (whole, or a head of its pipe chain).
+  bool taken() const { return kind_->fused(0) || kind_->split(0); }
+  const view::FusedKind& kind() const { return *kind_; }
+  // The kind with native code when it is ready, else null; `consumed` bytes into the input.
+  const view::FusedKind* NativeFor(size_t consumed) {
+    if (ready_.load(std::memory_order_acquire)) return native_.get();
+    if (!started_ && static_cast<int64_t>(consumed) >= native_after_) {
+      started_ = true;
+      worker_ = std::thread([this] {
+        Compile();
+        ready_.store(true, std::memory_order_release);
+      });
+    }
+    return nullptr;
+  }
+  // Waits for a background compile (started only on a large input) and reports a failure.
+  void Finish() {
+    if (worker_.joinable()) worker_.join();
+    if (!failure_.empty()) {
+      std::fprintf(stderr, "wmc eval: warning: the view engine stayed without native code: %s\n", failure_.c_str());
+      failure_.clear();
+    }
+  }
+
+ private:
+  void Compile() {
+    codegen::CodegenOptions codegen;
+    codegen.opt_level = opt_level_;
+    view::FusedKindOptions options;
+    options.native = codegen::MakeNativeViewCompiler(codegen);
+    native_ = std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{program_}, options);
+    failure_ = native_->native_error();
+  }
+
+  std::shared_ptr<const ir::Program> program_;
+  int64_t native_after_;
+  int opt_level_;
+  std::unique_ptr<view::FusedKind> kind_;
+  std::unique_ptr<view::FusedKind> native_;
+  std::atomic<bool> ready_{false};
+  bool started_ = false;
+  std::thread worker_;
+  std::string failure_;
+};
+
 // "wmc eval: N objects, X MB, Y objects/s" on stderr, rewritten in place about twice a second
 // once the input has taken a second, and erased at the end (only when enabled: a terminal).
 class Progress {
@@ -185,7 +248,7 @@ class EvalRun {
  public:
   // `view`: the view engine's lowering of the program, used for every input when not null.
   EvalRun(const EvalOptions& opts, const std::vector<Value>& globals, NativeSwitch& engines,
-          const view::FusedKind* view)
+          ViewSwitch* view)
       : opts_(opts), engines_(engines), view_(view),
         progress_(opts.progress == "always" || (opts.progress == "auto" && isatty(fileno(stderr)))) {
     run_options_.globals = &globals;
@@ -243,12 +306,17 @@ class EvalRun {
   static_assert(JsonValueStream::kReadableAfterText >= view::FusedRunner::kTextPadding);
   bool ReadFileOnView(JsonValueStream& in) {
     size_t base = consumed_;
-    view::FusedRunner runner(*view_);
+    view::FusedRunner tables_runner(view_->kind());
+    std::unique_ptr<view::FusedRunner> native_runner;  // once the native code is ready
     std::string_view text;
     size_t offset = 0;
     bool speculative = false;
     while (in.NextText(&text, &offset, &speculative)) {
       consumed_ = base + in.bytes_consumed();
+      if (native_runner == nullptr) {
+        if (const view::FusedKind* native = view_->NativeFor(consumed_)) native_runner = std::make_unique<view::FusedRunner>(*native);
+      }
+      view::FusedRunner& runner = native_runner != nullptr ? *native_runner : tables_runner;
       JsonError json_error;
       if (!runner.Run(text, run_options_, &json_error, JsonValueStream::kReadableAfterText)) {
         if (speculative) {  // a guessed NDJSON line that is not one value: scan it exactly
@@ -266,7 +334,7 @@ class EvalRun {
         PrintLine();
       }
       if (result.status == EvalStatus::kError) ReportError(result.error, in.name() + ":" + std::to_string(in.line()));
-      progress_.Update(++objects_, consumed_, result.fused ? "view" : "interp");
+      progress_.Update(++objects_, consumed_, !result.fused ? "interp" : native_runner != nullptr ? "view, native" : "view");
     }
     if (in.error().empty()) return true;
     FlushOutput();
@@ -318,7 +386,7 @@ class EvalRun {
 
   const EvalOptions& opts_;
   NativeSwitch& engines_;
-  const view::FusedKind* view_;
+  ViewSwitch* view_;
   Progress progress_;
   RunOptions run_options_;
   JsonWriteOptions write_options_;
@@ -375,14 +443,15 @@ int RunEval(const EvalOptions& opts) {
   // Without --engine, the view engine takes the program when it fuses it, or a head of its pipe
   // chain (then only the sub-documents the rest reads are converted; streamed inputs only, and
   // not under a lowered step budget or time limit: LimitsAllowView).
-  std::unique_ptr<view::FusedKind> fused;
+  std::unique_ptr<ViewSwitch> view;
   if (!opts.engine_given && !opts.slurp && !opts.null_input && view::LimitsAllowView(opts.limits)) {
-    fused = std::make_unique<view::FusedKind>(std::vector<std::shared_ptr<const ir::Program>>{compiled->program});
-    if (!fused->fused(0) && !fused->split(0)) fused.reset();
+    view = std::make_unique<ViewSwitch>(compiled->program, opts.native_after, compile_options.opt_level);
+    if (!view->taken()) view.reset();
   }
-  EvalRun run(opts, globals, engines, fused.get());
+  EvalRun run(opts, globals, engines, view.get());
   int exit_code = run.RunInputs();
   engines.Finish();
+  if (view != nullptr) view->Finish();
   return exit_code;
 }
 
@@ -429,7 +498,8 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
   AddEvalLimitOptions(cmd, &opts->limits);
   cmd->add_option("--native-after", opts->native_after,
                   "Bytes of input the interpreter handles before a native engine (jit, aot, auto) is "
-                  "compiled in the background; 0 = compile before the first input")
+                  "compiled in the background (without --engine: the view engine before its own native "
+                  "code is); 0 = compile before the first input")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--progress", opts->progress,
                   "Progress on stderr for long inputs: auto (when stderr is a terminal), always, never")
