@@ -83,6 +83,18 @@ class TapeEmitter {
     llvm::Value* at = offset == 0 ? bytes : builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), bytes, offset);
     return builder_.CreateAlignedLoad(builder_.getInt64Ty(), at, llvm::Align(1));
   }
+  // Whether the bytes at `bytes` (in the padded string buffer, as many as `text` has) are `text`:
+  // its words as immediates, the last one overlapping the one before, a short one masked.
+  llvm::Value* SameBytes(llvm::Value* bytes, const std::string& text) {
+    llvm::Value* same = builder_.getTrue();
+    for (size_t from = 0; from < text.size(); from += 8) {
+      const size_t word_at = text.size() >= 8 ? std::min(from, text.size() - 8) : 0;
+      llvm::Value* word = LoadWord(bytes, word_at);
+      if (text.size() < 8) word = builder_.CreateAnd(word, I64((uint64_t{1} << (8 * text.size())) - 1));
+      same = builder_.CreateAnd(same, builder_.CreateICmpEQ(word, I64(KeyWord(text, word_at))));
+    }
+    return same;
+  }
   // The tape index after the value at `index` whose first word is `word`: past a container's
   // words (its first word holds the index after its last), a number's two, any other scalar's
   // one; the value's words by its type, one load (TapeValueWords).
@@ -576,9 +588,57 @@ class ProgramEmitter : public TapeEmitter {
   void EmitFieldCompare(const view::FlatInstr& in, size_t pc, const Region& region) {
     const view::VNode& node = plan_->program->nodes[in.n];
     llvm::Value* value = EmitMember(Reg(in.a), node.keys[0]);
-    llvm::Value* holds = CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(node.a), value, ConstantWmValue(node.c)});
-    SetReg(in.r, BoolValue(builder_.CreateICmpNE(holds, builder_.getInt32(0))));
+    SetReg(in.r, BoolValue(HoldsAgainstConstant(static_cast<uint8_t>(node.a), value, node.c)));
     builder_.CreateBr(region.At(pc + 1));
+  }
+  // Whether `value OP constant c` holds: `==` and `!=` against a string constant inline on a view
+  // of the document (a string's size and bytes against immediates; any other kind differs from
+  // a string), everything else through the runtime's HoldsAgainstConstant.
+  llvm::Value* HoldsAgainstConstant(uint8_t op, llvm::Value* value, uint32_t c) {
+    const Value& constant = plan_->program->consts[c];
+    const auto binary = static_cast<ir::BinaryOp>(op);
+    const bool inline_test = constant.IsString() && (binary == ir::BinaryOp::Eq || binary == ir::BinaryOp::Ne);
+    if (!inline_test) {
+      return builder_.CreateICmpNE(CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(op), value, ConstantWmValue(c)}),
+                                   builder_.getInt32(0));
+    }
+    const std::string text(constant.AsString());
+    llvm::BasicBlock* string = Block("string");
+    llvm::BasicBlock* other_view = Block("other_view");
+    llvm::BasicBlock* runtime = Block("runtime");
+    llvm::BasicBlock* sized = Block("sized");
+    llvm::BasicBlock* done = Block("compared");
+    llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
+                                           builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), value, layout_.tag_offset));
+    llvm::BasicBlock* view = Block("view");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(tag, I8(layout_.view_tag)), view, runtime);
+    builder_.SetInsertPoint(view);
+    llvm::Value* word = TapeWord(ViewIndex(value));
+    builder_.CreateCondBr(builder_.CreateICmpEQ(TypeOf(word), I8('"')), string, other_view);
+    builder_.SetInsertPoint(string);  // its size (4 bytes), then its bytes, in the string buffer
+    llvm::Value* at = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), strings_, builder_.CreateAnd(word, I64(kPayloadMask)));
+    llvm::Value* size = builder_.CreateAlignedLoad(builder_.getInt32Ty(), at, llvm::Align(1));
+    builder_.CreateCondBr(builder_.CreateICmpEQ(size, I32(text.size())), sized, other_view);
+    builder_.SetInsertPoint(sized);
+    llvm::Value* same = SameBytes(builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), at, 4), text);
+    llvm::Value* equal_holds_value = binary == ir::BinaryOp::Eq ? same : builder_.CreateNot(same);
+    llvm::BasicBlock* sized_end = builder_.GetInsertBlock();
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(other_view);  // another kind, or a string of another size
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(runtime);
+    llvm::Value* by_runtime =
+        builder_.CreateICmpNE(CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(op), value, ConstantWmValue(c)}),
+                              builder_.getInt32(0));
+    llvm::BasicBlock* runtime_end = builder_.GetInsertBlock();
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(done);
+    const bool equal_holds = binary == ir::BinaryOp::Eq;
+    llvm::PHINode* holds = builder_.CreatePHI(builder_.getInt1Ty(), 3);
+    holds->addIncoming(equal_holds_value, sized_end);
+    holds->addIncoming(builder_.getInt1(!equal_holds), other_view);
+    holds->addIncoming(by_runtime, runtime_end);
+    return holds;
   }
   // kField `.key` (`.key // constant` with b): the member, or the constant where it is falsy.
   void EmitField(const view::FlatInstr& in, size_t pc, const Region& region) {
@@ -602,15 +662,8 @@ class ProgramEmitter : public TapeEmitter {
     llvm::BasicBlock* sized = Block("sized");
     llvm::BasicBlock* matched = Block("matched");
     builder_.CreateCondBr(builder_.CreateICmpEQ(member.key_size, I32(key.size())), sized, member.next);
-    builder_.SetInsertPoint(sized);  // the key's words: the last one overlapping the one before
-    llvm::Value* same = builder_.getTrue();
-    for (size_t from = 0; from < key.size(); from += 8) {
-      const size_t word_at = key.size() >= 8 ? std::min(from, key.size() - 8) : 0;
-      llvm::Value* word = LoadWord(member.key_bytes, word_at);
-      if (key.size() < 8) word = builder_.CreateAnd(word, I64((uint64_t{1} << (8 * key.size())) - 1));
-      same = builder_.CreateAnd(same, builder_.CreateICmpEQ(word, I64(KeyWord(key, word_at))));
-    }
-    builder_.CreateCondBr(same, matched, member.next);
+    builder_.SetInsertPoint(sized);
+    builder_.CreateCondBr(SameBytes(member.key_bytes, key), matched, member.next);
     builder_.SetInsertPoint(matched);
     builder_.CreateStore(member.value_at, found_at);
     builder_.CreateBr(member.next);
@@ -761,13 +814,10 @@ class ProgramEmitter : public TapeEmitter {
         Next(region, pc);
         return;
       }
-      case FlatOp::kCompareConst: {
-        llvm::Value* holds =
-            CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(in.cmp), Reg(in.a), ConstantWmValue(in.b)});
-        SetReg(in.r, BoolValue(builder_.CreateICmpNE(holds, builder_.getInt32(0))));
+      case FlatOp::kCompareConst:
+        SetReg(in.r, BoolValue(HoldsAgainstConstant(in.cmp, Reg(in.a), in.b)));
         Next(region, pc);
         return;
-      }
       case FlatOp::kNot: SetReg(in.r, BoolValue(builder_.CreateNot(Truthy(Reg(in.a))))); Next(region, pc); return;
       case FlatOp::kTruthy: SetReg(in.r, BoolValue(Truthy(Reg(in.a)))); Next(region, pc); return;
       case FlatOp::kSetBool: SetReg(in.r, TableValue(in.cmp != 0 ? view::kNativeTrueValue : view::kNativeFalseValue)); Next(region, pc); return;

@@ -245,6 +245,8 @@ TEST(ViewNativeProgramTest, ConditionTestsRunNativeAndAgree) {
       R"({"status":{"conditions":"text","replicated":7}})",
       R"({"status":{"conditions":[{"type":["Ready"],"status":{"s":1},"observedGeneration":"2"},{"observedGeneration":2.5}]}})",
       R"({"status":{"conditions":[{"typeX":"Ready","statu":"True","Type":"Ready"}]}})",
+      R"({"status":{"conditions":[{"type":"Readz","status":"Trux"},{"type":"ready","status":"true"},{"type":"Failed","status":"Falsf"}]}})",
+      R"({"status":{"conditions":[{"type":"Ready\u0000","status":"True"},{"type":"Completed","status":"True"}]}})",
   };
   const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
   EXPECT_GT(stats.native_runs, docs.size() * 2);
