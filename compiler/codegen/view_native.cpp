@@ -597,11 +597,12 @@ class ProgramEmitter : public TapeEmitter {
   llvm::Value* HoldsAgainstConstant(uint8_t op, llvm::Value* value, uint32_t c) {
     const Value& constant = plan_->program->consts[c];
     const auto binary = static_cast<ir::BinaryOp>(op);
-    const bool inline_test = constant.IsString() && (binary == ir::BinaryOp::Eq || binary == ir::BinaryOp::Ne);
-    if (!inline_test) {
+    const auto by_runtime_test = [&] {  // NativeViewHelpers::holds_against_constant
       return builder_.CreateICmpNE(CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(op), value, ConstantWmValue(c)}),
                                    builder_.getInt32(0));
-    }
+    };
+    const bool inline_test = constant.IsString() && (binary == ir::BinaryOp::Eq || binary == ir::BinaryOp::Ne);
+    if (!inline_test) return by_runtime_test();
     const std::string text(constant.AsString());
     llvm::BasicBlock* string = Block("string");
     llvm::BasicBlock* other_view = Block("other_view");
@@ -627,9 +628,7 @@ class ProgramEmitter : public TapeEmitter {
     builder_.SetInsertPoint(other_view);  // another kind, or a string of another size
     builder_.CreateBr(done);
     builder_.SetInsertPoint(runtime);
-    llvm::Value* by_runtime =
-        builder_.CreateICmpNE(CallHelper(0, builder_.getInt32Ty(), {builder_.getInt32(op), value, ConstantWmValue(c)}),
-                              builder_.getInt32(0));
+    llvm::Value* by_runtime = by_runtime_test();
     llvm::BasicBlock* runtime_end = builder_.GetInsertBlock();
     builder_.CreateBr(done);
     builder_.SetInsertPoint(done);

@@ -992,9 +992,8 @@ static_assert(offsetof(json_dom::TapeRef, doc) == 0 && offsetof(json_dom::TapeRe
 // The kind's fills as a plan for native code (native_view.h): the document's root and each
 // iteration node with keyed nodes below it, those nodes in a tree, each with the place the path
 // cache keeps it at (an absolute node's id, a node below an iteration's below_index).
-FillPlan MakeFillPlan(const PathTrie& trie) {
-  PathCache numbering;
-  numbering.Init(&trie, false);
+// `below_index`: PathCache's numbering of the nodes below iterations (PathCache::Init's).
+FillPlan MakeFillPlan(const PathTrie& trie, const std::vector<uint32_t>& below_index) {
   FillPlan plan;
   plan.value_size = sizeof(VVal);
   plan.tag_offset = static_cast<uint32_t>(VVal::TagOffset());
@@ -1020,7 +1019,7 @@ FillPlan MakeFillPlan(const PathTrie& trie) {
       for (uint32_t c : trie.nodes[id].children) {
         if (trie.nodes[c].iteration) continue;  // a fill root of its own
         const uint32_t index = static_cast<uint32_t>(fill.nodes.size());
-        fill.nodes.push_back({trie.nodes[c].key, root == 0 ? c : numbering.below_index[c], {}});
+        fill.nodes.push_back({trie.nodes[c].key, root == 0 ? c : below_index[c], {}});
         fill.nodes[at].children.push_back(index);
         pending.emplace_back(c, index);
       }
@@ -2996,12 +2995,12 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
 // options_.native. A program the runner answers without its code (a path, a literal) is left out.
 void FusedKind::CompileNative() {
   NativeViewPlan plan;
-  plan.fills = MakeFillPlan(*trie_);
   {
-    PathCache numbering;
+    PathCache numbering;  // the places a runner's cache keeps the nodes at
     numbering.Init(trie_.get(), false);
-    plan.below_index = numbering.below_index;
+    plan.below_index = std::move(numbering.below_index);
   }
+  plan.fills = MakeFillPlan(*trie_, plan.below_index);
   std::vector<uint32_t> resolvers;
   for (uint32_t i = 0; i < programs_.size(); ++i) {
     const ViewProgram* view = views_[i].get();
