@@ -2,7 +2,9 @@
 # Instructions the view engine ("fused") executes per object, counted by valgrind's callgrind:
 # exact and repeatable where wall or CPU times on these shared machines move 10-50 % between runs.
 # For each kind of the seeded corpus it runs bench_engines --engines fused once under callgrind,
-# collecting only inside FusedRunner::Run (parse + evaluation of every resolver), and again with a
+# collecting only inside FusedRunner::Run (parse + evaluation of every resolver; the pattern is
+# Run's own signature, since callgrind toggles collection off again on entering any other function
+# it matches, such as a lambda of Run's), and again with a
 # program that reads one absent key (parse + the runner's fixed work), and prints per object:
 #   kind  run_ir  parse_ir (simdjson's two stages)  fixed_ir (absent key run - parse)  eval_ir (run - absent key run)
 # Instructions are not time (simdjson's stages run at a higher IPC than the evaluator), so
@@ -28,10 +30,10 @@ echo '.wm_absent_key' > "$tmp/absent.exprs"
 
 # count EXPRS KIND: prints "IR PARSE_IR" per call of FusedRunner::Run
 count() {
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" --toggle-collect='wm::view::FusedRunner::Run*' \
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" --toggle-collect='wm::view::FusedRunner::Run(*long)' \
     "$build/bin/bench_engines" --exprs "$1" --objects "$corpus/$2.ndjson" --engines "${ENGINE:-fused}" --repeat 1 >/dev/null 2>&1
   # Calls of Run: the call counts on the edges into it.
-  id=$(grep -o 'fn=([0-9]*) wm::view::FusedRunner::Run' "$tmp/out" | head -1 | grep -o '([0-9]*)')
+  id=$(grep -o 'fn=([0-9]*) wm::view::FusedRunner::Run(.*long)$' "$tmp/out" | head -1 | grep -o '([0-9]*)')
   runs=$(grep -A1 "^cfn=$id" "$tmp/out" | sed -n 's/^calls=\([0-9]*\) .*/\1/p' | awk '{s+=$1} END {print s}')
   callgrind_annotate "$tmp/out" 2>/dev/null | awk -v runs="$runs" '
     /PROGRAM TOTALS/ { v=$1; gsub(",", "", v); total=v }

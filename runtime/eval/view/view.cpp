@@ -1258,21 +1258,8 @@ class Evaluator {
   // emitted) where the code leaves the program to Exec.
   [[gnu::always_inline]] Flow RunNative(const FlatCode& code, NativeProgramFn native, const void* const* table,
                                         FlatRegisters* registers, OutputSink outputs, bool* declined) {
-    const PathCache& paths = *cx_.paths;
-    const TapeRef root = TapeRefOf(paths.root().dom());
-    NativeProgramArgs args{reinterpret_cast<const uint8_t*>(paths.states.data()),
-                           reinterpret_cast<const unsigned char*>(paths.values.data()),
-                           root.doc->tape.get(),
-                           root.doc->string_buf.get(),
-                           table,
-                           &kNativeHelpers,
-                           this,
-                           root.doc,
-                           std::min<uint64_t>(cx_.limits->fuel, eval_internal::StepBudget::kSlice),
-                           &paths.root(),
-                           nullptr,
-                           nullptr,
-                           reinterpret_cast<unsigned char*>(registers->scratch.data())};
+    NativeProgramArgs args = NativeArgs(registers);
+    args.table = table;
     if (code.each_iteration != 0) [[unlikely]] return RunNativeEach(code, native, &args, outputs, declined);
     const void* value;
     switch (native(&args, &value)) {
@@ -1280,6 +1267,44 @@ class Evaluator {
       case kNativeError: return Flow::kError;
       case kNativeDecline: *declined = true; return Flow::kContinue;
       default: return Flow::kBail;
+    }
+  }
+  // What native code reads of this object and evaluator, the same for every program of the object
+  // but its table (the caller sets `table`): built once per object by a runner that runs several.
+  NativeProgramArgs NativeArgs(FlatRegisters* registers) {
+    const PathCache& paths = *cx_.paths;
+    const TapeRef root = TapeRefOf(paths.root().dom());
+    return NativeProgramArgs{reinterpret_cast<const uint8_t*>(paths.states.data()),
+                             reinterpret_cast<const unsigned char*>(paths.values.data()),
+                             root.doc->tape.get(),
+                             root.doc->string_buf.get(),
+                             nullptr,
+                             &kNativeHelpers,
+                             this,
+                             root.doc,
+                             std::min<uint64_t>(cx_.limits->fuel, eval_internal::StepBudget::kSlice),
+                             &paths.root(),
+                             nullptr,
+                             nullptr,
+                             reinterpret_cast<unsigned char*>(registers->scratch.data())};
+  }
+  // A program's one output, as Emit appends it, written over *out (the output this resolver had
+  // on the last object: the runner's places for single-output native programs). Native code
+  // returns the value it ends with, so the runner sets it in place without an Emit.
+  void SetOutput(const VVal& v, ViewOutput* out) const {
+    switch (v.tag()) {
+      case VVal::Tag::kDom: out->SetView(v.dom_bytes(), cx_.sort_keys); break;
+      case VVal::Tag::kNull: out->SetNull(); break;
+      case VVal::Tag::kFalse: out->SetValue(Value::Bool(false)); break;
+      case VVal::Tag::kTrue: out->SetValue(Value::Bool(true)); break;
+      case VVal::Tag::kNumber: out->SetValue(Value::Number(v.computed_number())); break;
+      case VVal::Tag::kRef:
+        if (const Value& constant = v.value(); !constant.IsArray() && !constant.IsObject()) {
+          out->SetValue(constant);
+          break;
+        }
+        [[fallthrough]];
+      default: *out = BuiltOutput(v); break;
     }
   }
   // RunFlatEach's loop around native code per element: each element's places filled first, its
@@ -3150,6 +3175,14 @@ struct FusedRunner::State {
   // the others, which the main loop runs: a kind's hundred path resolvers cost the main loop nothing.
   std::vector<uint32_t> path_resolvers;
   std::vector<uint32_t> other_resolvers;
+  // The kProgram resolvers with native code and no iteration (one output each, the value the
+  // code returns), in order. Where every path resolver was answered on the DOM, the k-th one's
+  // output is set in place at outputs_[path count + k], as the paths' are, with no Emit, and the
+  // results are written only when the last run's are not already these (native_results_current).
+  // Else (and for one that declines, errs or bails) each runs as the other resolvers do.
+  std::vector<uint32_t> native_resolvers;
+  std::vector<uint32_t> native_left;  // this object's native resolvers not answered in place
+  bool native_results_current = false;
   std::vector<uint32_t> path_nodes;  // per path resolver, in order: its trie node
   std::vector<EachPathGroup> each_path_groups;
   std::vector<uint32_t> each_path_failed;  // this object's, for Run to rerun on the regular engine
@@ -3287,9 +3320,12 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       });
       if (group == groups.end()) group = groups.insert(groups.end(), EachPathGroup{step.iteration, step.optional, {}});
       group->resolvers.push_back(static_cast<uint32_t>(i));
+    } else if (step.how == ResolverPlan::How::kPath) {
+      state_->path_resolvers.push_back(static_cast<uint32_t>(i));
+    } else if (step.how == ResolverPlan::How::kProgram && step.native != nullptr && step.flat->each_iteration == 0) {
+      state_->native_resolvers.push_back(static_cast<uint32_t>(i));
     } else if (step.how != ResolverPlan::How::kConstant) {
-      (step.how == ResolverPlan::How::kPath ? state_->path_resolvers : state_->other_resolvers)
-          .push_back(static_cast<uint32_t>(i));
+      state_->other_resolvers.push_back(static_cast<uint32_t>(i));
     }
     if (step.how == ResolverPlan::How::kPath) state_->path_nodes.push_back(step.node);
     state_->plan.push_back(step);
@@ -3524,6 +3560,7 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
   // must set its path resolvers' results again.
   State& s = *state_;
   s.path_results_current = false;
+  s.native_results_current = false;
   s.constant_results_current = false;
   outputs_.clear();
   Value document;
@@ -3546,10 +3583,11 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
   ++stats_.objects;
   State& s = *state_;
   const bool sort_keys = kind_.options_.sort_keys;
-  // The buffer is cut back to the path resolvers' outputs (the others' destroyed): the path loop
-  // below sets those again in place, without appending them one by one.
+  // The buffer is cut back to the path resolvers' outputs and the native programs' places (the
+  // others' destroyed): the loops below set those again in place, without appending them one by one.
   const size_t path_count = s.path_nodes.size();
-  if (outputs_.size() > path_count) outputs_.resize(path_count);
+  const size_t in_place_count = path_count + s.native_resolvers.size();
+  if (outputs_.size() > in_place_count) outputs_.resize(in_place_count);
   element root;
   const json_dom::MinusZeroCheck check =
       kind_.observes_whole_document_ ? json_dom::MinusZeroCheck::kWhole : json_dom::MinusZeroCheck::kDeferred;
@@ -3665,11 +3703,9 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
   }
   const EvalContext context = s.Context(options, sort_keys, &stats_.split_conversions);
   Evaluator evaluator(context);
-  if (!s.each_path_groups.empty()) {
-    AnswerEachPathGroups(options);
-    for (uint32_t i : s.each_path_failed) fall_back(i, outputs_.size());
-  }
-  for (uint32_t i : s.other_resolvers) {
+  // A program, split head or object of paths (kEachPath resolvers are answered by group below),
+  // its outputs appended.
+  auto answer_other = [&](uint32_t i) __attribute__((always_inline)) {
     const ResolverPlan& step = s.plan[i];
     const size_t begin = outputs_.size();
     const OutputSink sink{&outputs_, begin};
@@ -3680,15 +3716,14 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
                        sink, &results_[i])) {
         SetOutputs(i, begin, outputs_.size());
         ++stats_.split_runs;
-        continue;
+        return;
       }
     } else if (step.how == ResolverPlan::How::kProgram || step.how == ResolverPlan::How::kObjectOfPaths) {
-      // (kEachPath resolvers are answered by group above.)
       if (step.how == ResolverPlan::How::kObjectOfPaths &&
           BuildObjectOfPaths(s.paths, step, options.limits, sort_keys, &s.object_outputs[step.slot])) {
         AnsweredOnDom(i, s.object_outputs, step.slot, step.slot + 1);
         ++stats_.object_runs;
-        continue;
+        return;
       }
       // Native code, unless it declines (its steps might not fit in the budget's first slice, or
       // Exec takes a path it does not cover): Exec then.
@@ -3703,11 +3738,54 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
         AnsweredOnDom(i, begin, outputs_.size());
         stats_.flat_runs += step.flat != nullptr;
         stats_.tree_runs += step.flat == nullptr;
-        continue;
+        return;
       }
     }
     fall_back(i, begin);
+  };
+  if (!s.native_resolvers.empty()) {
+    if (one_output_allowed && answered == path_count) {
+      // Their places follow the paths' (made null where the last object's buffer was cut shorter).
+      if (outputs_.size() < in_place_count) {
+        outputs_.resize(in_place_count);
+        s.native_results_current = false;
+      }
+      ViewOutput* out = outputs_.data() + path_count;
+      NativeProgramArgs args = evaluator.NativeArgs(&s.flat_registers);
+      s.native_left.clear();
+      const bool current = s.native_results_current;
+      size_t in_place = 0;
+      for (size_t k = 0; k < s.native_resolvers.size(); ++k) {
+        const uint32_t i = s.native_resolvers[k];
+        const ResolverPlan& step = s.plan[i];
+        args.table = step.native_table;
+        const void* value;
+        if (step.native(&args, &value) != kNativeContinue) [[unlikely]] {
+          out[k].SetNull();  // its outputs are appended (the place belongs to no result)
+          s.native_left.push_back(i);
+          continue;
+        }
+        evaluator.SetOutput(*static_cast<const VVal*>(value), &out[k]);
+        if (!current) AnsweredOnDom(i, path_count + k, path_count + k + 1);
+        ++in_place;
+      }
+      if (current) stats_.fused_runs += in_place;
+      stats_.native_runs += in_place;
+      stats_.flat_runs += in_place;
+      s.native_results_current = s.native_left.empty();
+      // The rest as the other resolvers (after the loop: they append to the buffer `out` points
+      // into), from the start: native code writes nothing but memo slots, so it declines or errs again.
+      for (uint32_t i : s.native_left) answer_other(i);
+    } else {
+      s.native_results_current = false;  // the buffer holds no places for them
+      for (uint32_t i : s.native_resolvers) answer_other(i);
+    }
   }
+  if (!s.each_path_groups.empty()) {
+    AnswerEachPathGroups(options);
+    for (uint32_t i : s.each_path_failed) fall_back(i, outputs_.size());
+  }
+  for (uint32_t i : s.other_resolvers) answer_other(i);
   s.memo.ReleaseComposites();
   return true;
 }

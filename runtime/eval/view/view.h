@@ -108,6 +108,12 @@ class ViewOutput {
     std::memcpy(element_, element_bytes, sizeof(element_));
   }
   void ResetNull() noexcept { form_ = Form::kNull; }
+  // Internal: this output made a value the program computed, in place.
+  void SetValue(Value value) noexcept {
+    Destroy();
+    form_ = Form::kValue;
+    new (&value_) Value(std::move(value));
+  }
   // Internal: a built array or object (an object's keys unique), seen in the given key order;
   // takes one reference.
   static ViewOutput OfComposite(const ViewComposite* built, bool sort_keys) noexcept;

@@ -254,6 +254,57 @@ TEST(ViewNativeProgramTest, ConditionTestsRunNativeAndAgree) {
   EXPECT_GT(ExpectAgree(exprs, docs), 0u);
 }
 
+// Native programs with one output set it in place after the paths' outputs, and leave their
+// results as they are where the last object's were already these: one runner over objects that
+// take every way out of that (a path resolver that errs, which leaves no places; a program that
+// declines to Exec and errs there; an output limit of one, which leaves every program to the
+// regular engine; an integer -0, which sends the object to the regular reader) and back, each object's results the interpreter's, under both limits.
+TEST(ViewNativeProgramTest, OneOutputProgramsAreAnsweredInPlaceFromObjectToObject) {
+  const std::vector<std::string> exprs = {
+      ".spec.name",
+      ".spec.replicas // 1",
+      ".status.phase == \"Running\"",
+      "(.spec.replicas // 0) + 1",
+      ".status.phase // \"Pending\"",
+      "if .status.ready then .status else null end",
+      ".metadata.name | ascii_downcase",
+      ".status.phase | not",
+      ".status.list[]",  // a long list appended after a path that errs: the buffer as long as the places
+  };
+  const std::string normal = R"({"metadata":{"name":"A"},"spec":{"name":"a","replicas":3},"status":{"phase":"Running"}})";
+  const std::vector<std::string> docs = {
+      normal,
+      R"({"metadata":{"name":"B"},"spec":{"name":"b"},"status":{"ready":true}})",
+      R"({"metadata":{"name":"C"},"spec":5,"status":{"phase":"Failed","list":[1,2,3,4,5,6,7,8,9,10,11,12]}})",
+      normal,
+      R"({"metadata":{"name":"D"},"spec":{"name":"d","replicas":"3"},"status":{"phase":null,"ready":{"a":[1,2]}}})",
+      normal,
+      normal,
+      R"({"metadata":{"name":"E"},"spec":{"name":"e","replicas":2.5},"status":{"phase":false,"ready":1}})",
+      R"({"metadata":{"name":"F"},"spec":{"name":"f","replicas":-0},"status":{"phase":"Running"}})",  // the regular reader's
+      normal,
+  };
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs, {0, 6, 8});  // paths; a builtin
+  EXPECT_GT(stats.native_runs, docs.size() * 4);
+
+  std::vector<std::shared_ptr<const ir::Program>> programs;
+  for (const std::string& e : exprs) programs.push_back(Lowered(e));
+  view::FusedKind kind(programs, Options(false, true));
+  view::FusedRunner runner(kind);
+  RunOptions one_output;
+  one_output.limits.max_outputs = 1;
+  for (size_t round = 0; round < 2 * docs.size(); ++round) {
+    const std::string& doc = docs[round % docs.size()];
+    const RunOptions options = round % 3 == 2 ? one_output : RunOptions{};
+    JsonError error;
+    ASSERT_TRUE(runner.Run(doc, options, &error)) << doc;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      EXPECT_EQ(Describe(runner.result(i)), Interpret(*programs[i], doc, false, options))
+          << exprs[i] << " on " << doc << " round " << round;
+    }
+  }
+}
+
 // An `any` whose elements might take more steps than the budget allows without a second slice
 // declines to Exec, which counts them: the answers are Exec's (the view engine's without native
 // code) under every budget.
