@@ -3,6 +3,7 @@
 // or the element of an iteration `.a.b[] | ...`), so that constant-key chains read from there
 // become shared trie paths, and other constant-key chains become one kFieldPath node.
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -701,27 +702,50 @@ int64_t TrieValueOf(const ViewProgram& program, const PathTrie& trie, uint32_t i
   return -1;
 }
 
-void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::vector<bool>* observed) {
-  observed->resize(trie.nodes.size(), false);
-  constexpr int64_t kDerived = -1;  // an input the program computed: what it holds was marked where read
-  auto mark = [&](int64_t node) {
-    if (node == kDerived) return;
-    const uint32_t owner = trie.nodes[node].owner;
-    (*observed)[owner != 0 ? trie.nodes[owner].parent : static_cast<uint32_t>(node)] = true;
+namespace {
+
+constexpr int64_t kDerived = -1;  // an input the program computed: what it holds was marked where read
+constexpr int64_t kElement = -2;  // in an any/all's condition: the element it tests
+
+// MarkObservedNodes' walk of the subexpression at `root`, whose input is `input` (a trie node,
+// kDerived or kElement) and whose value is read as `blind` says: `mark` is called with each
+// input some part reads whole.
+//
+// `through`: the node's value goes on as the input of a pipe's second part (`P | f` with P a
+// trie value), which marks it where it reads it whole. `blind`: the node's value is only
+// compared, tested for truth, or fed to arithmetic whose result is in turn (`(.status.ready //
+// 0) > 0`): jq compares -0 equal to 0, both are true, and arithmetic on either gives the same
+// magnitude (a division by either zero is an error), so the sign simdjson drops cannot show,
+// and the node is not marked.
+void MarkReadsWhole(const ViewProgram& program, const PathTrie& trie, uint32_t root, int64_t input, bool blind,
+                    const std::function<void(int64_t)>& mark) {
+  // Whether an any/all's condition reads the element it tests whole (else it only compares its
+  // members or tests them, and the array's zeros cannot show in its one boolean).
+  auto condition_reads_element = [&](const VNode& any) {
+    bool element = false;
+    MarkReadsWhole(program, trie, any.kids[0], kElement, true, [&](int64_t node) {
+      if (node == kElement) element = true;
+      else mark(node);
+    });
+    return element;
   };
-  // `through`: the node's value goes on as the input of a pipe's second part (`P | f` with P a
-  // trie value), which marks it where it reads it whole. `blind`: the node's value is only
-  // compared, tested for truth, or fed to arithmetic whose result is in turn (`(.status.ready //
-  // 0) > 0`): jq compares -0 equal to 0, both are true, and arithmetic on either gives the same
-  // magnitude (a division by either zero is an error), so the sign simdjson drops cannot show,
-  // and the node is not marked.
+  // Whether node `id` reads its input only for its truth, type or a test (a pipe's first part
+  // then is blind: `(.status.list // []) | any(.ready > 0)`).
+  auto reads_input_blind = [&](uint32_t id) {
+    const VNode& n = program.nodes[id];
+    switch (n.op) {
+      case VOp::kNot: case VOp::kType: case VOp::kFieldCompare: return true;
+      case VOp::kAny: case VOp::kAll: return !condition_reads_element(n);
+      default: return false;
+    }
+  };
   struct Visit {
     uint32_t id;
-    int64_t input;  // the trie node the input is, or kDerived
+    int64_t input;  // the trie node the input is, kDerived or kElement
     bool through;
     bool blind;
   };
-  std::vector<Visit> stack{{program.root, 0, false, false}};
+  std::vector<Visit> stack{{root, input, false, blind}};
   while (!stack.empty()) {
     const Visit visit = stack.back();
     stack.pop_back();
@@ -756,7 +780,7 @@ void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::ve
         break;
       case VOp::kPipe: {
         const int64_t value = TrieValueOf(program, trie, v.kids[0]);
-        stack.push_back({v.kids[0], visit.input, value >= 0, false});
+        stack.push_back({v.kids[0], visit.input, value >= 0, value < 0 && reads_input_blind(v.kids[1])});
         // A pipe that is itself a trie value (`.a[] | .b`) passes its second part's value on.
         stack.push_back({v.kids[1], value >= 0 ? value : kDerived,
                          visit.through && TrieValueOf(program, trie, visit.id) >= 0, visit.blind});
@@ -767,13 +791,30 @@ void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::ve
       case VOp::kAlternative: case VOp::kIf: case VOp::kTry: case VOp::kCollect: case VOp::kObject:
       case VOp::kBind: case VOp::kIndex: case VOp::kFieldPath: case VOp::kIterate:
         break;
-      default:  // builtins, any/all, entries, and any form added later
+      case VOp::kAny: case VOp::kAll:  // the condition walked on its own, with the element as its input
+        if (condition_reads_element(v)) mark(visit.input);
+        continue;
+      default:  // builtins, entries, and any form added later
         mark(visit.input);
         break;
     }
     for (size_t i = 0; i < v.kids.size(); ++i) stack.push_back({v.kids[i], visit.input, false, kid_blind(i)});
   }
 }
+
+}  // namespace
+
+void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::vector<bool>* observed) {
+  observed->resize(trie.nodes.size(), false);
+  MarkReadsWhole(program, trie, program.root, 0, false, [&](int64_t node) {
+    if (node < 0) return;  // kDerived: marked where read; kElement is the condition's own
+    // An iteration's value is each element in turn: its array is read whole. A node below it is
+    // read at each element (checked there: the rest of the elements is not read).
+    const uint32_t owner = trie.nodes[node].owner;
+    (*observed)[owner == static_cast<uint32_t>(node) ? trie.nodes[owner].parent : static_cast<uint32_t>(node)] = true;
+  });
+}
+
 
 namespace {
 

@@ -3011,7 +3011,16 @@ FusedKind::FusedKind(std::vector<std::shared_ptr<const ir::Program>> programs, F
     for (uint32_t up = trie_->nodes[node].parent; up != 0 && !below_marked; up = trie_->nodes[up].parent) {
       below_marked = observed[up];
     }
-    if (observed[node] && !below_marked) observed_nodes_.push_back(node);
+    if (!observed[node] || below_marked) continue;
+    const uint32_t owner = trie_->nodes[node].owner;
+    if (owner == 0) {
+      observed_nodes_.push_back(node);
+      continue;
+    }
+    auto group = std::find_if(observed_below_.begin(), observed_below_.end(),
+                              [&](const ObservedBelow& g) { return g.iteration == owner; });
+    if (group == observed_below_.end()) group = observed_below_.insert(observed_below_.end(), ObservedBelow{owner, {}});
+    group->nodes.push_back(node);
   }
   if (options_.native != nullptr) CompileNative();
 }
@@ -3553,6 +3562,39 @@ void RunFallback(const Filter& filter, const Value& document, const RunOptions& 
   }
 }
 
+[[gnu::always_inline]] inline bool FusedRunner::ObservedPartsHoldIntegerZero() {
+  PathCache& paths = state_->paths;
+  for (uint32_t node : kind_.observed_nodes_) {
+    const VVal* value;
+    if (paths.GetAbsolute(node, &value) == PathCache::kKnown && value->is_dom() &&
+        json_dom::ElementHoldsIntegerZero(value->dom())) {
+      return true;
+    }
+  }
+  // The iteration's array first, in one scan of its tape (most hold no integer 0); then its
+  // observed nodes at each element (filled here once per object: the resolvers read the same places).
+  for (const FusedKind::ObservedBelow& below : kind_.observed_below_) {
+    const VVal* array;
+    if (paths.GetAbsolute(paths.parent[below.iteration], &array) != PathCache::kKnown || !array->is_dom() ||
+        !json_dom::ElementHoldsIntegerZero(array->dom())) {
+      continue;
+    }
+    const std::vector<element>* elements;
+    if (paths.Elements(below.iteration, &elements) != PathCache::kKnown) continue;  // no element read
+    for (uint32_t e = 0; e < elements->size(); ++e) {
+      const PathCache::Place place = paths.ElementNodes(below.iteration, e);
+      for (uint32_t node : below.nodes) {
+        const uint32_t offset = paths.below_index[node];
+        if (place.state[offset] == PathCache::kKnown && place.value[offset].is_dom() &&
+            json_dom::ElementHoldsIntegerZero(place.value[offset].dom())) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 static_assert(FusedRunner::kTextPadding >= simdjson::SIMDJSON_PADDING, "kTextPadding is simdjson's padding");
 
 bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& options, JsonError* error) {
@@ -3600,14 +3642,9 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
   // parts no resolver reads whole (a Pod's restart counts, a Deployment's status counters), and
   // their text is then not scanned. Only an integer 0 there sends the text to the scan.
   s.whole_document_checked = check == json_dom::MinusZeroCheck::kWhole;
-  for (uint32_t node : kind_.observed_nodes_) {
-    const VVal* value;
-    if (s.paths.GetAbsolute(node, &value) == PathCache::kKnown && value->is_dom() &&
-        json_dom::ElementHoldsIntegerZero(value->dom())) {
-      if (json_dom::DocumentMayHoldMinusZero(s.parser.doc, json)) return RunOnRegularReader(json, options, error);
-      s.whole_document_checked = true;
-      break;
-    }
+  if (!s.whole_document_checked && ObservedPartsHoldIntegerZero()) {
+    if (json_dom::DocumentMayHoldMinusZero(s.parser.doc, json)) return RunOnRegularReader(json, options, error);
+    s.whole_document_checked = true;
   }
   s.document_ready = false;
   s.converted.Clear();

@@ -265,6 +265,15 @@ class FusedKind {
   // (observes_whole_document_) or a resolver falls back (which converts it all).
   std::vector<uint32_t> observed_nodes_;
   bool observes_whole_document_ = false;
+  // Per iteration, its nodes marked so (and no ancestor of theirs): where the iteration's array
+  // holds an integer 0, each is checked at every element, so that a pod template per replicated
+  // job is checked, not the jobs' other fields (a backoffLimit of 0 sent every JobSet's text to
+  // the scan for "-0").
+  struct ObservedBelow {
+    uint32_t iteration;
+    std::vector<uint32_t> nodes;
+  };
+  std::vector<ObservedBelow> observed_below_;
   // The trie's fills as native code (FusedKindOptions::native), and per trie node the fill
   // of the objects at that node (the root, 0, and the iteration nodes), null where the tables
   // fill it. Empty without native fills.
@@ -322,6 +331,9 @@ class FusedRunner {
   // listed in State::each_path_failed. Not named Run*: bench/instructions.sh counts the work
   // under FusedRunner::Run* by toggling at those names.
   void AnswerEachPathGroups(const RunOptions& options);
+  // Whether a part of this object the programs read whole (FusedKind's observed nodes, below
+  // iterations at each element) holds an integer 0, which the text may have written as "-0".
+  bool ObservedPartsHoldIntegerZero();
   // The object through the regular reader and engine (a document simdjson cannot represent
   // exactly, or text that is not JSON): every result set, false with *error when it is not JSON.
   bool RunOnRegularReader(std::string_view json, const RunOptions& options, JsonError* error);

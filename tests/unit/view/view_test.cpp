@@ -447,8 +447,9 @@ std::vector<std::string> ObservedPaths(const std::string& expr) {
 
 // Only the parts a program reads whole are checked for -0: a path it reads through to a child
 // is not one of them, whatever reads a value whole (an output, an operand of arithmetic whose
-// result is output, a builtin, `any`, `keys`, a variable's source) marks it, and an element read
-// below an iteration marks its array. A value only compared, tested for truth, or fed to
+// result is output, a builtin, `any`, `keys`, a variable's source) marks it, a node read below an
+// iteration marks itself (checked at each element), and the iteration's own value its array. An
+// any/all whose condition only compares or tests its element's members reads its array blind. A value only compared, tested for truth, or fed to
 // arithmetic that is compared in turn is not marked: no sign of a zero shows there.
 TEST(ViewObservedPartsTest, ProgramsMarkThePartsTheyReadWhole) {
   using Paths = std::vector<std::string>;
@@ -465,10 +466,17 @@ TEST(ViewObservedPartsTest, ProgramsMarkThePartsTheyReadWhole) {
       {"keys", {"."}},
       {"length", {"."}},
       {"1", {}},
-      {"[.spec.containers[] | .name]", {".spec.containers"}},
-      {".spec.containers[] | .resources.limits", {".spec.containers"}},
+      {"[.spec.containers[] | .name]", {".spec.containers[].name"}},
+      {".spec.containers[] | .resources.limits", {".spec.containers[].resources.limits"}},
+      {".spec.containers[]", {".spec.containers"}},
+      {"[.spec.containers[] | .name, .]", {".spec.containers", ".spec.containers[].name"}},
       {"[.status.conditions[] | select(.type == \"Ready\")] | length", {".status.conditions"}},
-      {".status.conditions | any(.type == \"Ready\")", {".status.conditions"}},
+      {".status.conditions | any(.type == \"Ready\")", {}},
+      {"(.status.list // []) | any((.ready // 0) > 0 or .active == 0)", {}},
+      {".status.list | all(.)", {}},
+      {".status.list | any(tostring == \"0\")", {".status.list"}},
+      {".status.list | any(keys == [\"a\"])", {".status.list"}},
+      {"(.status.list // []) | any(length > 1)", {".status.list"}},
       {"try .a.b", {".a.b"}},
       {".a as $x | $x.b", {".a"}},
       {"if .a.b then .c else 1 end", {".c"}},
@@ -559,6 +567,46 @@ TEST(ViewEngineTest, MinusZeroIsCheckedWhereTheResolversRead) {
   ExpectAgree({".status.conditions", "keys"}, texts);
   EXPECT_EQ(RunView("[.status.conditions, .spec]", docs[0].text).stats.document_fallbacks, 0u);
   EXPECT_EQ(RunView("[.status.conditions, .]", docs[0].text).stats.document_fallbacks, 1u);
+}
+
+// An array that any/all only test member by member (a JobSet's replicated job counters) is not
+// checked: a -0 there stays on the DOM with the results of the regular reader all the same. A
+// condition that reads its element whole (tostring) has its array checked.
+TEST(ViewEngineTest, MinusZeroInAnArrayAnyOnlyTestsStaysOnTheDom) {
+  const std::vector<std::string> exprs = {"(.status.list // []) | any((.ready // 0) > 0)",
+                                          ".status.list | all(.active == 0)", ".status.conditions"};
+  const std::vector<MinusZeroDoc> docs = {
+      {R"({"status":{"list":[{"ready":-0,"active":-0},{"ready":0}],"conditions":[]}})", 0},
+      {R"({"status":{"list":[{"ready":0}],"conditions":[{"n":-0}]}})", 1},
+      {R"({"status":{"list":[{"ready":1,"active":-0}]},"spec":{"x":-0}})", 0},
+  };
+  ExpectFallbacks(exprs, docs);
+  ExpectFallbacks({".status.list | any(tostring == \"[-0]\")"},
+                  {{R"({"status":{"list":[[-0]]}})", 1}, {R"({"status":{"list":[[1]],"x":-0}})", 0}});
+  EXPECT_EQ(RunView(".status.list | any(tostring == \"[-0]\")", R"({"status":{"list":[[-0]]}})").text, "true\n");
+}
+
+// A node read below an iteration is checked at each element, not the whole array: a JobSet's
+// jobs whose pod templates hold no zero stay on the DOM whatever their other fields hold (a
+// backoffLimit of 0 or -0); a -0 in one element's template, or a 0 there beside a "-0" elsewhere
+// in the text, sends the object to the regular reader, over arrays and objects of elements alike.
+TEST(ViewEngineTest, MinusZeroBelowAnIterationIsCheckedAtEachElement) {
+  const std::vector<std::string> exprs = {".spec.jobs[].template", ".spec.jobs[] | (.replicas // 1)",
+                                          "(.status.ready // 0) > 0"};
+  const std::vector<MinusZeroDoc> docs = {
+      {R"({"spec":{"jobs":[{"backoff":0,"template":{"a":1}},{"backoff":-0,"template":{"b":[2]},"replicas":3}]}})", 0},
+      {R"({"spec":{"jobs":[{"template":{"a":1}},{"template":{"b":[-0]}}]},"status":{"ready":0}})", 1},
+      {R"({"spec":{"jobs":[{"backoff":-0,"template":{"a":0}}]}})", 1},
+      {R"({"spec":{"jobs":[{"template":{}},{"replicas":-0}]}})", 1},
+      {R"({"spec":{"jobs":{"x":{"backoff":-0,"template":{"c":1}},"y":{"template":{"c":-0}}}}})", 1},
+      {R"({"spec":{"jobs":{"x":{"backoff":-0,"template":{"c":1}}}},"status":{"ready":-0}})", 0},
+      {R"({"spec":{"jobs":7,"backoff":-0}})", 0},
+      {R"({"spec":{"jobs":[1,null,{"template":-0}]}})", 1},
+  };
+  ExpectFallbacks(exprs, docs);
+  EXPECT_EQ(RunView(".spec.jobs[].template", docs[1].text).text, "{\"a\":1}\n{\"b\":[-0]}\n");
+  // The elements themselves as outputs: the array is read whole.
+  ExpectFallbacks({".spec.jobs[]"}, {{docs[0].text, 1}, {R"({"spec":{"jobs":[{"a":1}],"x":-0}})", 0}});
 }
 
 // A -0 that the resolvers only compare or test (a Job's status counters) stays on the DOM: the
