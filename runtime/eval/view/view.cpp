@@ -1292,20 +1292,7 @@ class Evaluator {
   // on the last object: the runner's places for single-output native programs). Native code
   // returns the value it ends with, so the runner sets it in place without an Emit.
   void SetOutput(const VVal& v, ViewOutput* out) const {
-    switch (v.tag()) {
-      case VVal::Tag::kDom: out->SetView(v.dom_bytes(), cx_.sort_keys); break;
-      case VVal::Tag::kNull: out->SetNull(); break;
-      case VVal::Tag::kFalse: out->SetValue(Value::Bool(false)); break;
-      case VVal::Tag::kTrue: out->SetValue(Value::Bool(true)); break;
-      case VVal::Tag::kNumber: out->SetValue(Value::Number(v.computed_number())); break;
-      case VVal::Tag::kRef:
-        if (const Value& constant = v.value(); !constant.IsArray() && !constant.IsObject()) {
-          out->SetValue(constant);
-          break;
-        }
-        [[fallthrough]];
-      default: *out = BuiltOutput(v); break;
-    }
+    OutputOf(v, [out](auto&&... made) { *out = ViewOutput(std::forward<decltype(made)>(made)...); });
   }
   // RunFlatEach's loop around native code per element: each element's places filled first, its
   // value one output. The steps Exec could take (a step per element, then each element's code)
@@ -1378,21 +1365,27 @@ class Evaluator {
   [[gnu::hot]] Flow Emit(const VVal& v, OutputSink outputs) const {
     if (outputs.count() + 1 >= cx_.limits->max_outputs) return Flow::kBail;
     std::vector<ViewOutput>& all = *outputs.all;
+    OutputOf(v, [&all](auto&&... made) { all.emplace_back(std::forward<decltype(made)>(made)...); });
+    return Flow::kContinue;
+  }
+  // The output of value `v`, by its tag: `make` is called with a ViewOutput constructor's
+  // arguments (Emit builds it in place in the buffer, SetOutput over an output).
+  template <class Make>
+  [[gnu::always_inline]] void OutputOf(const VVal& v, const Make& make) const {
     switch (v.tag()) {
-      case VVal::Tag::kDom: all.emplace_back(v.dom_bytes(), cx_.sort_keys); break;
-      case VVal::Tag::kNull: all.emplace_back(); break;
-      case VVal::Tag::kFalse: all.emplace_back(Value::Bool(false)); break;
-      case VVal::Tag::kTrue: all.emplace_back(Value::Bool(true)); break;
-      case VVal::Tag::kNumber: all.emplace_back(Value::Number(v.computed_number())); break;
+      case VVal::Tag::kDom: make(v.dom_bytes(), cx_.sort_keys); break;
+      case VVal::Tag::kNull: make(); break;
+      case VVal::Tag::kFalse: make(Value::Bool(false)); break;
+      case VVal::Tag::kTrue: make(Value::Bool(true)); break;
+      case VVal::Tag::kNumber: make(Value::Number(v.computed_number())); break;
       case VVal::Tag::kRef:
         if (const Value& constant = v.value(); !constant.IsArray() && !constant.IsObject()) {
-          all.emplace_back(constant);  // as ToValue gives it: a scalar or string is itself in any key order
+          make(constant);  // as ToValue gives it: a scalar or string is itself in any key order
           break;
         }
         [[fallthrough]];
-      default: all.push_back(BuiltOutput(v)); break;
+      default: make(BuiltOutput(v)); break;
     }
-    return Flow::kContinue;
   }
   // Emit's strings, arrays and objects: a built array or object as it is (a counted reference),
   // anything else as its Value.

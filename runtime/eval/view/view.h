@@ -108,12 +108,6 @@ class ViewOutput {
     std::memcpy(element_, element_bytes, sizeof(element_));
   }
   void ResetNull() noexcept { form_ = Form::kNull; }
-  // Internal: this output made a value the program computed, in place.
-  void SetValue(Value value) noexcept {
-    Destroy();
-    form_ = Form::kValue;
-    new (&value_) Value(std::move(value));
-  }
   // Internal: a built array or object (an object's keys unique), seen in the given key order;
   // takes one reference.
   static ViewOutput OfComposite(const ViewComposite* built, bool sort_keys) noexcept;
@@ -328,8 +322,7 @@ class FusedRunner {
   void AnsweredOnDom(size_t i, const std::vector<ViewOutput>& all, size_t begin, size_t end);
   void AnsweredOnDom(size_t i, size_t begin, size_t end) { AnsweredOnDom(i, outputs_, begin, end); }
   // The each-path resolvers (State::each_path_groups); the ones left to the regular engine are
-  // listed in State::each_path_failed. Not named Run*: bench/instructions.sh counts the work
-  // under FusedRunner::Run* by toggling at those names.
+  // listed in State::each_path_failed.
   void AnswerEachPathGroups(const RunOptions& options);
   // Whether a part of this object the programs read whole (FusedKind's observed nodes, below
   // iterations at each element) holds an integer 0, which the text may have written as "-0".

@@ -136,12 +136,13 @@ void MarkSingle(ViewProgram* program);
 int64_t TrieValueOf(const ViewProgram& program, const PathTrie& trie, uint32_t id);
 
 // The parts of the document `program` may read beyond the trie's keys and types: marks in
-// *observed (sized to the trie) every absolute trie node whose whole value the program may use
-// (an output, an operand, a builtin's or an `any`'s input), as opposed to the nodes it only reads
-// through to their children (`.spec` in `.spec.replicas`). The iteration itself marks its parent
-// (each element is in that array); a node below an iteration marks itself, to be checked at each
-// element; node 0 (the root) stands for the whole document. Conservative: a node of any other form reads its input
-// whole. The view engine checks only these parts for the integer -0 (ParseDom's kDeferred).
+// *observed (sized to the trie) every trie node whose whole value the program may use (an output,
+// an operand, a builtin's input, an `any`'s or `all`'s whose condition reads its element whole),
+// as opposed to the nodes it only reads through to their children (`.spec` in `.spec.replicas`).
+// The iteration itself marks its parent (each element is in that array); a node below an
+// iteration marks itself, to be checked at each element; node 0 (the root) stands for the whole
+// document. Conservative: a node of any other form reads its input whole. The view engine checks
+// only these parts for the integer -0 (ParseDom's kDeferred).
 void MarkObservedNodes(const ViewProgram& program, const PathTrie& trie, std::vector<bool>* observed);
 
 // Common subexpressions across the resolvers of one kind: gives a memo slot (VNode::memo) to each
