@@ -1,6 +1,6 @@
 // View program -> flat code (view_program.h, FlatCode). A single program's tree becomes
 // straight-line code over registers: constants, trie paths, field reads, comparisons,
-// arithmetic, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run
+// arithmetic, `(a + b) == {}`, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run
 // per element), objects with constant keys (and `with_entries(select(.value OP c))` of them) and
 // the kind's shared subexpressions (memo slots of the object) are instructions;
 // any other node is one kTree instruction that the tree evaluator computes. `.a[] | f` with f
@@ -186,6 +186,18 @@ class Flattener {
     }
     const VNode& right = p_.nodes[n.kids[1]];
     if (right.op == VOp::kConst && right.memo == 0) {
+      // `(a + b) == {}` or `!= {}`: whether the sum has members, without building it.
+      const VNode& sum = p_.nodes[n.kids[0]];
+      const Value& constant = p_.consts[right.a];
+      if ((n.a == static_cast<uint32_t>(ir::BinaryOp::Eq) || n.a == static_cast<uint32_t>(ir::BinaryOp::Ne)) &&
+          constant.IsObject() && constant.AsObject().empty() && sum.op == VOp::kBinary &&
+          sum.a == static_cast<uint32_t>(ir::BinaryOp::Add) && sum.memo == 0) {
+        uint32_t a, b;
+        if (!Compile(sum.kids[1], in, &b) || !Compile(sum.kids[0], in, &a)) return false;
+        *result = NewRegister();
+        Add({FlatOp::kSumIsEmpty, cmp, *result, a, b});
+        return true;
+      }
       uint32_t left;
       if (!Compile(n.kids[0], in, &left)) return false;
       *result = NewRegister();
@@ -298,6 +310,7 @@ class Flattener {
       case FlatOp::kNot:
       case FlatOp::kField:
       case FlatOp::kFieldCompare:
+      case FlatOp::kSumIsEmpty:
       case FlatOp::kTree:
       case FlatOp::kObject: return true;
       default: return false;

@@ -239,6 +239,17 @@ class VVal {
     composite_ = built;
   }
 
+  // A copy of `o` into this value, which holds nothing (null, just made): the tag and the whole
+  // payload, with no release first and no dispatch on the tag but for the owning ones (a built
+  // object's members, written once each).
+  void InitCopy(const VVal& o) {
+    if (o.tag_ >= Tag::kOwned) [[unlikely]] {
+      CopyFrom(o);
+      return;
+    }
+    tag_ = o.tag_;
+    std::memcpy(dom_, o.dom_, sizeof(dom_));
+  }
   Tag tag() const { return tag_; }
   // Where a view's tag and its element (document address, tape index) are: native fills write
   // views into the trie's places (native_view.h).
@@ -462,6 +473,21 @@ Value VVal::ToValue(bool sort_keys) const {
   }
 }
 
+// Whether a value is null: the tag, or a view's tape word, without kind()'s call for the tags
+// kept out of line (BuildObject's `select(.value != null)` test per member).
+[[gnu::always_inline]] inline bool IsNull(const VVal& v) {
+  switch (v.tag()) {
+    case VVal::Tag::kNull: return true;
+    case VVal::Tag::kDom: {
+      const TapeRef ref = TapeRefOf(v.dom());
+      return (ref.doc->tape[ref.index] >> 56) == 'n';
+    }
+    case VVal::Tag::kRef:
+    case VVal::Tag::kOwned: return v.value().IsNull();
+    default: return false;
+  }
+}
+
 bool Truthy(const VVal& v) {
   Kind k = v.kind();
   return k != Kind::Null && k != Kind::False;
@@ -567,10 +593,13 @@ bool KeysRepeat(size_t count, KeyAt key_at) {
   return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
 }
 
-// An object's members in the evaluator's key order; false when a key repeats (ParseJson keeps one
-// of them: the caller falls back rather than reproduce that here).
-[[gnu::hot]] bool ObjectFields(simdjson::dom::object object, bool sort_keys, std::vector<Field>* fields) {
-  for (simdjson::dom::key_value_pair field : object) fields->emplace_back(field.key, field.value);
+// An object's members (read off the tape) in the evaluator's key order; false when a key repeats
+// (ParseJson keeps one of them: the caller falls back rather than reproduce that here).
+[[gnu::hot]] bool ObjectFields(element object, bool sort_keys, std::vector<Field>* fields) {
+  const simdjson::dom::document* doc = TapeRefOf(object).doc;
+  ForEachMember(object, [&](const char* key, uint32_t size, size_t value_index) {
+    fields->emplace_back(std::string_view(key, size), ElementAt(doc, value_index));
+  });
   if (!sort_keys) return !KeysRepeat(fields->size(), [&](size_t i) { return (*fields)[i].first; });
   std::vector<Field> by_key = *fields;
   std::sort(by_key.begin(), by_key.end(), [](const Field& a, const Field& b) { return a.first < b.first; });
@@ -969,7 +998,7 @@ struct PathCache {
         for (element child : ArrayOf(value.dom())) it.elements.push_back(child);
       } else if (kind == Kind::Object && value.is_dom()) {
         scratch_fields.clear();
-        if (!ObjectFields(ObjectOf(value.dom()), sort_keys, &scratch_fields)) it.state = kBail;
+        if (!ObjectFields(value.dom(), sort_keys, &scratch_fields)) it.state = kBail;
         for (const Field& field : scratch_fields) it.elements.push_back(field.second);
         it.object = true;
       } else {
@@ -1408,7 +1437,7 @@ class Evaluator {
         &&op_compare_const, &&op_arith,     &&op_not,            &&op_truthy,     &&op_set_bool,
         &&op_move,      &&op_jump,          &&op_jump_if_falsy,  &&op_jump_if_truthy, &&op_memo_load,
         &&op_memo_store, &&op_tree,         &&op_field,          &&op_field_compare, &&op_any_all,
-        &&op_object,    &&op_var,           &&op_return};
+        &&op_object,    &&op_var,           &&op_sum_is_empty,   &&op_return};
     static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(FlatOp::kReturn) + 1,
                   "a handler per FlatOp, in its order");
     const FlatInstr* code = flat.code.data();
@@ -1524,6 +1553,10 @@ class Evaluator {
     f = BuildObject(*i, flat.operands.data() + i->a, reg, scratch);
     if (f != Flow::kContinue) return Failed(f, i - code);
     WM_FLAT_NEXT();
+  op_sum_is_empty:
+    f = SumIsEmpty(*i, reg, scratch);
+    if (f != Flow::kContinue) return Failed(f, i - code);
+    WM_FLAT_NEXT();
   op_return:
     *value = reg[i->a];
     return Flow::kContinue;
@@ -1553,6 +1586,27 @@ class Evaluator {
     return ArithmeticOf(static_cast<ir::BinaryOp>(i.cmp), a, b, &scratch[i.r]);
   }
 
+  // kSumIsEmpty: whether reg a + reg b equals {} (i.cmp ==, else !=). Of objects and null (not
+  // both null, whose sum is null) the sum is an object, empty exactly when both sides are empty
+  // or null; of anything else, the sum as kArith computes it (a number, a string, an error).
+  [[gnu::noinline]] Flow SumIsEmpty(const FlatInstr& i, const VVal** reg, VVal* scratch) {
+    const VVal& a = *reg[i.a];
+    const VVal& b = *reg[i.b];
+    const Kind ka = a.kind(), kb = b.kind();
+    const auto object_or_null = [](Kind k) { return k == Kind::Object || k == Kind::Null; };
+    bool empty;
+    if (object_or_null(ka) && object_or_null(kb) && (ka != Kind::Null || kb != Kind::Null)) {
+      empty = (ka == Kind::Null || IsEmptyContainer(a)) && (kb == Kind::Null || IsEmptyContainer(b));
+    } else {
+      VVal& sum = scratch[i.r];
+      if (const Flow f = ArithmeticOf(ir::BinaryOp::Add, a, b, &sum); f != Flow::kContinue) return f;
+      empty = sum.kind() == Kind::Object && IsEmptyContainer(sum);
+      sum.SetNull();  // the sum is not kept: the register holds the boolean
+    }
+    reg[i.r] = BoolValue(empty == (static_cast<ir::BinaryOp>(i.cmp) == ir::BinaryOp::Eq));
+    return Flow::kContinue;
+  }
+
   // kObject: the object of i.n members (`members`: key const, value register, ...), charged and
   // stepped as the tree's SingleObject; with a test (i.b a constant), only the members whose
   // value passes it, stepped as the tree's KeepMembersInPlace. The keys are distinct string
@@ -1564,21 +1618,26 @@ class Evaluator {
     // none does (the catalog's `{cpu: .requests.cpu, ...} | with_entries(select(.value != null))`
     // of a component without requests), the object is the empty one, a constant, not built.
     const auto op = static_cast<ir::BinaryOp>(i.cmp);
-    // Against null (`.value != null`, the catalog's test), only the value's kind decides: null
-    // sorts before every other kind and equals itself.
-    const bool against_null = keep_some && Const(i.b).IsNull();
-    const auto passes = [&](const VVal& value) {
-      return against_null ? ComparisonHolds(op, value.kind() == Kind::Null ? 0 : 1)
-                          : HoldsAgainstConstant(op, value, Const(i.b));
-    };
     uint64_t passing = ~uint64_t{0};
     if (keep_some && i.n <= 64) {
-      if (!Step()) return Flow::kBail;
+      if (!Steps(1 + i.n)) return Flow::kBail;  // one for the filter, one per member tested
       passing = 0;
-      for (uint32_t m = 0; m < i.n; ++m) {
-        if (!Step()) return Flow::kBail;
-        passing |= uint64_t{passes(*reg[members[2 * m + 1]])} << m;
+      if (const Value& against = Const(i.b); against.IsNull()) {
+        // Against null (`.value != null`, the catalog's test), only whether the value is null
+        // decides: null sorts before every other kind and equals itself.
+        const bool keep_null = op == ir::BinaryOp::Eq || op == ir::BinaryOp::Le || op == ir::BinaryOp::Ge;
+        const bool keep_other = op == ir::BinaryOp::Ne || op == ir::BinaryOp::Gt || op == ir::BinaryOp::Ge;
+        for (uint32_t m = 0; m < i.n; ++m) {
+          passing |= uint64_t{IsNull(*reg[members[2 * m + 1]]) ? keep_null : keep_other} << m;
+        }
+      } else {
+        for (uint32_t m = 0; m < i.n; ++m) {
+          passing |= uint64_t{HoldsAgainstConstant(op, *reg[members[2 * m + 1]], against)} << m;
+        }
       }
+      // None passes (the catalog's `{cpu: .requests.cpu, ...} | with_entries(select(.value !=
+      // null))` of a component without requests): the object is the empty one, a constant, not
+      // built.
       if (passing == 0) {
         static const Value kEmptyObject = Value::EmptyObject();
         scratch[i.r].SetRef(kEmptyObject);
@@ -1592,16 +1651,28 @@ class Evaluator {
     scratch[i.r].AdoptComposite(built);
     reg[i.r] = &scratch[i.r];
     std::vector<VVal>& items = built->items;
-    if (items.capacity() < 2 * i.n) items.reserve(2 * i.n);  // a pooled composite keeps its capacity
-    for (uint32_t m = 0; m < i.n; ++m) {
+    if (i.n <= 64) {
+      // The members kept are known: the items are made at once (a pooled composite keeps its
+      // capacity) and written in place, a value copied without a release or a dispatch on its tag.
+      const uint64_t kept = passing & (i.n == 64 ? ~uint64_t{0} : (uint64_t{1} << i.n) - 1);
+      size_t count = 0;  // a loop, not std::popcount: the baseline x86-64 build calls libgcc for it
+      for (uint64_t left = kept; left != 0; left &= left - 1) ++count;
+      items.resize(2 * count);
+      VVal* item = items.data();
+      for (uint64_t left = kept; left != 0; left &= left - 1) {
+        const uint32_t m = static_cast<uint32_t>(std::countr_zero(left));
+        item[0].SetRef(Const(members[2 * m]));
+        item[1].InitCopy(*reg[members[2 * m + 1]]);
+        item += 2;
+      }
+      return Flow::kContinue;
+    }
+    if (items.capacity() < 2 * i.n) items.reserve(2 * i.n);
+    for (uint32_t m = 0; m < i.n; ++m) {  // more members than bits: each tested here
       const VVal& value = *reg[members[2 * m + 1]];
       if (keep_some) {
-        if (i.n <= 64) {
-          if (((passing >> m) & 1) == 0) continue;
-        } else {  // more members than bits: each tested here
-          if (!Step()) return Flow::kBail;
-          if (!passes(value)) continue;
-        }
+        if (!Step()) return Flow::kBail;
+        if (!HoldsAgainstConstant(op, value, Const(i.b))) continue;
       }
       items.emplace_back().SetRef(Const(members[2 * m]));
       items.push_back(value);
@@ -1689,6 +1760,18 @@ class Evaluator {
       return true;
     }
     return NextSlice();
+  }
+  // `count` steps at once, as many Step() calls (a bail at any of them is the same bail: the
+  // caller has done nothing yet that another step would undo).
+  [[gnu::always_inline]] bool Steps(uint32_t count) {
+    if (slice_ >= count) [[likely]] {
+      slice_ -= count;
+      return true;
+    }
+    for (uint32_t k = 0; k < count; ++k) {
+      if (!Step()) return false;
+    }
+    return true;
   }
   [[gnu::noinline]] bool NextSlice() {
     std::string message;
@@ -2138,7 +2221,7 @@ class Evaluator {
     }
     if (t.is_dom() && kind == Kind::Object) {
       std::vector<Field> fields;
-      if (!ObjectFields(ObjectOf(t.dom()), cx_.sort_keys, &fields)) return Flow::kBail;
+      if (!ObjectFields(t.dom(), cx_.sort_keys, &fields)) return Flow::kBail;
       for (const Field& field : fields) {
         if (!Step()) return Flow::kBail;
         Flow f = k(VVal::Dom(field.second));
@@ -2207,7 +2290,7 @@ class Evaluator {
     }
     if (object.is_dom()) {
       std::vector<Field> fields;
-      if (!ObjectFields(ObjectOf(object.dom()), cx_.sort_keys, &fields)) return false;
+      if (!ObjectFields(object.dom(), cx_.sort_keys, &fields)) return false;
       for (const Field& field : fields) {
         items->push_back(VVal::Key(field.first));
         items->push_back(VVal::Dom(field.second));
@@ -2373,7 +2456,7 @@ class Evaluator {
     const bool dom_object = in.is_dom() && in.dom().type() == element_type::OBJECT;
     const bool built_object = in.is_composite() && in.composite().object;
     fields_scratch_.clear();
-    if (!(built_object || (dom_object && ObjectFields(ObjectOf(in.dom()), cx_.sort_keys, &fields_scratch_)))) {
+    if (!(built_object || (dom_object && ObjectFields(in.dom(), cx_.sort_keys, &fields_scratch_)))) {
       return Eval(n.kids[1], in, k);
     }
     std::vector<Field> fields = std::move(fields_scratch_);  // f may run with_entries in turn
@@ -2670,7 +2753,7 @@ class Evaluator {
         (in.is_dom() || in.is_composite())) {
       // A DOM object that repeats a key goes to the builtin (ParseJson decides which stays).
       std::vector<Field> fields;
-      if (!in.is_dom() || ObjectFields(ObjectOf(in.dom()), cx_.sort_keys, &fields)) return EntriesOf(in, fields, k);
+      if (!in.is_dom() || ObjectFields(in.dom(), cx_.sort_keys, &fields)) return EntriesOf(in, fields, k);
     }
     if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToNumber) {
       // A string of the document that is a plain number is read where it is, not copied. Null,
@@ -2709,7 +2792,7 @@ class Evaluator {
         }
         case element_type::OBJECT: {
           std::vector<Field> fields;
-          if (!ObjectFields(ObjectOf(in.dom()), false, &fields)) return Flow::kBail;
+          if (!ObjectFields(in.dom(), false, &fields)) return Flow::kBail;
           return k(VVal::Number(static_cast<double>(fields.size())));
         }
         default: break;

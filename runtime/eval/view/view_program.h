@@ -201,6 +201,10 @@ enum class FlatOp : uint8_t {
                    // whose value passes `value OP consts[b]`, OP = cmp (`{...} |
                    // with_entries(select(.value != null))`)
   kVar,            // r = variable slot a's value (the register points at the slot)
+  kSumIsEmpty,     // r = ((reg a + reg b) OP {}), OP = cmp (== or !=): for objects and null
+                   // whether they have no member between them, without the merged object
+                   // (dynamo's `(.limits // {}) + (.requests // {}) != {}`); other operands
+                   // through the sum, as kArith and kCompareConst
   kReturn,         // the code's (or the block's) value is reg a
 };
 

@@ -349,6 +349,7 @@ const std::vector<std::string> kObjectDocs = {
     R"({"spec":{"a":[1,2],"b":{"k":"v"},"c":0.5,"list":["text"]},"status":null})",
     R"({"spec":{"a":{"deep":true},"b":"x","c":"x","list":null}})",
     R"({"spec":{"a":"s","list":{"k":{"name":"v"}}},"metadata":7})",
+    R"({"spec":{"a":0,"b":[],"c":{},"d":true}})",
     R"({"spec":"text"})",
     R"([1,2])",
 };
@@ -370,6 +371,21 @@ TEST(ViewFlatCodeTest, ObjectsBuiltByTheCodeAgreeWithTheInterpreter) {
       EXPECT_EQ(alone_flat + alone_objects, alone) << expr;
     }
     EXPECT_EQ(alone_objects > 0, expr == R"({a: .spec.a, b: .spec.a.deep})") << expr;
+  }
+}
+
+// A member test against null reads only whether each value is null: each comparison keeps the
+// null members (==, <=), the others (!=, >), all (>=) or none (<), each resolver alone and so
+// as flat code, on members of every type.
+TEST(ViewFlatCodeTest, MemberTestsAgainstNullKeepWhatTheComparisonSays) {
+  for (const char* op : {"==", "!=", "<", "<=", ">", ">="}) {
+    const std::string expr =
+        std::string(R"({a: .spec.a, b: .spec.b, c: .spec.c, d: .spec.d} | with_entries(select(.value )") + op +
+        " null))";
+    uint64_t flat_runs = 0;
+    const uint64_t answered = ExpectAgree({expr}, kObjectDocs, &flat_runs);
+    EXPECT_EQ(flat_runs, answered) << expr;
+    EXPECT_GT(answered, 0u) << expr;
   }
 }
 
@@ -444,15 +460,31 @@ TEST(ViewFlatCodeTest, EachElementsCodeKeepsTheLimits) {
 TEST(ViewFlatCodeTest, TheEmptyObjectComparesAndAddsExactly) {
   const std::vector<std::string> exprs = {
       ".a != {}", ".a == {}", "(.a // {}) + (.b // {}) != {}", ".a + .b", ".b + .a",
-      "({x: .a} | with_entries(select(.value != null))) == {}", "{x: .a} + (.b // {})"};
+      "({x: .a} | with_entries(select(.value != null))) == {}", "{x: .a} + (.b // {})", "(.a + .b) == {}",
+      "(.a + .b) != {}", "({x: .a} | with_entries(select(.value != null))) + (.b // {}) != {}"};
   const std::vector<std::string> docs = {
       R"({"a":{}})", R"({"a":[]})", R"({"a":{"x":1}})", R"({"a":null})", R"({"a":"s"})", R"({"a":0})", R"({})",
       R"({"a":{},"b":{"y":2}})", R"({"a":{"x":1},"b":{}})", R"({"a":[],"b":{}})", R"({"a":{"k":1,"k":2},"b":{}})",
-      R"({"a":[1],"b":[]})", R"({"a":{},"b":{}})", R"({"a":{"z":1,"b":2},"b":{"b":3}})"};
+      R"({"a":[1],"b":[]})", R"({"a":{},"b":{}})", R"({"a":{"z":1,"b":2},"b":{"b":3}})", R"({"b":{}})",
+      R"({"b":{"y":1}})", R"({"a":1,"b":2})", R"({"a":"","b":""})", R"({"a":{},"b":0})", R"({"a":{},"b":[]})",
+      R"({"a":null,"b":"s"})", R"({"a":[],"b":[]})", R"({"a":{"x":null}})"};
   uint64_t flat_runs = 0;
   ExpectAgree(exprs, docs, &flat_runs);
   EXPECT_GT(flat_runs, 0u);
   for (const std::string& expr : exprs) ExpectAgree({expr}, docs);
+  // A sum compared with {} is one instruction that builds no merged object.
+  for (const char* expr : {"(.a // {}) + (.b // {}) != {}", "(.a + .b) == {}"}) {
+    auto code = FlatOf(expr);
+    ASSERT_NE(code, nullptr) << expr;
+    EXPECT_EQ(Count(*code, view::FlatOp::kSumIsEmpty), 1u) << expr;
+    EXPECT_EQ(Count(*code, view::FlatOp::kArith), 0u) << expr;
+  }
+  // Other comparisons of a sum, and sums compared with other constants, compute the sum.
+  for (const char* expr : {"(.a + .b) == {\"x\": 1}", "(.a + .b) < {}", "(.a - .b) == {}"}) {
+    auto code = FlatOf(expr);
+    ASSERT_NE(code, nullptr) << expr;
+    EXPECT_EQ(Count(*code, view::FlatOp::kSumIsEmpty), 0u) << expr;
+  }
 }
 
 }  // namespace wm::testing
