@@ -6,6 +6,7 @@
 // found member's state and view are stored at a constant place; after the scan, the inner nodes
 // found are descended into by code laid out for each of them (the trie is a tree known here, so
 // the descent needs no stack). The functions are compiled in one module and JIT-loaded.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -343,13 +344,15 @@ class ProgramEmitter : public TapeEmitter {
     registers_.clear();
     for (uint32_t r = 0; r < flat.registers; ++r) registers_.push_back(builder_.CreateAlloca(ptr));
     SetReg(0, input_);  // the program's input: the document's root, or the element
-    // The most steps Exec could take so far: every instruction once; each `any` adds its loop's.
+    // The most steps Exec could take so far: every instruction once and each object's members
+    // (NativeStraightSteps); each `any` adds its loop's.
+    const uint64_t straight_steps = view::NativeStraightSteps(flat);
     steps_ = builder_.CreateAlloca(builder_.getInt64Ty());
-    builder_.CreateStore(builder_.getInt64(flat.code.size()), steps_);
+    builder_.CreateStore(builder_.getInt64(straight_steps), steps_);
     failed_ = {Block("error"), Block("bail")};
     decline_ = Block("decline");
     llvm::BasicBlock* start = Block("start");
-    builder_.CreateCondBr(builder_.CreateICmpULE(builder_.getInt64(flat.code.size()), step_limit_), start, decline_);
+    builder_.CreateCondBr(builder_.CreateICmpULE(builder_.getInt64(straight_steps), step_limit_), start, decline_);
     builder_.SetInsertPoint(start);
     bound_ = nullptr;
     if (flat.bind_slot != view::FlatCode::kNoSlot) {  // `E as $x | ...`: E's code first, its value $x
@@ -423,6 +426,44 @@ class ProgramEmitter : public TapeEmitter {
     builder_.CreateCall(set_type, Field(helpers_, 6), {place, result});
     SetReg(in.r, place);
     builder_.CreateBr(region.At(pc + 1));
+  }
+  // kObject: the runtime builds it (NativeViewHelpers::build_object) into the register's place,
+  // from the members' keys (their constants' wm::Values) and values, listed on the stack.
+  void EmitObject(const view::FlatInstr& in, size_t pc, const Region& region) {
+    const uint32_t* members = plan_->code->operands.data() + in.a;
+    llvm::Type* ptr = builder_.getPtrTy();
+    const uint64_t list_bytes = 8 * std::max<uint64_t>(in.n, 1);
+    llvm::AllocaInst* keys = EntryAlloca(ptr, list_bytes);
+    llvm::AllocaInst* values = EntryAlloca(ptr, list_bytes);
+    for (uint32_t m = 0; m < in.n; ++m) {
+      builder_.CreateAlignedStore(ConstantWmValue(members[2 * m]),
+                                  builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), keys, 8 * uint64_t{m}),
+                                  llvm::Align(8));
+      builder_.CreateAlignedStore(Reg(members[2 * m + 1]),
+                                  builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), values, 8 * uint64_t{m}),
+                                  llvm::Align(8));
+    }
+    llvm::Value* against = in.b == view::kNoConst ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(builder_.getPtrTy()))
+                                                   : ConstantWmValue(in.b);
+    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    llvm::Value* status = CallHelper(7, builder_.getInt32Ty(),
+                                     {evaluator_, builder_.getInt32(in.n), keys, values, builder_.getInt32(in.cmp), against, place});
+    SetReg(in.r, place);
+    llvm::BasicBlock* failed = Block("object_failed");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), region.At(pc + 1), failed);
+    builder_.SetInsertPoint(failed);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeError)), failed_[0], failed_[1]);
+  }
+  // kSumIsEmpty: two objects (or an object and null) tested by the runtime
+  // (NativeViewHelpers::sum_is_empty); any other operands decline, for Exec to add them.
+  void EmitSumIsEmpty(const view::FlatInstr& in, size_t pc, const Region& region) {
+    llvm::Value* empty = CallHelper(8, builder_.getInt32Ty(), {Reg(in.a), Reg(in.b)});
+    llvm::BasicBlock* tested = Block("sum_tested");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(empty, builder_.getInt32(view::kNativeDecline)), decline_, tested);
+    builder_.SetInsertPoint(tested);
+    llvm::Value* is_empty = builder_.CreateICmpEQ(empty, builder_.getInt32(1));
+    SetReg(in.r, BoolValue(static_cast<ir::BinaryOp>(in.cmp) == ir::BinaryOp::Eq ? is_empty : builder_.CreateNot(is_empty)));
+    Next(region, pc);
   }
   // The number `value` holds (a computed number, or a view of a number of the document), or a
   // decline; from a new block, which the caller continues in.
@@ -807,6 +848,8 @@ class ProgramEmitter : public TapeEmitter {
       case FlatOp::kAnyAll: EmitAnyAll(in, pc, region); return;
       case FlatOp::kFieldCompare: EmitFieldCompare(in, pc, region); return;
       case FlatOp::kField: EmitField(in, pc, region); return;
+      case FlatOp::kObject: EmitObject(in, pc, region); return;
+      case FlatOp::kSumIsEmpty: EmitSumIsEmpty(in, pc, region); return;
       case FlatOp::kCompare: {
         llvm::Value* order = CallHelper(1, builder_.getInt32Ty(), {Reg(in.a), Reg(in.b)});
         SetReg(in.r, BoolValue(Holds(in.cmp, order)));

@@ -230,6 +230,7 @@ class Flattener {
     }
     out_->operands.insert(out_->operands.end(), members.begin(), members.end());
     out_->built_registers.push_back(build.r);
+    out_->builds_objects = true;
     *result = build.r;
     Add(build);
     return true;

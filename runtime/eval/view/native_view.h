@@ -15,14 +15,15 @@
 // A native program does what Exec does with the same flat code, for the instructions
 // NativeProgramSupported allows (reads of absolute trie nodes, constants, comparisons, tests,
 // jumps, the kind's memo, `any`/`all` over an array of the document with `.key OP constant`
-// tests), without charging steps: it runs only where the most steps Exec could take (the code's
-// length, plus each `any`'s elements times its block's length) fit in the first slice of the
-// step budget, where Exec cannot run out either, and declines otherwise. An error or a bail ends
+// tests, objects with constant keys through the runtime's helper), without charging steps: it
+// runs only where the most steps Exec could take (NativeStraightSteps, plus each `any`'s
+// elements times its block's length) fit in the first slice of the step budget, where Exec
+// cannot run out either, and declines otherwise. An error or a bail ends
 // it with that status, as Exec's; the runner then does what it does after Exec's. It declines
 // (kNativeDecline) where Exec would take a path it does not cover (an `any` over a value that is
 // not an array of the document, a field of a value that is not an object of it): the runner then
 // runs the program's Exec from its start (native code writes nothing but memo slots, whose values
-// Exec would compute the same).
+// Exec would compute the same, and its registers' places, which Exec writes before it reads).
 #pragma once
 
 #include <cstddef>
@@ -97,10 +98,14 @@ struct NativeViewPlan {
 // kArith (+ - * of numbers; other operands decline),
 // kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
 // kMemoStore, kAnyAll, kFieldCompare and kField of one key (a kField's value never the
-// program's own: native code keeps it on its stack) and kReturn, each block (an `any`'s
-// condition) ending at its first kReturn with its jumps inside it.
+// program's own: native code keeps it on its stack), kObject and kSumIsEmpty (through the
+// helpers) and kReturn, each block (an `any`'s condition) ending at its first kReturn with its
+// jumps inside it.
 constexpr size_t kNativeProgramMaxLength = 4096;  // eval_internal::StepBudget::kSlice
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program);
+// The most steps Exec takes running `code` once from its start, without its `any`/`all` loops:
+// one per instruction, and for each kObject one for its member test and one per member.
+uint64_t NativeStraightSteps(const FlatCode& code);
 
 // What a native program's value tests and memo reads call back into (the runtime's own
 // functions, as Exec calls them). Values are the runtime's (FillPlan's layout); `constant` a wm::Value.
@@ -112,6 +117,14 @@ struct NativeViewHelpers {
   const void* (*memo_store)(void* evaluator, uint32_t slot, const void* value);  // where it is kept
   int32_t (*empty_array)(const void* value);  // not a view, and an empty array (`// []`)
   void (*set_number)(void* place, double number);  // a computed number into a register's place
+  // kObject: the object of `count` members (keys[m] a string constant's wm::Value, values[m] its
+  // value) into `place`, a register's place; with `against` (a constant's wm::Value, or null for
+  // none) only the members whose value passes `value OP against`. A status (kNative*).
+  int32_t (*build_object)(void* evaluator, uint32_t count, const void* const* keys, const void* const* values,
+                          uint32_t op, const void* against, void* place);
+  // kSumIsEmpty: 1 when a + b is the empty object, 0 when it is another object, kNativeDecline for
+  // operands that are not two objects or an object and null (Exec computes their sum).
+  int32_t (*sum_is_empty)(const void* a, const void* b);
 };
 
 struct NativeProgramArgs {

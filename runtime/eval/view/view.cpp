@@ -1250,9 +1250,10 @@ class Evaluator {
     return f;
   }
   // A built array or object is not kept past its run (the output holds its own reference).
-  static void ReleaseBuilt(const FlatCode& code, FlatRegisters* registers) {
+  static void ReleaseBuilt(const FlatCode& code, FlatRegisters* registers) { ReleaseBuilt(code, registers->scratch.data()); }
+  static void ReleaseBuilt(const FlatCode& code, VVal* scratch) {
     for (uint32_t r : code.built_registers) {
-      if (registers->scratch[r].is_composite()) registers->scratch[r].SetNull();
+      if (scratch[r].is_composite()) scratch[r].SetNull();
     }
   }
 
@@ -1291,12 +1292,16 @@ class Evaluator {
     args.table = table;
     if (code.each_iteration != 0) [[unlikely]] return RunNativeEach(code, native, &args, outputs, declined);
     const void* value;
+    BeginNative();
+    Flow f;
     switch (native(&args, &value)) {
-      case kNativeContinue: return Emit(*static_cast<const VVal*>(value), outputs);
-      case kNativeError: return Flow::kError;
-      case kNativeDecline: *declined = true; return Flow::kContinue;
-      default: return Flow::kBail;
+      case kNativeContinue: f = Emit(*static_cast<const VVal*>(value), outputs); break;
+      case kNativeError: f = Flow::kError; break;
+      case kNativeDecline: *declined = true; f = Flow::kContinue; break;
+      default: f = Flow::kBail; break;
     }
+    if (code.builds_objects) [[unlikely]] ReleaseBuilt(code, registers);
+    return f;
   }
   // What native code reads of this object and evaluator, the same for every program of the object
   // but its table (the caller sets `table`): built once per object by a runner that runs several.
@@ -1342,7 +1347,7 @@ class Evaluator {
     }
     if (state != PathCache::kKnown) return FlowOf(state);
     if (count == 0) return Flow::kContinue;
-    if (args->step_limit / count < 1 + code.code.size()) {
+    if (args->step_limit / count < 1 + NativeStraightSteps(code)) {
       *declined = true;
       return Flow::kContinue;
     }
@@ -1359,6 +1364,7 @@ class Evaluator {
       args->below_states = reinterpret_cast<const uint8_t*>(places.state);
       args->below_values = reinterpret_cast<const unsigned char*>(places.value);
       const void* value;
+      BeginNative();
       switch (native(args, &value)) {
         case kNativeContinue: f = Emit(*static_cast<const VVal*>(value), outputs); break;
         case kNativeError: f = Flow::kError; break;
@@ -1371,6 +1377,7 @@ class Evaluator {
       }
     }
     it.current = saved;
+    if (code.builds_objects) ReleaseBuilt(code, reinterpret_cast<VVal*>(args->scratch));
     return f;
   }
   // NativeViewHelpers' memo reads and writes: Exec's kMemoLoad and kMemoStore (a slot of the object).
@@ -1383,6 +1390,23 @@ class Evaluator {
     memo.Keep(slot, 0, *static_cast<const VVal*>(value));
     return &memo.slots[slot].values[0];
   }
+  // NativeViewHelpers' kObject and kSumIsEmpty: Exec's BuildObject (without steps: native code
+  // runs only where Exec's would fit) and SumIsEmpty's test of two objects.
+  static int32_t NativeBuildObject(void* evaluator, uint32_t count, const void* const* keys, const void* const* values,
+                                   uint32_t op, const void* against, void* place) {
+    const Flow f = static_cast<Evaluator*>(evaluator)->BuildObjectOf<false>(
+        count, [keys](uint32_t m) -> const Value& { return *static_cast<const Value*>(keys[m]); },
+        [values](uint32_t m) -> const VVal& { return *static_cast<const VVal*>(values[m]); },
+        static_cast<ir::BinaryOp>(op), static_cast<const Value*>(against), static_cast<VVal*>(place));
+    return f == Flow::kContinue ? kNativeContinue : (f == Flow::kError ? kNativeError : kNativeBail);
+  }
+  static int32_t NativeSumIsEmpty(const void* a, const void* b) {
+    bool empty;
+    if (!SumOfObjectsIsEmpty(*static_cast<const VVal*>(a), *static_cast<const VVal*>(b), &empty)) return kNativeDecline;
+    return empty ? 1 : 0;
+  }
+  // Native code charges what it builds to the run it is (Begin starts Exec's).
+  void BeginNative() { memory_ = 0; }
   static const NativeViewHelpers kNativeHelpers;
 
   // Appends one output, built in place; reaching the output limit is the engine's error: let it
@@ -1592,12 +1616,8 @@ class Evaluator {
   [[gnu::noinline]] Flow SumIsEmpty(const FlatInstr& i, const VVal** reg, VVal* scratch) {
     const VVal& a = *reg[i.a];
     const VVal& b = *reg[i.b];
-    const Kind ka = a.kind(), kb = b.kind();
-    const auto object_or_null = [](Kind k) { return k == Kind::Object || k == Kind::Null; };
     bool empty;
-    if (object_or_null(ka) && object_or_null(kb) && (ka != Kind::Null || kb != Kind::Null)) {
-      empty = (ka == Kind::Null || IsEmptyContainer(a)) && (kb == Kind::Null || IsEmptyContainer(b));
-    } else {
+    if (!SumOfObjectsIsEmpty(a, b, &empty)) {
       VVal& sum = scratch[i.r];
       if (const Flow f = ArithmeticOf(ir::BinaryOp::Add, a, b, &sum); f != Flow::kContinue) return f;
       empty = sum.kind() == Kind::Object && IsEmptyContainer(sum);
@@ -1606,75 +1626,87 @@ class Evaluator {
     reg[i.r] = BoolValue(empty == (static_cast<ir::BinaryOp>(i.cmp) == ir::BinaryOp::Eq));
     return Flow::kContinue;
   }
+  // Whether a + b is the empty object, in *empty, for two objects or an object and null; false
+  // for other operands (their sum is computed).
+  static bool SumOfObjectsIsEmpty(const VVal& a, const VVal& b, bool* empty) {
+    const Kind ka = a.kind(), kb = b.kind();
+    const auto object_or_null = [](Kind k) { return k == Kind::Object || k == Kind::Null; };
+    if (!object_or_null(ka) || !object_or_null(kb) || (ka == Kind::Null && kb == Kind::Null)) return false;
+    *empty = (ka == Kind::Null || IsEmptyContainer(a)) && (kb == Kind::Null || IsEmptyContainer(b));
+    return true;
+  }
 
   // kObject: the object of i.n members (`members`: key const, value register, ...), charged and
   // stepped as the tree's SingleObject; with a test (i.b a constant), only the members whose
   // value passes it, stepped as the tree's KeepMembersInPlace. The keys are distinct string
   // constants, so no key is checked. The members are copies: a register may be read again.
   [[gnu::noinline, gnu::hot]] Flow BuildObject(const FlatInstr& i, const uint32_t* members, const VVal** reg, VVal* scratch) {
-    if (!ChargeBytes(32 * static_cast<uint64_t>(i.n))) return Flow::kBail;
-    const bool keep_some = i.b != kNoConst;
-    // With a member test, the members that pass are found first (a bit each, for up to 64): where
-    // none does (the catalog's `{cpu: .requests.cpu, ...} | with_entries(select(.value != null))`
-    // of a component without requests), the object is the empty one, a constant, not built.
-    const auto op = static_cast<ir::BinaryOp>(i.cmp);
+    const Flow f = BuildObjectOf<true>(
+        i.n, [&](uint32_t m) -> const Value& { return Const(members[2 * m]); },
+        [&](uint32_t m) -> const VVal& { return *reg[members[2 * m + 1]]; }, static_cast<ir::BinaryOp>(i.cmp),
+        i.b != kNoConst ? &Const(i.b) : nullptr, &scratch[i.r]);
+    if (f == Flow::kContinue) reg[i.r] = &scratch[i.r];
+    return f;
+  }
+  // The object of `count` members (key_at(m) a string constant, value_at(m) its value) into
+  // *place; with `against`, only the members whose value passes `value OP *against`. Charged;
+  // stepped when kSteps (native code, which takes no steps, runs only where Exec's would fit).
+  template <bool kSteps, class KeyAt, class ValueAt>
+  [[gnu::always_inline]] Flow BuildObjectOf(uint32_t count, KeyAt key_at, ValueAt value_at, ir::BinaryOp op,
+                                            const Value* against, VVal* place) {
+    if (!ChargeBytes(32 * static_cast<uint64_t>(count))) return Flow::kBail;
+    const bool keep_some = against != nullptr;
     uint64_t passing = ~uint64_t{0};
-    if (keep_some && i.n <= 64) {
-      if (!Steps(1 + i.n)) return Flow::kBail;  // one for the filter, one per member tested
+    if (keep_some && count <= 64) {
+      if (kSteps && !Steps(1 + count)) return Flow::kBail;  // one for the filter, one per member tested
       passing = 0;
-      if (const Value& against = Const(i.b); against.IsNull()) {
+      if (against->IsNull()) {
         // Against null (`.value != null`, the catalog's test), only whether the value is null
         // decides: null sorts before every other kind and equals itself.
         const bool keep_null = op == ir::BinaryOp::Eq || op == ir::BinaryOp::Le || op == ir::BinaryOp::Ge;
         const bool keep_other = op == ir::BinaryOp::Ne || op == ir::BinaryOp::Gt || op == ir::BinaryOp::Ge;
-        for (uint32_t m = 0; m < i.n; ++m) {
-          passing |= uint64_t{IsNull(*reg[members[2 * m + 1]]) ? keep_null : keep_other} << m;
-        }
+        for (uint32_t m = 0; m < count; ++m) passing |= uint64_t{IsNull(value_at(m)) ? keep_null : keep_other} << m;
       } else {
-        for (uint32_t m = 0; m < i.n; ++m) {
-          passing |= uint64_t{HoldsAgainstConstant(op, *reg[members[2 * m + 1]], against)} << m;
-        }
+        for (uint32_t m = 0; m < count; ++m) passing |= uint64_t{HoldsAgainstConstant(op, value_at(m), *against)} << m;
       }
       // None passes (the catalog's `{cpu: .requests.cpu, ...} | with_entries(select(.value !=
       // null))` of a component without requests): the object is the empty one, a constant, not
       // built.
       if (passing == 0) {
         static const Value kEmptyObject = Value::EmptyObject();
-        scratch[i.r].SetRef(kEmptyObject);
-        reg[i.r] = &scratch[i.r];
+        place->SetRef(kEmptyObject);
         return Flow::kContinue;
       }
-    } else if (keep_some && !Step()) {
+    } else if (kSteps && keep_some && !Step()) {
       return Flow::kBail;
     }
     Composite* built = NewComposite(true);
-    scratch[i.r].AdoptComposite(built);
-    reg[i.r] = &scratch[i.r];
+    place->AdoptComposite(built);
     std::vector<VVal>& items = built->items;
-    if (i.n <= 64) {
+    if (count <= 64) {
       // The members kept are known: the items are made at once (a pooled composite keeps its
       // capacity) and written in place, a value copied without a release or a dispatch on its tag.
-      const uint64_t kept = passing & (i.n == 64 ? ~uint64_t{0} : (uint64_t{1} << i.n) - 1);
-      size_t count = 0;  // a loop, not std::popcount: the baseline x86-64 build calls libgcc for it
-      for (uint64_t left = kept; left != 0; left &= left - 1) ++count;
-      items.resize(2 * count);
+      const uint64_t kept = passing & (count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1);
+      size_t kept_count = 0;  // a loop, not std::popcount: the baseline x86-64 build calls libgcc for it
+      for (uint64_t left = kept; left != 0; left &= left - 1) ++kept_count;
+      items.resize(2 * kept_count);
       VVal* item = items.data();
       for (uint64_t left = kept; left != 0; left &= left - 1) {
         const uint32_t m = static_cast<uint32_t>(std::countr_zero(left));
-        item[0].SetRef(Const(members[2 * m]));
-        item[1].InitCopy(*reg[members[2 * m + 1]]);
+        item[0].SetRef(key_at(m));
+        item[1].InitCopy(value_at(m));
         item += 2;
       }
       return Flow::kContinue;
     }
-    if (items.capacity() < 2 * i.n) items.reserve(2 * i.n);
-    for (uint32_t m = 0; m < i.n; ++m) {  // more members than bits: each tested here
-      const VVal& value = *reg[members[2 * m + 1]];
+    if (items.capacity() < 2 * count) items.reserve(2 * count);
+    for (uint32_t m = 0; m < count; ++m) {  // more members than bits: each tested here
+      const VVal& value = value_at(m);
       if (keep_some) {
-        if (!Step()) return Flow::kBail;
-        if (!HoldsAgainstConstant(op, value, Const(i.b))) continue;
+        if (kSteps && !Step()) return Flow::kBail;
+        if (!HoldsAgainstConstant(op, value, *against)) continue;
       }
-      items.emplace_back().SetRef(Const(members[2 * m]));
+      items.emplace_back().SetRef(key_at(m));
       items.push_back(value);
     }
     return Flow::kContinue;
@@ -2969,7 +3001,8 @@ int32_t NativeEmptyArray(const void* value) {
 const NativeViewHelpers Evaluator::kNativeHelpers = {NativeHoldsAgainstConstant, NativeCompare,
                                                      NativeTruthy,      Evaluator::NativeMemoLoad,
                                                      Evaluator::NativeMemoStore, NativeEmptyArray,
-                                                     NativeSetNumber};
+                                                     NativeSetNumber,   Evaluator::NativeBuildObject,
+                                                     Evaluator::NativeSumIsEmpty};
 
 namespace {
 // The main code's kReturn (its first; the blocks follow it).
@@ -2979,6 +3012,14 @@ size_t MainReturn(const FlatCode& code) {
   return pc;
 }
 }  // namespace
+
+uint64_t NativeStraightSteps(const FlatCode& code) {
+  uint64_t steps = code.code.size();
+  for (const FlatInstr& in : code.code) {
+    if (in.op == FlatOp::kObject) steps += 1 + uint64_t{in.n};
+  }
+  return steps;
+}
 
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
   if (code.catch_from != FlatCode::kNoCatch || code.code.empty() || code.code.size() > kNativeProgramMaxLength) {
@@ -3009,7 +3050,8 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
       case FlatOp::kConst: case FlatOp::kPath: case FlatOp::kPathOrConst: case FlatOp::kCompare:
       case FlatOp::kCompareConst: case FlatOp::kNot: case FlatOp::kTruthy: case FlatOp::kSetBool:
       case FlatOp::kMove: case FlatOp::kJump: case FlatOp::kJumpIfFalsy: case FlatOp::kJumpIfTruthy:
-      case FlatOp::kMemoLoad: case FlatOp::kMemoStore: case FlatOp::kReturn:
+      case FlatOp::kMemoLoad: case FlatOp::kMemoStore: case FlatOp::kReturn: case FlatOp::kObject:
+      case FlatOp::kSumIsEmpty:
         break;
       case FlatOp::kPathBelow:
         if (code.each_iteration == 0) return false;
@@ -3266,6 +3308,9 @@ struct FusedRunner::State {
   // results are written only when the last run's are not already these (native_results_current).
   // Else (and for one that declines, errs or bails) each runs as the other resolvers do.
   std::vector<uint32_t> native_resolvers;
+  // Those of them whose code builds objects (FlatCode::builds_objects): what they built is let go
+  // after the loop (not after each, which would cost every kind a test per program).
+  std::vector<uint32_t> native_builders;
   std::vector<uint32_t> native_left;  // this object's native resolvers not answered in place
   bool native_results_current = false;
   std::vector<uint32_t> path_nodes;  // per path resolver, in order: its trie node
@@ -3409,6 +3454,7 @@ FusedRunner::FusedRunner(const FusedKind& kind)
       state_->path_resolvers.push_back(static_cast<uint32_t>(i));
     } else if (step.how == ResolverPlan::How::kProgram && step.native != nullptr && step.flat->each_iteration == 0) {
       state_->native_resolvers.push_back(static_cast<uint32_t>(i));
+      if (step.flat->builds_objects) state_->native_builders.push_back(static_cast<uint32_t>(i));
     } else if (step.how != ResolverPlan::How::kConstant) {
       state_->other_resolvers.push_back(static_cast<uint32_t>(i));
     }
@@ -3865,6 +3911,9 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
       }
       ViewOutput* out = outputs_.data() + path_count;
       NativeProgramArgs args = evaluator.NativeArgs(&s.flat_registers);
+      // The objects they build are charged to the loop as one run: one that would pass Exec's
+      // limit alone but not after the others bails here, and its Exec run has the limit to itself.
+      evaluator.BeginNative();
       s.native_left.clear();
       const bool current = s.native_results_current;
       size_t in_place = 0;
@@ -3882,6 +3931,7 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
         if (!current) AnsweredOnDom(i, path_count + k, path_count + k + 1);
         ++in_place;
       }
+      for (uint32_t i : s.native_builders) Evaluator::ReleaseBuilt(*s.plan[i].flat, &s.flat_registers);
       if (current) stats_.fused_runs += in_place;
       stats_.native_runs += in_place;
       stats_.flat_runs += in_place;

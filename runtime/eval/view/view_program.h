@@ -224,6 +224,9 @@ struct FlatCode {
   uint32_t registers = 1;
   // How many program nodes run through kTree (a node and all below it count as one).
   uint32_t tree_nodes = 0;
+  // Whether the code has a kObject: native code that runs it leaves built objects in the
+  // registers' places, which the runner lets go after the run as Exec's runs do.
+  bool builds_objects = false;
   // The registers kTree and kField write: those that may hold a built array or object, let go
   // at the end of each run.
   std::vector<uint32_t> built_registers;

@@ -165,15 +165,106 @@ TEST(ViewNativeProgramTest, StatusProgramsRunNativeAndAgree) {
 }
 
 TEST(ViewNativeProgramTest, OtherFlatCodeStaysOnExec) {
-  // Division, builtins run on the tree and built objects are Exec's.
+  // Division and builtins run on the tree are Exec's; objects with constant keys are native.
   view::FusedKind kind({Lowered("(.spec.replicas // 1) / 2"), Lowered(".metadata.name | ascii_downcase"),
                         Lowered("{a: .spec.replicas, b: .spec.x}"), Lowered(".spec.replicas == 3")},
                        Options(false, true));
   ASSERT_TRUE(kind.native_code()) << kind.native_error();
   EXPECT_FALSE(kind.native_program(0));
   EXPECT_FALSE(kind.native_program(1));
-  EXPECT_FALSE(kind.native_program(2));
+  EXPECT_TRUE(kind.native_program(2));
   EXPECT_TRUE(kind.native_program(3));
+}
+
+// Objects with constant keys (with and without a member test, nested, per element, more members
+// than the 64 a test's bits hold) and sums compared with {} run as native code through the
+// runtime's helpers: every answer the interpreter's, on members of every kind, objects that
+// are empty or not, and sums of other kinds, which decline to Exec. Built outputs outlive the
+// run that made them.
+TEST(ViewNativeProgramTest, ObjectsAndSumTestsRunNativeAndAgree) {
+  std::string wide = "{";
+  for (int k = 0; k < 70; ++k) wide += std::string(k ? ", " : "") + "k" + std::to_string(k) + ": .spec.w" + std::to_string(k % 3);
+  wide += "} | with_entries(select(.value != null))";
+  const std::vector<std::string> exprs = {
+      "{a: .spec.a, b: .spec.b}",
+      "{a: .spec.a, b: .spec.b, c: .spec.c} | with_entries(select(.value != null))",
+      ".spec.services | to_entries[] | .value | if ((.x.limits // {}) + (.x.requests // {})) != {} then .x "
+      "else (.resources // {}) | {requests: ({cpu: .requests.cpu, gpu: .requests.gpu} | with_entries(select(.value != "
+      "null))), limits: ({cpu: .limits.cpu} | with_entries(select(.value != null)))} end",
+      "(.spec.a + .spec.b) == {}",
+      wide,
+  };
+  const std::vector<std::string> docs = {
+      R"({"spec":{"a":{"x":1},"b":{},"c":null,"w0":1,"w2":"z","services":{"s":{"x":{"limits":{"cpu":"1"}}},"t":{"resources":{"requests":{"cpu":"2","gpu":null},"limits":{}}},"u":{}}}})",
+      R"({"spec":{"a":{},"b":{},"c":"c","w1":[1],"services":{"s":{"x":{"limits":{},"requests":{}},"resources":{"limits":{"cpu":0}}}}}})",
+      R"({"spec":{"a":1,"b":2,"services":{}}})",
+      R"({"spec":{"a":null,"b":null,"services":{"s":{"x":{"limits":5}}}}})",
+      R"({"spec":{"a":"s","b":"t","services":{"s":"text","t":{"x":{"requests":{"gpu":"1"}}}}}})",
+      R"({"spec":{"a":[1],"b":[],"c":false,"w0":false,"services":{"s":{"resources":{"requests":{"cpu":-0}}}}}})",
+      R"({"spec":{"a":{"k":1},"b":null,"services":{"s":{"x":null,"resources":null}}}})",
+      R"({"spec":"text"})",
+      R"({})",
+  };
+  // (The first is an object of root paths, built without the evaluator; sums of other kinds decline.)
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
+  EXPECT_GT(stats.native_runs, docs.size() * 2);
+
+  // Objects built natively hold their members, not the registers: outputs of numbers the code
+  // computed stay valid after the next object and after the runner is gone (a view inside would
+  // be valid until the next object only).
+  const std::string numbers = ".spec.list[] | {n: ((.n // 1) * 10), inner: {deep: ((.n // 0) + 1)}}";
+  view::FusedKind kind({Lowered(numbers)}, Options(false, true));
+  ASSERT_TRUE(kind.native_program(0));
+  std::vector<view::ViewOutput> held;
+  {
+    view::FusedRunner runner(kind);
+    JsonError error;
+    for (const char* doc : {R"({"spec":{"list":[{"n":2},{}]}})", R"({"spec":{"list":[{"n":5}]}})"}) {
+      ASSERT_TRUE(runner.Run(doc, {}, &error));
+      for (const view::ViewOutput& out : runner.result(0).outputs) held.push_back(out);
+    }
+    EXPECT_EQ(runner.stats().native_runs, 2u);
+  }
+  std::string written;
+  for (const view::ViewOutput& out : held) {
+    out.WriteJson(&written);
+    written += "\n";
+  }
+  EXPECT_EQ(written, "{\"n\":20,\"inner\":{\"deep\":3}}\n{\"n\":10,\"inner\":{\"deep\":1}}\n"
+                     "{\"n\":50,\"inner\":{\"deep\":6}}\n");
+}
+
+// Native code builds objects only where Exec's steps for them (one per instruction, and one per
+// member tested) fit in the budget, and charges their memory to each run alone: under every
+// budget and memory limit, over several objects, its answers and fallbacks are Exec's.
+TEST(ViewNativeProgramTest, BuiltObjectsKeepExecsStepsAndMemory) {
+  // Two programs of one object, each charged 96 bytes: a limit of 150 holds each, not both.
+  const std::string expr = "{a: .spec.a, b: .spec.b, c: .spec.c} | with_entries(select(.value != null))";
+  const std::string other = "{x: .spec.a, y: .spec.b, z: .spec.c} | with_entries(select(.value != null))";
+  const std::string doc = R"({"spec":{"a":1,"b":"x","c":null}})";
+  view::FusedKind kind({Lowered(expr), Lowered(other)}, Options(false, true));
+  view::FusedKind exec({Lowered(expr), Lowered(other)}, Options(false, false));
+  ASSERT_TRUE(kind.native_program(0));
+  ASSERT_TRUE(kind.native_program(1));
+  for (uint64_t fuel : {uint64_t{4}, uint64_t{5}, uint64_t{6}, uint64_t{7}, uint64_t{8}, uint64_t{9}, uint64_t{10},
+                        uint64_t{100000}}) {
+    for (uint64_t memory : {uint64_t{64}, uint64_t{150}, uint64_t{1} << 30}) {
+      RunOptions options;
+      options.limits.fuel = fuel;
+      options.limits.max_memory_bytes = memory;
+      view::FusedRunner runner(kind), exec_runner(exec);
+      for (int round = 0; round < 4; ++round) {
+        JsonError error;
+        ASSERT_TRUE(runner.Run(doc, options, &error));
+        ASSERT_TRUE(exec_runner.Run(doc, options, &error));
+        for (size_t i = 0; i < 2; ++i) {
+          EXPECT_EQ(Describe(runner.result(i)), Describe(exec_runner.result(i))) << fuel << " " << memory;
+          EXPECT_EQ(runner.result(i).fused, exec_runner.result(i).fused)
+              << i << ": " << fuel << " " << memory << " round " << round;
+        }
+      }
+    }
+  }
 }
 
 // Code per element (`.a[] | f`), with arithmetic on the element's paths and a bound variable:
