@@ -345,8 +345,8 @@ class ProgramEmitter : public TapeEmitter {
     for (uint32_t r = 0; r < flat.registers; ++r) registers_.push_back(builder_.CreateAlloca(ptr));
     SetReg(0, input_);  // the program's input: the document's root, or the element
     // The most steps Exec could take so far: every instruction once and each object's members
-    // (NativeStraightSteps); each `any` adds its loop's.
-    const uint64_t straight_steps = view::NativeStraightSteps(flat);
+    // (FlatCode::straight_steps); each `any` adds its loop's.
+    const uint64_t straight_steps = flat.straight_steps;
     steps_ = builder_.CreateAlloca(builder_.getInt64Ty());
     builder_.CreateStore(builder_.getInt64(straight_steps), steps_);
     failed_ = {Block("error"), Block("bail")};

@@ -414,10 +414,9 @@ std::unique_ptr<FlatCode> FlattenTry(const ViewProgram& program, const PathTrie&
   return code;
 }
 
-}  // namespace
-
-std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
-                                  const std::vector<uint32_t>& memo_iterations) {
+// Flatten's code, before FlatCode::straight_steps is counted.
+std::unique_ptr<FlatCode> FlattenCode(const ViewProgram& program, const PathTrie& trie,
+                                      const std::vector<uint32_t>& memo_iterations) {
   if (program.nodes.empty()) return nullptr;
   if (program.nodes[program.root].single) {
     return FlattenFrom(program, trie, memo_iterations, program.root, 0, false);
@@ -445,6 +444,19 @@ std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& tr
   if (code == nullptr) return nullptr;
   code->each_iteration = each.a;
   code->each_optional = each.c != 0;
+  return code;
+}
+
+}  // namespace
+
+std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& trie,
+                                  const std::vector<uint32_t>& memo_iterations) {
+  std::unique_ptr<FlatCode> code = FlattenCode(program, trie, memo_iterations);
+  if (code == nullptr) return nullptr;
+  code->straight_steps = code->code.size();
+  for (const FlatInstr& in : code->code) {
+    if (in.op == FlatOp::kObject) code->straight_steps += 1 + uint64_t{in.n};
+  }
   return code;
 }
 

@@ -16,7 +16,7 @@
 // NativeProgramSupported allows (reads of absolute trie nodes, constants, comparisons, tests,
 // jumps, the kind's memo, `any`/`all` over an array of the document with `.key OP constant`
 // tests, objects with constant keys through the runtime's helper), without charging steps: it
-// runs only where the most steps Exec could take (NativeStraightSteps, plus each `any`'s
+// runs only where the most steps Exec could take (FlatCode::straight_steps, plus each `any`'s
 // elements times its block's length) fit in the first slice of the step budget, where Exec
 // cannot run out either, and declines otherwise. An error or a bail ends
 // it with that status, as Exec's; the runner then does what it does after Exec's. It declines
@@ -103,9 +103,7 @@ struct NativeViewPlan {
 // jumps inside it.
 constexpr size_t kNativeProgramMaxLength = 4096;  // eval_internal::StepBudget::kSlice
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program);
-// The most steps Exec takes running `code` once from its start, without its `any`/`all` loops:
-// one per instruction, and for each kObject one for its member test and one per member.
-uint64_t NativeStraightSteps(const FlatCode& code);
+
 
 // What a native program's value tests and memo reads call back into (the runtime's own
 // functions, as Exec calls them). Values are the runtime's (FillPlan's layout); `constant` a wm::Value.

@@ -1347,7 +1347,7 @@ class Evaluator {
     }
     if (state != PathCache::kKnown) return FlowOf(state);
     if (count == 0) return Flow::kContinue;
-    if (args->step_limit / count < 1 + NativeStraightSteps(code)) {
+    if (args->step_limit / count < 1 + code.straight_steps) {
       *declined = true;
       return Flow::kContinue;
     }
@@ -3012,14 +3012,6 @@ size_t MainReturn(const FlatCode& code) {
   return pc;
 }
 }  // namespace
-
-uint64_t NativeStraightSteps(const FlatCode& code) {
-  uint64_t steps = code.code.size();
-  for (const FlatInstr& in : code.code) {
-    if (in.op == FlatOp::kObject) steps += 1 + uint64_t{in.n};
-  }
-  return steps;
-}
 
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
   if (code.catch_from != FlatCode::kNoCatch || code.code.empty() || code.code.size() > kNativeProgramMaxLength) {

@@ -227,6 +227,10 @@ struct FlatCode {
   // Whether the code has a kObject: native code that runs it leaves built objects in the
   // registers' places, which the runner lets go after the run as Exec's runs do.
   bool builds_objects = false;
+  // The most steps Exec takes running the code once from its start, without its `any`/`all`
+  // loops: one per instruction, and for each kObject one for its member test and one per member
+  // (the bound native code runs under: native_view.h).
+  uint64_t straight_steps = 0;
   // The registers kTree and kField write: those that may hold a built array or object, let go
   // at the end of each run.
   std::vector<uint32_t> built_registers;

@@ -297,6 +297,9 @@ TEST(ViewFlatCodeTest, ObjectsWithConstantKeysAreBuiltByTheCode) {
   EXPECT_EQ(code->tree_nodes, 0u);
   ASSERT_EQ(Count(*code, view::FlatOp::kObject), 1u);
   EXPECT_EQ(code->operands.size(), 6u);  // key, value register, for each of the three members
+  EXPECT_TRUE(code->builds_objects);
+  // Exec's most steps: one per instruction, and the object's test and members.
+  EXPECT_EQ(code->straight_steps, code->code.size() + 1 + 3);
   for (const view::FlatInstr& i : code->code) {
     if (i.op == view::FlatOp::kObject) {
       EXPECT_EQ(i.b, view::kNoConst);  // no member test
