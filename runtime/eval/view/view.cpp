@@ -3929,7 +3929,8 @@ bool FusedRunner::RunOnRegularReader(std::string_view json, const RunOptions& op
       stats_.flat_runs += in_place;
       s.native_results_current = s.native_left.empty();
       // The rest as the other resolvers (after the loop: they append to the buffer `out` points
-      // into), from the start: native code writes nothing but memo slots, so it declines or errs again.
+      // into), from the start: native code writes nothing Exec reads before writing
+      // it (memo slots, registers' places), so it declines or errs again.
       for (uint32_t i : s.native_left) answer_other(i);
     } else {
       s.native_results_current = false;  // the buffer holds no places for them
