@@ -230,7 +230,6 @@ class Flattener {
     }
     out_->operands.insert(out_->operands.end(), members.begin(), members.end());
     out_->built_registers.push_back(build.r);
-    out_->builds_objects = true;
     *result = build.r;
     Add(build);
     return true;
@@ -414,7 +413,7 @@ std::unique_ptr<FlatCode> FlattenTry(const ViewProgram& program, const PathTrie&
   return code;
 }
 
-// Flatten's code, before FlatCode::straight_steps is counted.
+// Flatten's code, before FlatCode::straight_steps and builds_objects are read off it.
 std::unique_ptr<FlatCode> FlattenCode(const ViewProgram& program, const PathTrie& trie,
                                       const std::vector<uint32_t>& memo_iterations) {
   if (program.nodes.empty()) return nullptr;
@@ -455,7 +454,9 @@ std::unique_ptr<FlatCode> Flatten(const ViewProgram& program, const PathTrie& tr
   if (code == nullptr) return nullptr;
   code->straight_steps = code->code.size();
   for (const FlatInstr& in : code->code) {
-    if (in.op == FlatOp::kObject) code->straight_steps += 1 + uint64_t{in.n};
+    if (in.op != FlatOp::kObject) continue;
+    code->straight_steps += 1 + uint64_t{in.n};
+    code->builds_objects = true;
   }
   return code;
 }

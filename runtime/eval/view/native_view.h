@@ -104,7 +104,6 @@ struct NativeViewPlan {
 constexpr size_t kNativeProgramMaxLength = 4096;  // eval_internal::StepBudget::kSlice
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program);
 
-
 // What a native program's value tests and memo reads call back into (the runtime's own
 // functions, as Exec calls them). Values are the runtime's (FillPlan's layout); `constant` a wm::Value.
 struct NativeViewHelpers {

@@ -1354,6 +1354,7 @@ class Evaluator {
     args->step_limit = args->step_limit / count - 1;
     PathCache::Iteration& it = paths.iterations[code.each_iteration];
     const uint32_t saved = it.current;
+    BeginNative();  // one run over every element, as RunFlatEach's Begin charges it
     VVal element_value;
     Flow f = Flow::kContinue;
     for (uint32_t e = 0; e < count && f == Flow::kContinue; ++e) {
@@ -1364,7 +1365,6 @@ class Evaluator {
       args->below_states = reinterpret_cast<const uint8_t*>(places.state);
       args->below_values = reinterpret_cast<const unsigned char*>(places.value);
       const void* value;
-      BeginNative();
       switch (native(args, &value)) {
         case kNativeContinue: f = Emit(*static_cast<const VVal*>(value), outputs); break;
         case kNativeError: f = Flow::kError; break;

@@ -47,6 +47,23 @@ view::FusedStats ExpectNativeAgrees(const std::vector<std::string>& exprs, const
   return runner.stats();
 }
 
+// `expr` on `doc` under `options`, by a runner of a kind with native code and one without (Exec):
+// the same answer, and the same answer by the view engine or its fallback. Returns the native
+// runner's native runs.
+uint64_t ExpectNativeAsExec(const std::string& expr, const std::string& doc, const RunOptions& options,
+                            const std::string& context) {
+  view::FusedKind kind({Lowered(expr)}, Options(false, true));
+  view::FusedKind exec({Lowered(expr)}, Options(false, false));
+  EXPECT_TRUE(kind.native_program(0)) << expr;
+  view::FusedRunner runner(kind), exec_runner(exec);
+  JsonError error;
+  EXPECT_TRUE(runner.Run(doc, options, &error));
+  EXPECT_TRUE(exec_runner.Run(doc, options, &error));
+  EXPECT_EQ(Describe(runner.result(0)), Describe(exec_runner.result(0))) << context;
+  EXPECT_EQ(runner.result(0).fused, exec_runner.result(0).fused) << context;
+  return runner.stats().native_runs;
+}
+
 TEST(ViewNativeFillTest, KindsCompileToNativeViewCode) {
   view::FusedKind kind({Lowered(".spec.replicas"), Lowered(".spec.list[] | .name"), Lowered(".status.phase")},
                        Options(false, true));
@@ -267,6 +284,18 @@ TEST(ViewNativeProgramTest, BuiltObjectsKeepExecsStepsAndMemory) {
   }
 }
 
+// Code per element charges its objects to the one run over every element, as Exec does: three
+// elements of 96 bytes each pass a limit of 200 one at a time, not together.
+TEST(ViewNativeProgramTest, ObjectsPerElementAreChargedToTheWholeRun) {
+  const std::string expr = ".spec.list[] | {a: .x, b: .y, c: .z}";
+  const std::string doc = R"({"spec":{"list":[{"x":1},{"y":2},{"z":3}]}})";
+  for (uint64_t memory : {uint64_t{150}, uint64_t{200}, uint64_t{300}, uint64_t{1} << 30}) {
+    RunOptions options;
+    options.limits.max_memory_bytes = memory;
+    ExpectNativeAsExec(expr, doc, options, "memory " + std::to_string(memory));
+  }
+}
+
 // Code per element (`.a[] | f`), with arithmetic on the element's paths and a bound variable:
 // native per element on numbers of every tape form, declining to Exec on other operands, on
 // elements that are not objects, and where a bound program has no element; an output limit
@@ -404,19 +433,10 @@ TEST(ViewNativeProgramTest, LongArraysUnderASmallBudgetRunExec) {
   std::string doc = R"({"status":{"conditions":[)";
   for (int i = 0; i < 300; ++i) doc += std::string(i ? "," : "") + R"({"type":"Waiting"})";
   doc += R"(,{"type":"Ready"}]}})";
-  view::FusedKind kind({Lowered(expr)}, Options(false, true));
-  view::FusedKind exec({Lowered(expr)}, Options(false, false));
-  ASSERT_TRUE(kind.native_program(0));
   for (uint64_t fuel : {uint64_t{50}, uint64_t{600}, uint64_t{100000}}) {
     RunOptions options;
     options.limits.fuel = fuel;
-    view::FusedRunner runner(kind), exec_runner(exec);
-    JsonError error;
-    ASSERT_TRUE(runner.Run(doc, options, &error));
-    ASSERT_TRUE(exec_runner.Run(doc, options, &error));
-    EXPECT_EQ(Describe(runner.result(0)), Describe(exec_runner.result(0))) << fuel;
-    EXPECT_EQ(runner.result(0).fused, exec_runner.result(0).fused) << fuel;
-    EXPECT_EQ(runner.stats().native_runs, fuel >= 100000 ? 1u : 0u) << fuel;
+    EXPECT_EQ(ExpectNativeAsExec(expr, doc, options, "fuel " + std::to_string(fuel)), fuel >= 100000 ? 1u : 0u) << fuel;
   }
 }
 
