@@ -10,6 +10,10 @@
 //                                                    and its text read just before it)
 //          bytes_to_results_over_parse_paired_cold=C   (the same with the caches emptied before
 //                                                    each of the two passes: the text in memory)
+//          ns_per_object_paired=D   (fused only: the median over the rounds of its pass minus the
+//                                    parse pass just before, per object: its evaluation, paired
+//                                    in time as R is, where ns_per_object is the difference of the
+//                                    two best passes, which may come from different rounds)
 //   engine=simdjson-parse objects=N parse_ns_per_object=Y     (simdjson's DOM parse alone, from
 //                                                              padded copies made before timing)
 //   engine=dom-parse objects=N parse_ns_per_object=Y          (wm::json_dom::ParseDom: that parse
@@ -599,6 +603,7 @@ int main(int argc, char** argv) {
   std::vector<size_t> outputs(engines.size(), 0);
   // Per view engine (fused, fused-native) and round: its pass over simdjson's, both warm, and both cold.
   std::vector<std::vector<double>> paired(engines.size()), paired_cold(engines.size());
+  std::vector<std::vector<double>> paired_difference(engines.size());  // ns per pass
   bool any_view_engine = false;
   double simdjson_best = 0;
   for (int round = 0; round < options.repeat; ++round) {
@@ -613,7 +618,10 @@ int main(int argc, char** argv) {
       if (engines[e].runner) WarmFused(engines[e], corpus);
       const double ns = TimePass(engines[e], interp, corpus, &outputs[e]);
       if (round == 0 || ns < best[e]) best[e] = ns;
-      if (engines[e].runner && parse_ns > 0) paired[e].push_back(ns / parse_ns);
+      if (engines[e].runner && parse_ns > 0) {
+        paired[e].push_back(ns / parse_ns);
+        paired_difference[e].push_back(ns - parse_ns);
+      }
       any_view_engine = any_view_engine || engines[e].runner != nullptr;
     }
     if (!any_view_engine || !simdjson.ok()) continue;  // no view engine: no cold passes
@@ -639,10 +647,12 @@ int main(int argc, char** argv) {
       parse = corpus.simdjson_parse_ns;
       bytes_to_results = per_object;
       per_object = std::max(0.0, bytes_to_results - parse);
-      char text[128];
+      char text[192];
       std::snprintf(text, sizeof(text),
-                    " bytes_to_results_over_parse_paired=%.2f bytes_to_results_over_parse_paired_cold=%.2f",
-                    wm::bench::Median(paired[e]), wm::bench::Median(paired_cold[e]));
+                    " bytes_to_results_over_parse_paired=%.2f bytes_to_results_over_parse_paired_cold=%.2f"
+                    " ns_per_object_paired=%.0f",
+                    wm::bench::Median(paired[e]), wm::bench::Median(paired_cold[e]),
+                    std::max(0.0, wm::bench::Median(paired_difference[e]) / objects));
       paired_field = text;
     }
     std::printf("engine=%s objects=%zu exprs=%zu outputs=%zu ns_per_object=%.0f parse_ns_per_object=%.0f "

@@ -7,7 +7,9 @@
 # the ratio of the two best passes, b2r~simd the median over bench_engines' rounds of the fused
 # pass over the parse pass just before it (paired in time: steadier on a shared machine), each
 # pass starting with its text in cache, and b2r~cold the same with the caches emptied before
-# each pass (the text read from memory).
+# each pass (the text read from memory). The view engines' ns (fused_ns, nat_ns) are their
+# evaluation: the median over the rounds of their pass minus the parse pass just before it; the
+# other engines' are their best pass.
 #   bench/compare.sh [BUILD_DIR]        # default build; corpus in BUILD_DIR/bench-corpus
 #   bench/compare.sh build-pgo          # the profile-guided build of `make pgo` (RESULTS 0o)
 # Environment: WM_SHARED_BENCH (default ../shared/bench: the gojq harness), REPEAT (default 3),
@@ -50,8 +52,10 @@ for kind in $kinds; do
   interp=$(field ns_per_object "$(line interp)")
   jit=$(field ns_per_object "$(line jit)")
   aot=$(field ns_per_object "$(line aot)")
-  fused=$(field ns_per_object "$(line fused)")
-  native=$(field ns_per_object "$(line fused-native)")
+  # The view engines' evaluation: the median of their passes minus the parse pass just before
+  # (paired in time, as b2r~simd is), not the difference of two best passes from different rounds.
+  fused=$(field ns_per_object_paired "$(line fused)")
+  native=$(field ns_per_object_paired "$(line fused-native)")
   native_paired=$(field bytes_to_results_over_parse_paired "$(line fused-native)")
   fused_b2r=$(field bytes_to_results_ns_per_object "$(line fused)")
   paired=$(field bytes_to_results_over_parse_paired "$(line fused)")

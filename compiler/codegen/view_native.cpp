@@ -350,6 +350,7 @@ class ProgramEmitter : public TapeEmitter {
     steps_ = builder_.CreateAlloca(builder_.getInt64Ty());
     builder_.CreateStore(builder_.getInt64(straight_steps), steps_);
     failed_ = {Block("error"), Block("bail")};
+    caught_ = flat.catch_from != view::FlatCode::kNoCatch ? Block("caught") : nullptr;
     decline_ = Block("decline");
     llvm::BasicBlock* start = Block("start");
     builder_.CreateCondBr(builder_.CreateICmpULE(builder_.getInt64(straight_steps), step_limit_), start, decline_);
@@ -370,6 +371,10 @@ class ProgramEmitter : public TapeEmitter {
     builder_.CreateRet(builder_.getInt32(view::kNativeBail));
     builder_.SetInsertPoint(decline_);
     builder_.CreateRet(builder_.getInt32(view::kNativeDecline));
+    if (caught_ != nullptr) {
+      builder_.SetInsertPoint(caught_);
+      builder_.CreateRet(builder_.getInt32(view::kNativeCaught));
+    }
   }
 
  private:
@@ -452,7 +457,7 @@ class ProgramEmitter : public TapeEmitter {
     llvm::BasicBlock* failed = Block("object_failed");
     builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), region.At(pc + 1), failed);
     builder_.SetInsertPoint(failed);
-    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeError)), failed_[0], failed_[1]);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeError)), ErrorAt(pc), failed_[1]);
   }
   // kSumIsEmpty: two objects (or an object and null) tested by the runtime
   // (NativeViewHelpers::sum_is_empty); any other operands decline, for Exec to add them.
@@ -464,6 +469,23 @@ class ProgramEmitter : public TapeEmitter {
     llvm::Value* is_empty = builder_.CreateICmpEQ(empty, builder_.getInt32(1));
     SetReg(in.r, BoolValue(static_cast<ir::BinaryOp>(in.cmp) == ir::BinaryOp::Eq ? is_empty : builder_.CreateNot(is_empty)));
     Next(region, pc);
+  }
+  // kToNumber: the runtime reads it (NativeViewHelpers::to_number); a number passes through as
+  // the same value, a string read is a number in the register's place.
+  void EmitToNumber(const view::FlatInstr& in, size_t pc, const Region& region) {
+    llvm::AllocaInst* result = EntryAlloca(builder_.getPtrTy());
+    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    llvm::Value* status = CallHelper(9, builder_.getInt32Ty(), {Reg(in.a), place, result});
+    llvm::BasicBlock* read = Block("number_read");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), read, ErrorAt(pc));
+    builder_.SetInsertPoint(read);
+    SetReg(in.r, builder_.CreateAlignedLoad(builder_.getPtrTy(), result, llvm::Align(8)));
+    Next(region, pc);
+  }
+  // Where an error raised by instruction `pc` goes: the run's error, or inside `try`'s body
+  // (FlatCode::catch_from on) a run without output.
+  llvm::BasicBlock* ErrorAt(size_t pc) const {
+    return caught_ != nullptr && pc >= plan_->code->catch_from ? caught_ : failed_[0];
   }
   // The number `value` holds (a computed number, or a view of a number of the document), or a
   // decline; from a new block, which the caller continues in.
@@ -818,7 +840,7 @@ class ProgramEmitter : public TapeEmitter {
     llvm::BasicBlock* failed = Block("failed");
     builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.missing_state)), missing, failed);
     builder_.SetInsertPoint(failed);  // FlowOf: an error's state is an error, anything else a bail
-    builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.error_state)), failed_[0], failed_[1]);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(state, builder_.getInt8(layout_.error_state)), ErrorAt(pc), failed_[1]);
     builder_.SetInsertPoint(known);
     llvm::Value* at = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), values, place * layout_.value_size);
     builder_.CreateBr(read);
@@ -850,6 +872,7 @@ class ProgramEmitter : public TapeEmitter {
       case FlatOp::kField: EmitField(in, pc, region); return;
       case FlatOp::kObject: EmitObject(in, pc, region); return;
       case FlatOp::kSumIsEmpty: EmitSumIsEmpty(in, pc, region); return;
+      case FlatOp::kToNumber: EmitToNumber(in, pc, region); return;
       case FlatOp::kCompare: {
         llvm::Value* order = CallHelper(1, builder_.getInt32Ty(), {Reg(in.a), Reg(in.b)});
         SetReg(in.r, BoolValue(Holds(in.cmp, order)));
@@ -911,6 +934,7 @@ class ProgramEmitter : public TapeEmitter {
   const std::vector<uint32_t>* below_index_ = nullptr;
   std::vector<llvm::AllocaInst*> registers_;
   std::array<llvm::BasicBlock*, 2> failed_{};  // error, bail
+  llvm::BasicBlock* caught_ = nullptr;         // `try`'s body failed (kNativeCaught); null without `try`
   llvm::BasicBlock* decline_ = nullptr;
 };
 

@@ -1,6 +1,6 @@
 // View program -> flat code (view_program.h, FlatCode). A single program's tree becomes
 // straight-line code over registers: constants, trie paths, field reads, comparisons,
-// arithmetic, `(a + b) == {}`, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run
+// arithmetic, `(a + b) == {}`, `tonumber`, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run
 // per element), objects with constant keys (and `with_entries(select(.value OP c))` of them) and
 // the kind's shared subexpressions (memo slots of the object) are instructions;
 // any other node is one kTree instruction that the tree evaluator computes. `.a[] | f` with f
@@ -123,6 +123,11 @@ class Flattener {
         uint32_t middle;
         return Compile(n.kids[0], in, &middle) && Compile(n.kids[1], middle, result);
       }
+      case VOp::kBuiltin:
+        if (static_cast<ir::BuiltinId>(n.a) != ir::BuiltinId::ToNumber) return Tree(id, in, result);
+        *result = NewRegister();
+        Add({FlatOp::kToNumber, 0, *result, in, 0});
+        return true;
       case VOp::kFieldCompare: {
         *result = NewRegister();
         FlatInstr compare{FlatOp::kFieldCompare, 0, *result, in, 0};
@@ -311,6 +316,7 @@ class Flattener {
       case FlatOp::kField:
       case FlatOp::kFieldCompare:
       case FlatOp::kSumIsEmpty:
+      case FlatOp::kToNumber:
       case FlatOp::kTree:
       case FlatOp::kObject: return true;
       default: return false;

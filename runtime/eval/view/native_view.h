@@ -19,7 +19,8 @@
 // runs only where the most steps Exec could take (FlatCode::straight_steps, plus each `any`'s
 // elements times its block's length) fit in the first slice of the step budget, where Exec
 // cannot run out either, and declines otherwise. An error or a bail ends
-// it with that status, as Exec's; the runner then does what it does after Exec's. It declines
+// it with that status, as Exec's (an error of `try`'s body: kNativeCaught, a run without output);
+// the runner then does what it does after Exec's. It declines
 // (kNativeDecline) where Exec would take a path it does not cover (an `any` over a value that is
 // not an array of the document, a field of a value that is not an object of it): the runner then
 // runs the program's Exec from its start (native code writes nothing but memo slots, whose values
@@ -93,13 +94,13 @@ struct NativeViewPlan {
 
 // Whether native code runs `code` (of `program`): a single program's code, or each element's of
 // `.a[] | f` (FlatCode::each_iteration: the runner calls it per element), either of them also as
-// the body of `E as $x | ...` with E's code (FlatCode::bind_slot; kVar of that slot only), not
-// `try`, of at most kNativeProgramMaxLength instructions, each one of kConst, kPath, kPathBelow,
+// the body of `E as $x | ...` with E's code (FlatCode::bind_slot; kVar of that slot only), or a
+// single program's `try` (FlatCode::catch_from), of at most kNativeProgramMaxLength instructions, each one of kConst, kPath, kPathBelow,
 // kArith (+ - * of numbers; other operands decline),
 // kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
 // kMemoStore, kAnyAll, kFieldCompare and kField of one key (a kField's value never the
-// program's own: native code keeps it on its stack), kObject and kSumIsEmpty (through the
-// helpers) and kReturn, each block (an `any`'s condition) ending at its first kReturn with its
+// program's own, nor kToNumber's input: native code keeps it on its stack), kObject, kSumIsEmpty
+// and kToNumber (through the helpers) and kReturn, each block (an `any`'s condition) ending at its first kReturn with its
 // jumps inside it.
 constexpr size_t kNativeProgramMaxLength = 4096;  // eval_internal::StepBudget::kSlice
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program);
@@ -122,6 +123,9 @@ struct NativeViewHelpers {
   // kSumIsEmpty: 1 when a + b is the empty object, 0 when it is another object, kNativeDecline for
   // operands that are not two objects or an object and null (Exec computes their sum).
   int32_t (*sum_is_empty)(const void* a, const void* b);
+  // kToNumber: `tonumber` of `value` into *result (`value` itself when it is a number, else
+  // `place`, a register's place, holding the number read); kNativeContinue or kNativeError.
+  int32_t (*to_number)(const void* value, void* place, const void** result);
 };
 
 struct NativeProgramArgs {
@@ -145,6 +149,8 @@ constexpr int32_t kNativeContinue = 0;  // *result is the program's value
 constexpr int32_t kNativeError = 1;
 constexpr int32_t kNativeBail = 2;
 constexpr int32_t kNativeDecline = 3;  // run the program's Exec instead
+constexpr int32_t kNativeCaught = 4;   // `try B`'s body (FlatCode::catch_from on) raised an error:
+                                       // the run has no output
 using NativeProgramFn = int32_t (*)(const NativeProgramArgs* args, const void** result);
 
 // One fill root's native fill, on the object at tape index `index` (any element: a non-object

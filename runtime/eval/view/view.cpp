@@ -408,7 +408,6 @@ void VVal::AddRef(Composite* built) { ++built->refs; }
 
 // The container of an element, by value: ranging over `get_object().value_unsafe()` directly
 // would range over a member of a destroyed temporary.
-simdjson::dom::object ObjectOf(element e) { return e.get_object().value_unsafe(); }
 simdjson::dom::array ArrayOf(element e) { return e.get_array().value_unsafe(); }
 
 // The number of a Number element, as ConvertElement reads it, off the tape: the type byte of
@@ -1297,6 +1296,7 @@ class Evaluator {
     switch (native(&args, &value)) {
       case kNativeContinue: f = Emit(*static_cast<const VVal*>(value), outputs); break;
       case kNativeError: f = Flow::kError; break;
+      case kNativeCaught: f = Flow::kContinue; break;  // `try B`'s body failed: no output (RunFlat)
       case kNativeDecline: *declined = true; f = Flow::kContinue; break;
       default: f = Flow::kBail; break;
     }
@@ -1405,6 +1405,13 @@ class Evaluator {
     if (!SumOfObjectsIsEmpty(*static_cast<const VVal*>(a), *static_cast<const VVal*>(b), &empty)) return kNativeDecline;
     return empty ? 1 : 0;
   }
+  // NativeViewHelpers' kToNumber: Exec's ToNumberOf.
+  static int32_t NativeToNumber(const void* value, void* place, const void** result) {
+    const VVal* out;
+    const Flow f = ToNumberOf(*static_cast<const VVal*>(value), static_cast<VVal*>(place), &out);
+    *result = out;
+    return f == Flow::kContinue ? kNativeContinue : kNativeError;
+  }
   // Native code charges what it builds to the run it is (Begin starts Exec's).
   void BeginNative() { memory_ = 0; }
   static const NativeViewHelpers kNativeHelpers;
@@ -1461,7 +1468,7 @@ class Evaluator {
         &&op_compare_const, &&op_arith,     &&op_not,            &&op_truthy,     &&op_set_bool,
         &&op_move,      &&op_jump,          &&op_jump_if_falsy,  &&op_jump_if_truthy, &&op_memo_load,
         &&op_memo_store, &&op_tree,         &&op_field,          &&op_field_compare, &&op_any_all,
-        &&op_object,    &&op_var,           &&op_sum_is_empty,   &&op_return};
+        &&op_object,    &&op_var,           &&op_sum_is_empty,   &&op_to_number,  &&op_return};
     static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(FlatOp::kReturn) + 1,
                   "a handler per FlatOp, in its order");
     const FlatInstr* code = flat.code.data();
@@ -1581,6 +1588,10 @@ class Evaluator {
     f = SumIsEmpty(*i, reg, scratch);
     if (f != Flow::kContinue) return Failed(f, i - code);
     WM_FLAT_NEXT();
+  op_to_number:
+    f = ToNumberOf(*reg[i->a], &scratch[i->r], &reg[i->r]);
+    if (f != Flow::kContinue) return Failed(f, i - code);
+    WM_FLAT_NEXT();
   op_return:
     *value = reg[i->a];
     return Flow::kContinue;
@@ -1608,6 +1619,30 @@ class Evaluator {
       return Flow::kContinue;
     }
     return ArithmeticOf(static_cast<ir::BinaryOp>(i.cmp), a, b, &scratch[i.r]);
+  }
+
+  // `tonumber` of `in` (kToNumber, and the tree's builtin): *out is `in` itself when it is a
+  // number, else `place` holding the number. A string of the document that is a plain number is
+  // read where it is, not copied; another string goes to the builtin (jq's other number forms).
+  // Null, a boolean, an array or an object is the builtin's error, which the regular engine
+  // words where no `try` catches it: no message is made here (the catalog's `tonumber?` of an
+  // absent annotation).
+  [[gnu::noinline]] static Flow ToNumberOf(const VVal& in, VVal* place, const VVal** out) {
+    const Kind kind = in.kind();
+    if (kind == Kind::Number) {
+      *out = &in;
+      return Flow::kContinue;
+    }
+    if (kind != Kind::String) return Flow::kError;
+    double number;
+    if (!ParseJsonNumber(in.string(), &number)) {
+      Value parsed, error;
+      if (!ops::CallBuiltin(ir::BuiltinId::ToNumber, in.ToValue(false), nullptr, 0, &parsed, &error)) return Flow::kError;
+      number = parsed.AsNumber();
+    }
+    place->SetNumber(number);
+    *out = place;
+    return Flow::kContinue;
   }
 
   // kSumIsEmpty: whether reg a + reg b equals {} (i.cmp ==, else !=). Of objects and null (not
@@ -2788,16 +2823,10 @@ class Evaluator {
       if (!in.is_dom() || ObjectFields(in.dom(), cx_.sort_keys, &fields)) return EntriesOf(in, fields, k);
     }
     if (static_cast<ir::BuiltinId>(n.a) == ir::BuiltinId::ToNumber) {
-      // A string of the document that is a plain number is read where it is, not copied. Null,
-      // a boolean, an array or an object is the builtin's error, which the regular engine
-      // words where no `try` catches it: no message is made here (the catalog's `tonumber?` of
-      // an absent annotation).
-      const Kind kind = in.kind();
-      if (kind == Kind::String) {
-        if (double number; ParseJsonNumber(in.string(), &number)) return k(VVal::Number(number));
-      } else if (kind != Kind::Number) {
-        return Flow::kError;
-      }
+      VVal number;
+      const VVal* out;
+      const Flow f = ToNumberOf(in, &number, &out);
+      return f == Flow::kContinue ? k(*out) : f;
     }
     Value out, error;
     if (!ops::CallBuiltin(static_cast<ir::BuiltinId>(n.a), MaterializeShared(in), nullptr, 0, &out, &error)) {
@@ -3002,7 +3031,7 @@ const NativeViewHelpers Evaluator::kNativeHelpers = {NativeHoldsAgainstConstant,
                                                      NativeTruthy,      Evaluator::NativeMemoLoad,
                                                      Evaluator::NativeMemoStore, NativeEmptyArray,
                                                      NativeSetNumber,   Evaluator::NativeBuildObject,
-                                                     Evaluator::NativeSumIsEmpty};
+                                                     Evaluator::NativeSumIsEmpty, Evaluator::NativeToNumber};
 
 namespace {
 // The main code's kReturn (its first; the blocks follow it).
@@ -3014,7 +3043,9 @@ size_t MainReturn(const FlatCode& code) {
 }  // namespace
 
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
-  if (code.catch_from != FlatCode::kNoCatch || code.code.empty() || code.code.size() > kNativeProgramMaxLength) {
+  if (code.code.empty() || code.code.size() > kNativeProgramMaxLength) return false;
+  // `try`'s code (FlattenTry) is a single program's: its caught error is a run without output.
+  if (code.catch_from != FlatCode::kNoCatch && (code.each_iteration != 0 || code.bind_slot != FlatCode::kNoSlot)) {
     return false;
   }
   const bool binds = code.bind_slot != FlatCode::kNoSlot;
@@ -3043,7 +3074,7 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
       case FlatOp::kCompareConst: case FlatOp::kNot: case FlatOp::kTruthy: case FlatOp::kSetBool:
       case FlatOp::kMove: case FlatOp::kJump: case FlatOp::kJumpIfFalsy: case FlatOp::kJumpIfTruthy:
       case FlatOp::kMemoLoad: case FlatOp::kMemoStore: case FlatOp::kReturn: case FlatOp::kObject:
-      case FlatOp::kSumIsEmpty:
+      case FlatOp::kSumIsEmpty: case FlatOp::kToNumber:
         break;
       case FlatOp::kPathBelow:
         if (code.each_iteration == 0) return false;
@@ -3064,7 +3095,8 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
         // Its value is in native code's stack: it must not be the program's (returned or moved).
         if (in.n >= program.nodes.size() || program.nodes[in.n].keys.size() != 1) return false;
         for (const FlatInstr& use : code.code) {
-          if ((use.op == FlatOp::kMove || use.op == FlatOp::kReturn) && use.a == in.r) {
+          // (kToNumber passes a number through: its register may point at the kField's value.)
+          if ((use.op == FlatOp::kMove || use.op == FlatOp::kReturn || use.op == FlatOp::kToNumber) && use.a == in.r) {
             const bool block_return = use.op == FlatOp::kReturn && &use != &code.code[MainReturn(code)];
             if (!block_return) return false;
           }

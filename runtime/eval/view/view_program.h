@@ -205,6 +205,9 @@ enum class FlatOp : uint8_t {
                    // whether they have no member between them, without the merged object
                    // (dynamo's `(.limits // {}) + (.requests // {}) != {}`); other operands
                    // through the sum, as kArith and kCompareConst
+  kToNumber,       // r = reg a | tonumber: a number is kept, a string that is a plain JSON number
+                   // read where it is, another string through the builtin; any other kind an error
+                   // (the catalog's `.annotations["..."] // 1 | tonumber`)
   kReturn,         // the code's (or the block's) value is reg a
 };
 

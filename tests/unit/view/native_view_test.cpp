@@ -251,6 +251,49 @@ TEST(ViewNativeProgramTest, ObjectsAndSumTestsRunNativeAndAgree) {
                      "{\"n\":50,\"inner\":{\"deep\":6}}\n");
 }
 
+// `tonumber` (kToNumber, through the runtime's helper) and `try` bodies (the catalog's
+// `.annotations["..."] // 1 | tonumber` and `| tonumber?`) run as native code: numbers pass
+// through, strings in every number form jq reads, strings that are none and other kinds are
+// errors, caught inside `try`'s body (no output, answered on the DOM) and not before it (a path
+// under a string stays an error, which the regular engine words).
+TEST(ViewNativeProgramTest, NumbersReadAndTryBodiesRunNativeAndAgree) {
+  const std::vector<std::string> exprs = {
+      R"(.spec.a["x/min-scale"] // 1 | tonumber)",
+      R"(.spec.a["x/max-scale"] | tonumber?)",
+      R"(try (.spec.a["x/max-scale"] | tonumber))",
+      R"((.spec.a["x/min-scale"] // "3" | tonumber) * 2)",
+      R"(.spec.a.x | try (. + 1))",
+  };
+  const std::vector<std::string> docs = {
+      R"({"spec":{"a":{"x/max-scale":"5","x/min-scale":"2","x":1}}})",
+      R"({"spec":{"a":{"x/max-scale":"many","x/min-scale":" 7 "}}})",
+      R"({"spec":{"a":{"x/max-scale":null,"x/min-scale":"-0","x":"s"}}})",
+      R"({"spec":{"a":{"x/max-scale":"nan","x/min-scale":"1e1000"}}})",
+      R"({"spec":{"a":{"x/max-scale":"0x10","x/min-scale":".5","x":[1]}}})",
+      R"({"spec":{"a":{"x/max-scale":100000000000000000001,"x/min-scale":-0}}})",
+      R"({"spec":{"a":{"x/max-scale":"","x/min-scale":false}}})",
+      R"({"spec":{"a":{"x/max-scale":true,"x/min-scale":{"a":1},"x":null}}})",
+      R"({"spec":{"a":"flat"}})",
+      R"({"spec":{"a":[1]}})",
+      R"({})",
+  };
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
+  EXPECT_GE(stats.native_runs, docs.size() * 3);
+  // An error of the body is caught by native code itself: the run is answered on the DOM.
+  view::FusedKind kind({Lowered(exprs[1])}, Options(false, true));
+  ASSERT_TRUE(kind.native_program(0));
+  view::FusedRunner runner(kind);
+  JsonError error;
+  for (const size_t d : {size_t{1}, size_t{2}, size_t{6}, size_t{7}}) {
+    ASSERT_TRUE(runner.Run(docs[d], {}, &error));
+    EXPECT_TRUE(runner.result(0).fused) << docs[d];
+    EXPECT_TRUE(runner.result(0).outputs.empty()) << docs[d];
+  }
+  EXPECT_EQ(runner.stats().native_runs, 4u);
+  ASSERT_TRUE(runner.Run(docs[8], {}, &error));  // `.spec.a` of a string: the path's error, not caught
+  EXPECT_FALSE(runner.result(0).fused);
+}
+
 // Native code builds objects only where Exec's steps for them (one per instruction, and one per
 // member tested) fit in the budget, and charges their memory to each run alone: under every
 // budget and memory limit, over several objects, its answers and fallbacks are Exec's.
