@@ -639,6 +639,69 @@ class ProgramEmitter : public TapeEmitter {
     SetReg(in.r, BoolValue(result));
     builder_.CreateBr(region.At(pc + 1));
   }
+  // kFirstWhere: `map(select(c)) | first` on an array of the document, c's block run on every
+  // element (a step each, as kAnyAll's), the first it holds for kept: its view in the register's
+  // place, null when none. Anything else declines (the tree's, in Exec).
+  void EmitFirstWhere(const view::FlatInstr& in, size_t pc, const Region& region) {
+    const size_t block_length = BlockLength(in.b);
+    llvm::BasicBlock* array = Block("search_array");
+    llvm::Value *index, *open;
+    BranchOnViewOf(Reg(in.a), kArrayType, array, decline_, &index, &open);
+    builder_.SetInsertPoint(array);
+    llvm::Value* count = builder_.CreateAnd(builder_.CreateLShr(open, 32), builder_.getInt64(0xFFFFFF));
+    llvm::Value* steps = builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), steps_),
+                                            builder_.CreateMul(count, builder_.getInt64(1 + block_length)));
+    builder_.CreateStore(steps, steps_);
+    llvm::BasicBlock* loop = Block("search_element");
+    llvm::BasicBlock* body = Block("search_each");
+    llvm::BasicBlock* after = Block("search_tested");
+    llvm::BasicBlock* searched = Block("searched");
+    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
+    llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
+    llvm::BasicBlock* fits = builder_.GetInsertBlock();
+    builder_.CreateCondBr(builder_.CreateICmpULE(steps, step_limit_), loop, decline_);
+    builder_.SetInsertPoint(loop);
+    llvm::PHINode* at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    llvm::PHINode* found = builder_.CreatePHI(builder_.getInt64Ty(), 2);  // its tape index, 0: none yet
+    at->addIncoming(first, fits);
+    found->addIncoming(builder_.getInt64(0), fits);
+    builder_.CreateCondBr(builder_.CreateICmpULT(at, end), body, searched);
+    builder_.SetInsertPoint(body);
+    llvm::AllocaInst* element = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
+    StoreView(element, at);
+    SetReg(in.element, element);
+    llvm::AllocaInst* holds = EntryAlloca(builder_.getPtrTy());
+    EmitRegion(in.b, Return{holds, after});
+    builder_.SetInsertPoint(after);
+    llvm::Value* truthy = Truthy(builder_.CreateLoad(builder_.getPtrTy(), holds));
+    llvm::Value* keep = builder_.CreateAnd(truthy, builder_.CreateICmpEQ(found, builder_.getInt64(0)));
+    llvm::Value* kept = builder_.CreateSelect(keep, at, found);
+    llvm::Value* following = After(at, TapeWord(at));
+    at->addIncoming(following, builder_.GetInsertBlock());
+    found->addIncoming(kept, builder_.GetInsertBlock());
+    builder_.CreateBr(loop);
+
+    builder_.SetInsertPoint(searched);
+    llvm::BasicBlock* view = Block("search_found");
+    llvm::BasicBlock* none = Block("search_none");
+    builder_.CreateCondBr(builder_.CreateICmpNE(found, builder_.getInt64(0)), view, none);
+    builder_.SetInsertPoint(view);
+    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    ClearPlace(place);
+    StoreView(place, found);
+    SetReg(in.r, place);
+    Next(region, pc);
+    builder_.SetInsertPoint(none);
+    SetReg(in.r, TableValue(view::kNativeNullValue));
+    Next(region, pc);
+  }
+  // A register's place made a plain value by the runtime before native code writes a view into
+  // it: set_number lets go of what the place held (the places are shared with Exec's runs of the
+  // kind's programs, which may leave a value that owns memory there).
+  void ClearPlace(llvm::Value* place) {
+    auto* set_type = llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getPtrTy(), builder_.getDoubleTy()}, false);
+    builder_.CreateCall(set_type, Field(helpers_, 6), {place, llvm::ConstantFP::get(builder_.getDoubleTy(), 0.0)});
+  }
   // The instructions of the block at `start`, to its kReturn.
   size_t BlockLength(size_t start) const {
     const std::vector<view::FlatInstr>& code = plan_->code->code;
@@ -704,15 +767,20 @@ class ProgramEmitter : public TapeEmitter {
   }
   // kField `.key` (`.key // constant` with b): the member, or the constant where it is falsy.
   void EmitField(const view::FlatInstr& in, size_t pc, const Region& region) {
-    llvm::Value* value = EmitMember(Reg(in.a), plan_->program->nodes[in.n].keys[0]);
+    llvm::Value* place = nullptr;  // the value's place when it outlives the function
+    if (view::NativeFieldEscapes(*plan_->code, pc)) {
+      place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    }
+    llvm::Value* value = EmitMember(Reg(in.a), plan_->program->nodes[in.n].keys[0], place);
     if (in.b != view::kNoConst) value = builder_.CreateSelect(Truthy(value), value, ConstantValue(in.b));
     SetReg(in.r, value);
     builder_.CreateBr(region.At(pc + 1));
   }
   // `input.key` where input is an object of the document: its members scanned for the key (the
-  // last one found is the value, as the DOM's lookups), in a stack slot of this instruction's, or
-  // null; anything else declines (Exec's FieldOf and FieldPath).
-  llvm::Value* EmitMember(llvm::Value* input, const std::string& key) {
+  // last one found is the value, as the DOM's lookups), in a stack slot of this instruction's (or
+  // in `place`, a register's place, when not null), or null; anything else declines (Exec's
+  // FieldOf and FieldPath).
+  llvm::Value* EmitMember(llvm::Value* input, const std::string& key, llvm::Value* place = nullptr) {
     llvm::BasicBlock* object = Block("object");
     llvm::Value *index, *open;
     BranchOnViewOf(input, kObjectType, object, decline_, &index, &open);
@@ -733,11 +801,12 @@ class ProgramEmitter : public TapeEmitter {
 
     builder_.SetInsertPoint(scanned);
     llvm::Value* found = builder_.CreateLoad(builder_.getInt64Ty(), found_at);
-    llvm::AllocaInst* field = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
+    llvm::Value* field = place != nullptr ? place : EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
     llvm::BasicBlock* present = Block("present");
     llvm::BasicBlock* test = Block("test");
     builder_.CreateCondBr(builder_.CreateICmpNE(found, builder_.getInt64(0)), present, test);
     builder_.SetInsertPoint(present);
+    if (place != nullptr) ClearPlace(place);
     StoreView(field, found);
     builder_.CreateBr(test);
     builder_.SetInsertPoint(test);
@@ -873,6 +942,7 @@ class ProgramEmitter : public TapeEmitter {
       case FlatOp::kObject: EmitObject(in, pc, region); return;
       case FlatOp::kSumIsEmpty: EmitSumIsEmpty(in, pc, region); return;
       case FlatOp::kToNumber: EmitToNumber(in, pc, region); return;
+      case FlatOp::kFirstWhere: EmitFirstWhere(in, pc, region); return;
       case FlatOp::kCompare: {
         llvm::Value* order = CallHelper(1, builder_.getInt32Ty(), {Reg(in.a), Reg(in.b)});
         SetReg(in.r, BoolValue(Holds(in.cmp, order)));

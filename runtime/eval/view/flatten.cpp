@@ -1,8 +1,9 @@
 // View program -> flat code (view_program.h, FlatCode). A single program's tree becomes
 // straight-line code over registers: constants, trie paths, field reads, comparisons,
-// arithmetic, `(a + b) == {}`, `tonumber`, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all` (their condition a block run
-// per element), objects with constant keys (and `with_entries(select(.value OP c))` of them) and
-// the kind's shared subexpressions (memo slots of the object) are instructions;
+// arithmetic, `(a + b) == {}`, `tonumber`, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all`
+// and `map(select(c)) | first` (their condition a block run per element), objects with constant
+// keys (and `with_entries(select(.value OP c))` of them) and the kind's shared subexpressions
+// (memo slots of the object) are instructions;
 // any other node is one kTree instruction that the tree evaluator computes. `.a[] | f` with f
 // single becomes f's code, run on each element; `E as $x | body` with E single becomes body's
 // code after E's, which sets the variable once. The order of evaluation is the tree evaluator's
@@ -37,7 +38,12 @@ class Flattener {
     if (n.memo == 0 || IsDirectRead(n)) return CompileComputed(id, in, result);
     const uint32_t slot = n.memo - 1;
     // A slot per element of an iteration is the tree evaluator's (it knows the current element).
-    if (slot >= memo_iterations_.size() || memo_iterations_[slot] != 0) return Tree(id, in, result, kThroughMemo);
+    // A search that is code of its own is run again instead: its loop costs less than the
+    // tree's run that would keep it (dynamo's two resolvers of each component's main container).
+    if (slot >= memo_iterations_.size() || memo_iterations_[slot] != 0) {
+      if (FirstWhereFlattens(n)) return CompileComputed(id, in, result);
+      return Tree(id, in, result, kThroughMemo);
+    }
     const uint32_t r = NewRegister();
     const size_t load = Add({FlatOp::kMemoLoad, 0, r, slot, 0});
     uint32_t computed;
@@ -108,8 +114,7 @@ class Flattener {
         if (!n.distinct_constant_keys) return Tree(id, in, result);
         return CompileObject(n, in, nullptr, result);
       case VOp::kPipe: {
-        // Kept whole for the tree: the search that stops at the first selected element.
-        if (n.first_selected) return Tree(id, in, result);
+        if (n.first_selected) return CompileFirstWhere(id, in, result);
         const VNode& second = p_.nodes[n.kids[1]];
         if (second.op == VOp::kWithEntries && second.a == kKeepMembersWhere) {
           // `{cpu: .a, memory: .b} | with_entries(select(.value != null))`: the object built with
@@ -240,6 +245,28 @@ class Flattener {
     return true;
   }
 
+  // `map(select(c)) | first` (VNode::first_selected): c a block run on each element (kFirstWhere),
+  // where neither the map nor `first` is a shared subexpression of their own; else the tree's.
+  // The condition node of such a pipe: collect(pipe(.[], if c then . else empty end)).
+  uint32_t FirstWhereCondition(const VNode& pipe) const {
+    return p_.nodes[p_.nodes[p_.nodes[pipe.kids[0]].kids[0]].kids[1]].kids[0];
+  }
+  bool FirstWhereFlattens(const VNode& n) const {
+    return n.op == VOp::kPipe && n.first_selected && p_.nodes[n.kids[0]].memo == 0 && p_.nodes[n.kids[1]].memo == 0 &&
+           p_.nodes[FirstWhereCondition(n)].condition;
+  }
+  bool CompileFirstWhere(uint32_t id, uint32_t in, uint32_t* result) {
+    const VNode& n = p_.nodes[id];
+    if (!FirstWhereFlattens(n)) return Tree(id, in, result);
+    *result = NewRegister();
+    out_->built_registers.push_back(*result);  // the tree's value, on what is no array of the document
+    FlatInstr search{FlatOp::kFirstWhere, 0, *result, in, 0};
+    search.n = id;
+    search.element = NewRegister();
+    blocks_.push_back({Add(search), FirstWhereCondition(n), search.element});
+    return true;
+  }
+
   // `a and b`, `a or b`: b only when a does not decide; a boolean either way.
   bool CompileAndOr(const VNode& n, uint32_t in, uint32_t* result) {
     const bool is_and = n.op == VOp::kAnd;
@@ -317,6 +344,7 @@ class Flattener {
       case FlatOp::kFieldCompare:
       case FlatOp::kSumIsEmpty:
       case FlatOp::kToNumber:
+      case FlatOp::kFirstWhere:
       case FlatOp::kTree:
       case FlatOp::kObject: return true;
       default: return false;

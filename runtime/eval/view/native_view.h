@@ -98,12 +98,15 @@ struct NativeViewPlan {
 // single program's `try` (FlatCode::catch_from), of at most kNativeProgramMaxLength instructions, each one of kConst, kPath, kPathBelow,
 // kArith (+ - * of numbers; other operands decline),
 // kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
-// kMemoStore, kAnyAll, kFieldCompare and kField of one key (a kField's value never the
-// program's own, nor kToNumber's input: native code keeps it on its stack), kObject, kSumIsEmpty
-// and kToNumber (through the helpers) and kReturn, each block (an `any`'s condition) ending at its first kReturn with its
-// jumps inside it.
+// kMemoStore, kAnyAll, kFirstWhere, kFieldCompare and kField of one key, kObject, kSumIsEmpty
+// and kToNumber (through the helpers) and kReturn, each block (an `any`'s or a search's
+// condition) ending at its first kReturn with its jumps inside it.
 constexpr size_t kNativeProgramMaxLength = 4096;  // eval_internal::StepBudget::kSlice
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program);
+// Whether the value of the kField at `pc` may be read after native code returns (the program's
+// output, directly or through a move, kToNumber or the bound variable): native code keeps such a
+// value in its register's place (NativeProgramArgs::scratch), any other on its own stack.
+bool NativeFieldEscapes(const FlatCode& code, size_t pc);
 
 // What a native program's value tests and memo reads call back into (the runtime's own
 // functions, as Exec calls them). Values are the runtime's (FillPlan's layout); `constant` a wm::Value.

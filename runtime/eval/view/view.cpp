@@ -1468,7 +1468,8 @@ class Evaluator {
         &&op_compare_const, &&op_arith,     &&op_not,            &&op_truthy,     &&op_set_bool,
         &&op_move,      &&op_jump,          &&op_jump_if_falsy,  &&op_jump_if_truthy, &&op_memo_load,
         &&op_memo_store, &&op_tree,         &&op_field,          &&op_field_compare, &&op_any_all,
-        &&op_object,    &&op_var,           &&op_sum_is_empty,   &&op_to_number,  &&op_return};
+        &&op_object,    &&op_var,           &&op_sum_is_empty,   &&op_first_where, &&op_to_number,
+        &&op_return};
     static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(FlatOp::kReturn) + 1,
                   "a handler per FlatOp, in its order");
     const FlatInstr* code = flat.code.data();
@@ -1586,6 +1587,10 @@ class Evaluator {
     WM_FLAT_NEXT();
   op_sum_is_empty:
     f = SumIsEmpty(*i, reg, scratch);
+    if (f != Flow::kContinue) return Failed(f, i - code);
+    WM_FLAT_NEXT();
+  op_first_where:
+    f = FlatFirstWhere(flat, *i, registers);
     if (f != Flow::kContinue) return Failed(f, i - code);
     WM_FLAT_NEXT();
   op_to_number:
@@ -1800,6 +1805,38 @@ class Evaluator {
       return f;
     }
     reg[i.r] = BoolValue(is_any ? decided : !decided);
+    return Flow::kContinue;
+  }
+
+  // kFirstWhere: `map(select(c)) | first` on an array of the document, c's block run on every
+  // element in order (a later element's error is still the run's, as the map's), the first it
+  // holds for the value (a view), null when none; on anything else the tree's (FirstSelected).
+  [[gnu::noinline]] Flow FlatFirstWhere(const FlatCode& code, const FlatInstr& i, FlatRegisters* registers) {
+    const VVal** reg = registers->at.data();
+    VVal* scratch = registers->scratch.data();
+    const VVal& in = *reg[i.a];
+    if (!in.is_dom() || in.dom().type() != element_type::ARRAY) {
+      const Flow f = SingleComputed(i.n, in, &scratch[i.r]);
+      if (f == Flow::kContinue) reg[i.r] = &scratch[i.r];
+      return f;
+    }
+    bool found = false;
+    element first;
+    for (element e : ArrayOf(in.dom())) {
+      if (!Step()) return Flow::kBail;
+      scratch[i.element].SetDom(e);
+      reg[i.element] = &scratch[i.element];
+      const VVal* holds;
+      const Flow f = Exec(code, i.b, registers, &holds);
+      if (f != Flow::kContinue) return f;
+      if (!found && Truthy(*holds)) {
+        found = true;
+        first = e;
+      }
+    }
+    if (found) scratch[i.r].SetDom(first);
+    else scratch[i.r].SetNull();
+    reg[i.r] = &scratch[i.r];
     return Flow::kContinue;
   }
 
@@ -3042,6 +3079,22 @@ size_t MainReturn(const FlatCode& code) {
 }
 }  // namespace
 
+bool NativeFieldEscapes(const FlatCode& code, size_t pc) {
+  const uint32_t r = code.code[pc].r;
+  const size_t main_return = MainReturn(code);
+  for (size_t at = 0; at < code.code.size(); ++at) {
+    const FlatInstr& use = code.code[at];
+    if (use.a != r) continue;
+    // A move or kToNumber (which passes a number through) hands the value on; a return hands it
+    // out, but for a block's (an `any`'s or a search's condition, read at once).
+    if (use.op == FlatOp::kMove || use.op == FlatOp::kToNumber) return true;
+    if (use.op == FlatOp::kReturn && (at == main_return || (code.bind_slot != FlatCode::kNoSlot && at >= code.bind_entry))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
   if (code.code.empty() || code.code.size() > kNativeProgramMaxLength) return false;
   // `try`'s code (FlattenTry) is a single program's: its caught error is a run without output.
@@ -3082,7 +3135,7 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
       case FlatOp::kArith:
         if (in.cmp > static_cast<uint8_t>(ir::BinaryOp::Mul)) return false;  // + - * only
         break;
-      case FlatOp::kAnyAll:
+      case FlatOp::kAnyAll: case FlatOp::kFirstWhere:
         if (in.b <= pc || in.b >= code.code.size() || !region_ok(in.b)) return false;
         break;
       case FlatOp::kVar:  // the bound variable only (`E as $x | ...`): other slots are Exec's
@@ -3091,18 +3144,9 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
       case FlatOp::kFieldCompare:
         if (in.n >= program.nodes.size() || program.nodes[in.n].keys.size() != 1) return false;
         break;
-      case FlatOp::kField: {
-        // Its value is in native code's stack: it must not be the program's (returned or moved).
+      case FlatOp::kField:
         if (in.n >= program.nodes.size() || program.nodes[in.n].keys.size() != 1) return false;
-        for (const FlatInstr& use : code.code) {
-          // (kToNumber passes a number through: its register may point at the kField's value.)
-          if ((use.op == FlatOp::kMove || use.op == FlatOp::kReturn || use.op == FlatOp::kToNumber) && use.a == in.r) {
-            const bool block_return = use.op == FlatOp::kReturn && &use != &code.code[MainReturn(code)];
-            if (!block_return) return false;
-          }
-        }
         break;
-      }
       default:
         return false;
     }

@@ -205,6 +205,9 @@ enum class FlatOp : uint8_t {
                    // whether they have no member between them, without the merged object
                    // (dynamo's `(.limits // {}) + (.requests // {}) != {}`); other operands
                    // through the sum, as kArith and kCompareConst
+  kFirstWhere,     // r = node n (`map(select(c)) | first`) on reg a: on an array of the document,
+                   // the block at b (c, in register `element`) run on every element in order and
+                   // the first it holds for, null when none; on anything else the tree's
   kToNumber,       // r = reg a | tonumber: a number is kept, a string that is a plain JSON number
                    // read where it is, another string through the builtin; any other kind an error
                    // (the catalog's `.annotations["..."] // 1 | tonumber`)
@@ -215,8 +218,8 @@ struct FlatInstr {
   FlatOp op;
   uint8_t cmp = 0;
   uint32_t r = 0, a = 0, b = 0;
-  uint32_t n = 0;        // kField, kFieldCompare, kAnyAll: the program node; kObject: the members
-  uint32_t element = 0;  // kAnyAll: the block's input register
+  uint32_t n = 0;        // kField, kFieldCompare, kAnyAll, kFirstWhere: the program node; kObject: the members
+  uint32_t element = 0;  // kAnyAll, kFirstWhere: the block's input register
 };
 constexpr uint32_t kNoConst = UINT32_MAX;
 

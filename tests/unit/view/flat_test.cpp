@@ -220,6 +220,19 @@ TEST(ViewFlatCodeTest, ArithmeticOnEveryKindOfOperand) {
 // `try B` and `P | try B` (the catalog's `.annotations["..."] | tonumber?`): P's code, then B's,
 // whose errors give no output while P's stay errors (the regular engine words them); a bail is
 // not caught.
+// `map(select(c)) | first` is a search with its condition as a block (kFirstWhere), not a tree
+// node, and so is `tonumber` (kToNumber).
+TEST(ViewFlatCodeTest, SearchesAndNumberReadsAreInstructions) {
+  auto code = FlatOf(R"(.spec.containers // [] | map(select(.name == "main")) | first.image)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->tree_nodes, 0u);
+  EXPECT_EQ(Count(*code, view::FlatOp::kFirstWhere), 1u);
+  code = FlatOf(R"(.spec.a // "1" | tonumber)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->tree_nodes, 0u);
+  EXPECT_EQ(Count(*code, view::FlatOp::kToNumber), 1u);
+}
+
 TEST(ViewFlatCodeTest, TryCatchesTheErrorsOfItsBodyOnly) {
   auto code = FlatOf(R"(.spec.annotations["x/max-scale"] | tonumber?)");
   ASSERT_NE(code, nullptr);

@@ -294,6 +294,45 @@ TEST(ViewNativeProgramTest, NumbersReadAndTryBodiesRunNativeAndAgree) {
   EXPECT_FALSE(runner.result(0).fused);
 }
 
+// `map(select(c)) | first` (kFirstWhere) runs as native code, also where two resolvers of the
+// kind share it per element (dynamo's main container and its image), and so do field reads whose
+// value is the program's output (kept in the register's place, not the code's stack): on every
+// element the condition runs (a later element's error is still the resolver's), the first that
+// passes is kept, null when none; inputs that are no array of the document decline to Exec.
+TEST(ViewNativeProgramTest, SearchesAndOutputFieldsRunNativeAndAgree) {
+  const std::vector<std::string> exprs = {
+      R"([.spec.components[] | .pod.containers // [] | map(select(.name == "main")) | first][])",
+      R"([.spec.components[] | .pod.containers // [] | map(select(.name == "main")) | first.image][])",
+      R"(.spec.list // [] | map(select(.n > 1)) | first)",
+      R"((.spec.list // []) | map(select(.n > 1 and .ok)) | first | .n)",
+      R"(((.spec.list // []) | map(select(.ok)) | first.n) as $v | $v)",
+  };
+  const std::vector<std::string> docs = {
+      R"({"spec":{"components":[{"pod":{"containers":[{"name":"side","image":"s"},{"name":"main","image":"m1"},
+                                                     {"name":"main","image":"m2"}]}},
+                                {"pod":{"containers":[{"name":"other"}]}},{"pod":{}},{"pod":{"containers":null}}],
+                 "list":[{"n":1},{"n":2,"ok":true},{"n":3,"ok":false}],"x":{"v":"7"}}})",
+      R"({"spec":{"components":[{"pod":{"containers":[{"name":"main"},{"name":"main","image":"late"}]}}],
+                 "list":[{"n":5,"ok":"12"},{"n":"s"}],"x":null,"y":{"v":3}}})",
+      R"({"spec":{"components":[{"pod":{"containers":[{"name":"main","image":"m"},5]}}],"list":[{"n":2},null]}})",
+      R"({"spec":{"components":[{"pod":{"containers":[null,{"name":"main","image":"n"}]}}],"list":[],"x":{"w":1}}})",
+      R"({"spec":{"components":[{"pod":{"containers":{"a":{"name":"main"}}}}],"list":{"a":{"n":2}},"x":{"v":[1]}}})",
+      R"({"spec":{"components":[{"pod":{"containers":"text"}}],"list":"s","x":"str"}})",
+      R"({"spec":{"components":[],"list":[{"n":3,"ok":true,"n":1}],"x":{"v":{"deep":true}}}})",
+      R"({"spec":{"x":{"v":null},"y":{"v":2}}})",
+      R"({})",
+  };
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
+  EXPECT_GT(stats.native_runs, docs.size());
+  EXPECT_LT(stats.native_runs, stats.flat_runs);  // the searches of no array declined to Exec
+  EXPECT_GT(ExpectAgree(exprs, docs), 0u);
+  // On the dynamo-like object every program runs native but the two that read a field of a
+  // search's null (a component without a main container, a list without `.ok`: a field of what
+  // is no object of the document declines to Exec).
+  EXPECT_EQ(ExpectNativeAgrees(exprs, {docs[0]}).native_runs, exprs.size() - 2);
+  EXPECT_EQ(ExpectNativeAgrees(exprs, {docs[1]}).native_runs, exprs.size());
+}
+
 // Native code builds objects only where Exec's steps for them (one per instruction, and one per
 // member tested) fit in the budget, and charges their memory to each run alone: under every
 // budget and memory limit, over several objects, its answers and fallbacks are Exec's.
