@@ -596,36 +596,20 @@ class ProgramEmitter : public TapeEmitter {
     llvm::Value* empty = CallHelper(5, builder_.getInt32Ty(), {input});
     builder_.CreateCondBr(builder_.CreateICmpNE(empty, builder_.getInt32(0)), undecided, decline_);
 
-    builder_.SetInsertPoint(array);  // Step per element, then the block's instructions at most
-    llvm::Value* count = builder_.CreateAnd(builder_.CreateLShr(open, 32), builder_.getInt64(0xFFFFFF));
-    llvm::Value* steps = builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), steps_),
-                                            builder_.CreateMul(count, builder_.getInt64(1 + block_length)));
-    builder_.CreateStore(steps, steps_);
-    llvm::BasicBlock* loop = Block("element");
+    builder_.SetInsertPoint(array);
     llvm::BasicBlock* body = Block("each");
     llvm::BasicBlock* after = Block("tested");
     llvm::BasicBlock* next = Block("next");
-    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
-    llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
-    llvm::BasicBlock* fits = builder_.GetInsertBlock();
-    builder_.CreateCondBr(builder_.CreateICmpULE(steps, step_limit_), loop, decline_);
-    builder_.SetInsertPoint(loop);
-    llvm::PHINode* at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
-    at->addIncoming(first, fits);
-    builder_.CreateCondBr(builder_.CreateICmpULT(at, end), body, undecided);
+    const ElementLoop loop = BeginElementLoop(index, open, block_length);
+    llvm::PHINode* at = loop.at;
+    builder_.CreateCondBr(builder_.CreateICmpULT(at, loop.end), body, undecided);
     builder_.SetInsertPoint(body);
-    llvm::AllocaInst* element = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
-    StoreView(element, at);
-    SetReg(in.element, element);
-    llvm::AllocaInst* holds = EntryAlloca(builder_.getPtrTy());
-    EmitRegion(in.b, Return{holds, after});
-    builder_.SetInsertPoint(after);
-    llvm::Value* truthy = Truthy(builder_.CreateLoad(builder_.getPtrTy(), holds));
+    llvm::Value* truthy = EmitBlockOn(in, at, after);
     builder_.CreateCondBr(is_any ? truthy : builder_.CreateNot(truthy), decided, next);
     builder_.SetInsertPoint(next);
     llvm::Value* following = After(at, TapeWord(at));
     at->addIncoming(following, builder_.GetInsertBlock());
-    builder_.CreateBr(loop);
+    builder_.CreateBr(loop.header);
 
     llvm::BasicBlock* join = Block("any");
     builder_.SetInsertPoint(decided);
@@ -639,6 +623,43 @@ class ProgramEmitter : public TapeEmitter {
     SetReg(in.r, BoolValue(result));
     builder_.CreateBr(region.At(pc + 1));
   }
+  // The loop of kAnyAll and kFirstWhere over the elements of the array at tape `index` (`open` its
+  // first word): the steps of every element charged first (one each, then the block's
+  // instructions at most), declining where they pass the limit. Leaves the builder in the loop's
+  // header, after the PHI of the element's tape index (the caller adds its own and branches).
+  struct ElementLoop {
+    llvm::BasicBlock* entry;  // the block the header is entered from first
+    llvm::BasicBlock* header;
+    llvm::PHINode* at;
+    llvm::Value* end;  // the tape index past the last element
+  };
+  ElementLoop BeginElementLoop(llvm::Value* index, llvm::Value* open, size_t block_length) {
+    llvm::Value* count = builder_.CreateAnd(builder_.CreateLShr(open, 32), builder_.getInt64(0xFFFFFF));
+    llvm::Value* steps = builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), steps_),
+                                            builder_.CreateMul(count, builder_.getInt64(1 + block_length)));
+    builder_.CreateStore(steps, steps_);
+    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
+    llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
+    llvm::BasicBlock* entry = builder_.GetInsertBlock();
+    llvm::BasicBlock* header = Block("element");
+    builder_.CreateCondBr(builder_.CreateICmpULE(steps, step_limit_), header, decline_);
+    builder_.SetInsertPoint(header);
+    llvm::PHINode* at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    at->addIncoming(first, entry);
+    return {entry, header, at, end};
+  }
+  // The block of kAnyAll or kFirstWhere `in` on the element at tape index `at` (a view on this
+  // code's stack in register `element`), ending in `after`: returns whether its value is truthy,
+  // from `after`.
+  llvm::Value* EmitBlockOn(const view::FlatInstr& in, llvm::Value* at, llvm::BasicBlock* after) {
+    llvm::AllocaInst* element = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
+    StoreView(element, at);
+    SetReg(in.element, element);
+    llvm::AllocaInst* holds = EntryAlloca(builder_.getPtrTy());
+    EmitRegion(in.b, Return{holds, after});
+    builder_.SetInsertPoint(after);
+    return Truthy(builder_.CreateLoad(builder_.getPtrTy(), holds));
+  }
   // kFirstWhere: `map(select(c)) | first` on an array of the document, c's block run on every
   // element (a step each, as kAnyAll's), the first it holds for kept: its view in the register's
   // place, null when none. Anything else declines (the tree's, in Exec).
@@ -648,38 +669,22 @@ class ProgramEmitter : public TapeEmitter {
     llvm::Value *index, *open;
     BranchOnViewOf(Reg(in.a), kArrayType, array, decline_, &index, &open);
     builder_.SetInsertPoint(array);
-    llvm::Value* count = builder_.CreateAnd(builder_.CreateLShr(open, 32), builder_.getInt64(0xFFFFFF));
-    llvm::Value* steps = builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), steps_),
-                                            builder_.CreateMul(count, builder_.getInt64(1 + block_length)));
-    builder_.CreateStore(steps, steps_);
-    llvm::BasicBlock* loop = Block("search_element");
     llvm::BasicBlock* body = Block("search_each");
     llvm::BasicBlock* after = Block("search_tested");
     llvm::BasicBlock* searched = Block("searched");
-    llvm::Value* end = builder_.CreateSub(builder_.CreateAnd(open, builder_.getInt64(0xFFFFFFFFull)), builder_.getInt64(1));
-    llvm::Value* first = builder_.CreateAdd(index, builder_.getInt64(1));
-    llvm::BasicBlock* fits = builder_.GetInsertBlock();
-    builder_.CreateCondBr(builder_.CreateICmpULE(steps, step_limit_), loop, decline_);
-    builder_.SetInsertPoint(loop);
-    llvm::PHINode* at = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    const ElementLoop loop = BeginElementLoop(index, open, block_length);
+    llvm::PHINode* at = loop.at;
     llvm::PHINode* found = builder_.CreatePHI(builder_.getInt64Ty(), 2);  // its tape index, 0: none yet
-    at->addIncoming(first, fits);
-    found->addIncoming(builder_.getInt64(0), fits);
-    builder_.CreateCondBr(builder_.CreateICmpULT(at, end), body, searched);
+    found->addIncoming(builder_.getInt64(0), loop.entry);
+    builder_.CreateCondBr(builder_.CreateICmpULT(at, loop.end), body, searched);
     builder_.SetInsertPoint(body);
-    llvm::AllocaInst* element = EntryAlloca(builder_.getInt8Ty(), layout_.value_size);
-    StoreView(element, at);
-    SetReg(in.element, element);
-    llvm::AllocaInst* holds = EntryAlloca(builder_.getPtrTy());
-    EmitRegion(in.b, Return{holds, after});
-    builder_.SetInsertPoint(after);
-    llvm::Value* truthy = Truthy(builder_.CreateLoad(builder_.getPtrTy(), holds));
+    llvm::Value* truthy = EmitBlockOn(in, at, after);
     llvm::Value* keep = builder_.CreateAnd(truthy, builder_.CreateICmpEQ(found, builder_.getInt64(0)));
     llvm::Value* kept = builder_.CreateSelect(keep, at, found);
     llvm::Value* following = After(at, TapeWord(at));
     at->addIncoming(following, builder_.GetInsertBlock());
     found->addIncoming(kept, builder_.GetInsertBlock());
-    builder_.CreateBr(loop);
+    builder_.CreateBr(loop.header);
 
     builder_.SetInsertPoint(searched);
     llvm::BasicBlock* view = Block("search_found");

@@ -1788,11 +1788,8 @@ class Evaluator {
     bool decided = false;
     if (in.is_dom() && in.dom().type() == element_type::ARRAY) {
       for (element e : ArrayOf(in.dom())) {
-        if (!Step()) return Flow::kBail;
-        scratch[i.element].SetDom(e);
-        reg[i.element] = &scratch[i.element];
         const VVal* holds;
-        const Flow f = Exec(code, i.b, registers, &holds);
+        const Flow f = RunBlockOn(code, i, e, registers, &holds);
         if (f != Flow::kContinue) return f;
         if (Truthy(*holds) == is_any) {
           decided = true;
@@ -1808,6 +1805,14 @@ class Evaluator {
     return Flow::kContinue;
   }
 
+  // The block of kAnyAll or kFirstWhere `i` on element `e`, after the element's step: *holds its value.
+  [[gnu::always_inline]] Flow RunBlockOn(const FlatCode& code, const FlatInstr& i, element e, FlatRegisters* registers,
+                                         const VVal** holds) {
+    if (!Step()) return Flow::kBail;
+    registers->scratch[i.element].SetDom(e);
+    registers->at[i.element] = &registers->scratch[i.element];
+    return Exec(code, i.b, registers, holds);
+  }
   // kFirstWhere: `map(select(c)) | first` on an array of the document, c's block run on every
   // element in order (a later element's error is still the run's, as the map's), the first it
   // holds for the value (a view), null when none; on anything else the tree's (FirstSelected).
@@ -1823,11 +1828,8 @@ class Evaluator {
     bool found = false;
     element first;
     for (element e : ArrayOf(in.dom())) {
-      if (!Step()) return Flow::kBail;
-      scratch[i.element].SetDom(e);
-      reg[i.element] = &scratch[i.element];
       const VVal* holds;
-      const Flow f = Exec(code, i.b, registers, &holds);
+      const Flow f = RunBlockOn(code, i, e, registers, &holds);
       if (f != Flow::kContinue) return f;
       if (!found && Truthy(*holds)) {
         found = true;
