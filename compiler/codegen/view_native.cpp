@@ -662,12 +662,19 @@ class ProgramEmitter : public TapeEmitter {
   }
   // kFirstWhere: `map(select(c)) | first` on an array of the document, c's block run on every
   // element (a step each, as kAnyAll's), the first it holds for kept: its view in the register's
-  // place, null when none. Anything else declines (the tree's, in Exec).
+  // place, null when none (and on an empty array that is not a view). Anything else declines (the
+  // tree's, in Exec).
   void EmitFirstWhere(const view::FlatInstr& in, size_t pc, const Region& region) {
     const size_t block_length = BlockLength(in.b);
     llvm::BasicBlock* array = Block("search_array");
+    llvm::BasicBlock* not_array = Block("search_not_array");
+    llvm::BasicBlock* none = Block("search_none");
+    llvm::Value* input = Reg(in.a);
     llvm::Value *index, *open;
-    BranchOnViewOf(Reg(in.a), kArrayType, array, decline_, &index, &open);
+    BranchOnViewOf(input, kArrayType, array, not_array, &index, &open);
+    builder_.SetInsertPoint(not_array);  // an empty array that is not a view (`// []`): none found
+    llvm::Value* empty = CallHelper(5, builder_.getInt32Ty(), {input});
+    builder_.CreateCondBr(builder_.CreateICmpNE(empty, builder_.getInt32(0)), none, decline_);
     builder_.SetInsertPoint(array);
     llvm::BasicBlock* body = Block("search_each");
     llvm::BasicBlock* after = Block("search_tested");
@@ -688,7 +695,6 @@ class ProgramEmitter : public TapeEmitter {
 
     builder_.SetInsertPoint(searched);
     llvm::BasicBlock* view = Block("search_found");
-    llvm::BasicBlock* none = Block("search_none");
     builder_.CreateCondBr(builder_.CreateICmpNE(found, builder_.getInt64(0)), view, none);
     builder_.SetInsertPoint(view);
     llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
@@ -783,12 +789,19 @@ class ProgramEmitter : public TapeEmitter {
   }
   // `input.key` where input is an object of the document: its members scanned for the key (the
   // last one found is the value, as the DOM's lookups), in a stack slot of this instruction's (or
-  // in `place`, a register's place, when not null), or null; anything else declines (Exec's
-  // FieldOf and FieldPath).
+  // in `place`, a register's place, when not null), or null; null's member is null (the runtime's
+  // null: a missing path's, a search's that found none); anything else declines (Exec's FieldOf
+  // and FieldPath).
   llvm::Value* EmitMember(llvm::Value* input, const std::string& key, llvm::Value* place = nullptr) {
     llvm::BasicBlock* object = Block("object");
+    llvm::BasicBlock* not_object = Block("not_object");
+    llvm::BasicBlock* of_null = Block("member_of_null");
     llvm::Value *index, *open;
-    BranchOnViewOf(input, kObjectType, object, decline_, &index, &open);
+    BranchOnViewOf(input, kObjectType, object, not_object, &index, &open);
+    builder_.SetInsertPoint(not_object);
+    llvm::Value* tag = builder_.CreateLoad(builder_.getInt8Ty(),
+                                           builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), input, layout_.tag_offset));
+    builder_.CreateCondBr(builder_.CreateICmpEQ(tag, builder_.getInt8(layout_.null_tag)), of_null, decline_);
     builder_.SetInsertPoint(object);
     llvm::AllocaInst* found_at = EntryAlloca(builder_.getInt64Ty());  // the value's index, 0: none
     builder_.CreateStore(I64(0), found_at);
@@ -815,9 +828,13 @@ class ProgramEmitter : public TapeEmitter {
     StoreView(field, found);
     builder_.CreateBr(test);
     builder_.SetInsertPoint(test);
-    llvm::PHINode* value = builder_.CreatePHI(builder_.getPtrTy(), 2);
+    llvm::PHINode* value = builder_.CreatePHI(builder_.getPtrTy(), 3);
     value->addIncoming(TableValueIn(scanned, view::kNativeNullValue), scanned);
     value->addIncoming(field, present);
+    builder_.SetInsertPoint(of_null);
+    value->addIncoming(TableValue(view::kNativeNullValue), of_null);
+    builder_.CreateBr(test);
+    builder_.SetInsertPoint(test);
     return value;
   }
   // Table entry `index`, loaded at the end of `block` (before its terminator).

@@ -128,6 +128,19 @@ class Flattener {
         uint32_t middle;
         return Compile(n.kids[0], in, &middle) && Compile(n.kids[1], middle, result);
       }
+      case VOp::kFieldPath: {
+        // `E.k1.k2` of a single E other than the input (`(.ngc // .hf).modelPuller`): E's code,
+        // then a field read of its value.
+        uint32_t target;
+        if (!p_.nodes[n.kids[0]].single) return Tree(id, in, result);
+        if (!Compile(n.kids[0], in, &target)) return false;
+        *result = NewRegister();
+        out_->built_registers.push_back(*result);
+        FlatInstr field{FlatOp::kField, 0, *result, target, kNoConst};
+        field.n = id;
+        Add(field);
+        return true;
+      }
       case VOp::kBuiltin:
         if (static_cast<ir::BuiltinId>(n.a) != ir::BuiltinId::ToNumber) return Tree(id, in, result);
         *result = NewRegister();

@@ -65,6 +65,7 @@ struct FillPlan {
   // The tags below view_tag: [0, falsy_tags) are null and false, [falsy_tags, view_tag) true and
   // numbers (truthy). Tags above view_tag are the runtime's to test (NativeViewHelpers::truthy).
   uint8_t falsy_tags = 0;
+  uint8_t null_tag = 0;    // null (a missing path's, a search's that found nothing)
   uint8_t number_tag = 0;  // a number the program computed: its double at view_offset
   uint8_t constant_tag = 0;  // a constant: the address of its wm::Value at view_offset (laid out
                              // as native_abi.h's WmValue: kind byte, then the number at 8)

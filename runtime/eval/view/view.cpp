@@ -1031,6 +1031,7 @@ FillPlan MakeFillPlan(const PathTrie& trie, const std::vector<uint32_t>& below_i
   plan.error_state = PathCache::kError;
   plan.missing_state = PathCache::kMissing;
   plan.falsy_tags = static_cast<uint8_t>(VVal::Tag::kTrue);
+  plan.null_tag = static_cast<uint8_t>(VVal::Tag::kNull);
   plan.number_tag = static_cast<uint8_t>(VVal::Tag::kNumber);
   plan.constant_tag = static_cast<uint8_t>(VVal::Tag::kRef);
   static_assert(VVal::Tag::kNull < VVal::Tag::kFalse && VVal::Tag::kFalse < VVal::Tag::kTrue &&
