@@ -482,6 +482,16 @@ class ProgramEmitter : public TapeEmitter {
     SetReg(in.r, builder_.CreateAlignedLoad(builder_.getPtrTy(), result, llvm::Align(8)));
     Next(region, pc);
   }
+  // kLength: the runtime counts (NativeViewHelpers::length) into the register's place.
+  void EmitLength(const view::FlatInstr& in, size_t pc, const Region& region) {
+    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    llvm::Value* status = CallHelper(10, builder_.getInt32Ty(), {Reg(in.a), place});
+    SetReg(in.r, place);
+    llvm::BasicBlock* failed = Block("length_failed");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), region.At(pc + 1), failed);
+    builder_.SetInsertPoint(failed);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeError)), ErrorAt(pc), failed_[1]);
+  }
   // Where an error raised by instruction `pc` goes: the run's error, or inside `try`'s body
   // (FlatCode::catch_from on) a run without output.
   llvm::BasicBlock* ErrorAt(size_t pc) const {
@@ -965,6 +975,7 @@ class ProgramEmitter : public TapeEmitter {
       case FlatOp::kSumIsEmpty: EmitSumIsEmpty(in, pc, region); return;
       case FlatOp::kToNumber: EmitToNumber(in, pc, region); return;
       case FlatOp::kFirstWhere: EmitFirstWhere(in, pc, region); return;
+      case FlatOp::kLength: EmitLength(in, pc, region); return;
       case FlatOp::kCompare: {
         llvm::Value* order = CallHelper(1, builder_.getInt32Ty(), {Reg(in.a), Reg(in.b)});
         SetReg(in.r, BoolValue(Holds(in.cmp, order)));

@@ -1,6 +1,6 @@
 // View program -> flat code (view_program.h, FlatCode). A single program's tree becomes
 // straight-line code over registers: constants, trie paths, field reads, comparisons,
-// arithmetic, `(a + b) == {}`, `tonumber`, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all`
+// arithmetic, `(a + b) == {}`, `tonumber`, `length`, `and`, `or`, `not`, `if`, `//`, pipes, `any` / `all`
 // and `map(select(c)) | first` (their condition a block run per element), objects with constant
 // keys (and `with_entries(select(.value OP c))` of them) and the kind's shared subexpressions
 // (memo slots of the object) are instructions;
@@ -141,6 +141,10 @@ class Flattener {
         Add(field);
         return true;
       }
+      case VOp::kLength:
+        *result = NewRegister();
+        Add({FlatOp::kLength, 0, *result, in, 0});
+        return true;
       case VOp::kBuiltin:
         if (static_cast<ir::BuiltinId>(n.a) != ir::BuiltinId::ToNumber) return Tree(id, in, result);
         *result = NewRegister();
@@ -357,6 +361,7 @@ class Flattener {
       case FlatOp::kFieldCompare:
       case FlatOp::kSumIsEmpty:
       case FlatOp::kToNumber:
+      case FlatOp::kLength:
       case FlatOp::kFirstWhere:
       case FlatOp::kTree:
       case FlatOp::kObject: return true;

@@ -99,8 +99,8 @@ struct NativeViewPlan {
 // single program's `try` (FlatCode::catch_from), of at most kNativeProgramMaxLength instructions, each one of kConst, kPath, kPathBelow,
 // kArith (+ - * of numbers; other operands decline),
 // kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
-// kMemoStore, kAnyAll, kFirstWhere, kFieldCompare and kField of one key, kObject, kSumIsEmpty
-// and kToNumber (through the helpers) and kReturn, each block (an `any`'s or a search's
+// kMemoStore, kAnyAll, kFirstWhere, kFieldCompare and kField of one key, kObject, kSumIsEmpty,
+// kToNumber and kLength (through the helpers) and kReturn, each block (an `any`'s or a search's
 // condition) ending at its first kReturn with its jumps inside it.
 constexpr size_t kNativeProgramMaxLength = 4096;  // eval_internal::StepBudget::kSlice
 bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program);
@@ -130,6 +130,8 @@ struct NativeViewHelpers {
   // kToNumber: `tonumber` of `value` into *result (`value` itself when it is a number, else
   // `place`, a register's place, holding the number read); kNativeContinue or kNativeError.
   int32_t (*to_number)(const void* value, void* place, const void** result);
+  // kLength: `length` of `value`, a number into `place` (a register's place); a status.
+  int32_t (*length)(const void* value, void* place);
 };
 
 struct NativeProgramArgs {

@@ -1413,6 +1413,11 @@ class Evaluator {
     *result = out;
     return f == Flow::kContinue ? kNativeContinue : kNativeError;
   }
+  // NativeViewHelpers' kLength: Exec's LengthOf.
+  static int32_t NativeLength(const void* value, void* place) {
+    const Flow f = LengthOf(*static_cast<const VVal*>(value), static_cast<VVal*>(place));
+    return f == Flow::kContinue ? kNativeContinue : (f == Flow::kError ? kNativeError : kNativeBail);
+  }
   // Native code charges what it builds to the run it is (Begin starts Exec's).
   void BeginNative() { memory_ = 0; }
   static const NativeViewHelpers kNativeHelpers;
@@ -1469,7 +1474,7 @@ class Evaluator {
         &&op_compare_const, &&op_arith,     &&op_not,            &&op_truthy,     &&op_set_bool,
         &&op_move,      &&op_jump,          &&op_jump_if_falsy,  &&op_jump_if_truthy, &&op_memo_load,
         &&op_memo_store, &&op_tree,         &&op_field,          &&op_field_compare, &&op_any_all,
-        &&op_object,    &&op_var,           &&op_sum_is_empty,   &&op_first_where, &&op_to_number,
+        &&op_object,    &&op_var,           &&op_sum_is_empty,   &&op_first_where, &&op_to_number, &&op_length,
         &&op_return};
     static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(FlatOp::kReturn) + 1,
                   "a handler per FlatOp, in its order");
@@ -1589,6 +1594,11 @@ class Evaluator {
   op_sum_is_empty:
     f = SumIsEmpty(*i, reg, scratch);
     if (f != Flow::kContinue) return Failed(f, i - code);
+    WM_FLAT_NEXT();
+  op_length:
+    f = LengthOf(*reg[i->a], &scratch[i->r]);
+    if (f != Flow::kContinue) return Failed(f, i - code);
+    reg[i->r] = &scratch[i->r];
     WM_FLAT_NEXT();
   op_first_where:
     f = FlatFirstWhere(flat, *i, registers);
@@ -2876,33 +2886,46 @@ class Evaluator {
   }
 
   Flow EvalLength(const VVal& in, Cont k) {
+    VVal count;
+    const Flow f = LengthOf(in, &count);
+    return f == Flow::kContinue ? k(count) : f;
+  }
+  // `length` of `in` into *out (a number; the tree's node and kLength): a string's codepoints, an
+  // array's elements, an object's distinct keys (a DOM object that repeats a key bails to the
+  // regular reader), null's 0, a number's absolute value; a boolean is the builtin's error.
+  [[gnu::noinline]] static Flow LengthOf(const VVal& in, VVal* out) {
     if (in.is_dom()) {
       switch (in.dom().type()) {
-        case element_type::NULL_VALUE: return k(VVal::Number(0));
-        case element_type::STRING: {
-          size_t count = eval_internal::CodepointCount(in.dom().get_string().value_unsafe());
-          return k(VVal::Number(static_cast<double>(count)));
-        }
+        case element_type::NULL_VALUE: out->SetNumber(0); return Flow::kContinue;
+        case element_type::STRING:
+          out->SetNumber(static_cast<double>(eval_internal::CodepointCount(in.dom().get_string().value_unsafe())));
+          return Flow::kContinue;
         case element_type::ARRAY: {
           size_t count = 0;
           for (element child : ArrayOf(in.dom())) {
             (void)child;
             ++count;
           }
-          return k(VVal::Number(static_cast<double>(count)));
+          out->SetNumber(static_cast<double>(count));
+          return Flow::kContinue;
         }
         case element_type::OBJECT: {
           std::vector<Field> fields;
           if (!ObjectFields(in.dom(), false, &fields)) return Flow::kBail;
-          return k(VVal::Number(static_cast<double>(fields.size())));
+          out->SetNumber(static_cast<double>(fields.size()));
+          return Flow::kContinue;
         }
         default: break;
       }
     }
-    if (in.is_composite()) return k(VVal::Number(static_cast<double>(in.composite().size())));
-    Value out, error;
-    if (!ops::CallBuiltin(ir::BuiltinId::Length, Materialize(in), nullptr, 0, &out, &error)) return Flow::kError;
-    return k(VVal::Of(std::move(out)));
+    if (in.is_composite()) {
+      out->SetNumber(static_cast<double>(in.composite().size()));
+      return Flow::kContinue;
+    }
+    Value length, error;
+    if (!ops::CallBuiltin(ir::BuiltinId::Length, in.ToValue(false), nullptr, 0, &length, &error)) return Flow::kError;
+    out->SetNumber(length.AsNumber());
+    return Flow::kContinue;
   }
 
   // any(f): true at the first truthy output of f on an element of .[]; all(f): false at the first
@@ -3071,7 +3094,8 @@ const NativeViewHelpers Evaluator::kNativeHelpers = {NativeHoldsAgainstConstant,
                                                      NativeTruthy,      Evaluator::NativeMemoLoad,
                                                      Evaluator::NativeMemoStore, NativeEmptyArray,
                                                      NativeSetNumber,   Evaluator::NativeBuildObject,
-                                                     Evaluator::NativeSumIsEmpty, Evaluator::NativeToNumber};
+                                                     Evaluator::NativeSumIsEmpty, Evaluator::NativeToNumber,
+                                                     Evaluator::NativeLength};
 
 namespace {
 // The main code's kReturn (its first; the blocks follow it).
@@ -3130,7 +3154,7 @@ bool NativeProgramSupported(const FlatCode& code, const ViewProgram& program) {
       case FlatOp::kCompareConst: case FlatOp::kNot: case FlatOp::kTruthy: case FlatOp::kSetBool:
       case FlatOp::kMove: case FlatOp::kJump: case FlatOp::kJumpIfFalsy: case FlatOp::kJumpIfTruthy:
       case FlatOp::kMemoLoad: case FlatOp::kMemoStore: case FlatOp::kReturn: case FlatOp::kObject:
-      case FlatOp::kSumIsEmpty: case FlatOp::kToNumber:
+      case FlatOp::kSumIsEmpty: case FlatOp::kToNumber: case FlatOp::kLength:
         break;
       case FlatOp::kPathBelow:
         if (code.each_iteration == 0) return false;

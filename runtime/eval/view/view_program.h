@@ -211,6 +211,7 @@ enum class FlatOp : uint8_t {
   kToNumber,       // r = reg a | tonumber: a number is kept, a string that is a plain JSON number
                    // read where it is, another string through the builtin; any other kind an error
                    // (the catalog's `.annotations["..."] // 1 | tonumber`)
+  kLength,         // r = reg a | length (a DOM object that repeats a key bails)
   kReturn,         // the code's (or the block's) value is reg a
 };
 

@@ -221,7 +221,7 @@ TEST(ViewFlatCodeTest, ArithmeticOnEveryKindOfOperand) {
 // whose errors give no output while P's stay errors (the regular engine words them); a bail is
 // not caught.
 // `map(select(c)) | first` is a search with its condition as a block (kFirstWhere), not a tree
-// node, and so is `tonumber` (kToNumber).
+// node; `tonumber`, `length` and a field of a computed value are instructions too.
 TEST(ViewFlatCodeTest, SearchesAndNumberReadsAreInstructions) {
   auto code = FlatOf(R"(.spec.containers // [] | map(select(.name == "main")) | first.image)");
   ASSERT_NE(code, nullptr);
@@ -231,6 +231,14 @@ TEST(ViewFlatCodeTest, SearchesAndNumberReadsAreInstructions) {
   ASSERT_NE(code, nullptr);
   EXPECT_EQ(code->tree_nodes, 0u);
   EXPECT_EQ(Count(*code, view::FlatOp::kToNumber), 1u);
+  code = FlatOf(R"((.status.conditions // []) | length == 0)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->tree_nodes, 0u);
+  EXPECT_EQ(Count(*code, view::FlatOp::kLength), 1u);
+  code = FlatOf(R"(.spec.source | (.ngc // .hf).modelPuller)");
+  ASSERT_NE(code, nullptr);
+  EXPECT_EQ(code->tree_nodes, 0u);
+  EXPECT_EQ(Count(*code, view::FlatOp::kField), 1u);
 }
 
 TEST(ViewFlatCodeTest, TryCatchesTheErrorsOfItsBodyOnly) {

@@ -294,6 +294,31 @@ TEST(ViewNativeProgramTest, NumbersReadAndTryBodiesRunNativeAndAgree) {
   EXPECT_FALSE(runner.result(0).fused);
 }
 
+// `length` (kLength, through the runtime's helper) runs as native code on every kind of value:
+// a string's codepoints, an array's elements, an object's distinct keys (a repeated key goes to
+// the regular reader), null's 0, a number's absolute value, a boolean's error (caught in `try`).
+TEST(ViewNativeProgramTest, LengthsRunNativeAndAgree) {
+  const std::vector<std::string> exprs = {
+      "(.status.conditions // []) | length == 0",
+      ".spec.v | length",
+      ".spec.v | try length",
+      "{a: .spec.v} | length",
+  };
+  const std::vector<std::string> docs = {
+      R"({"status":{"conditions":[{"type":"Ready"}]},"spec":{"v":"h\u00e9llo \ud83d\ude00"}})",
+      R"({"status":{"conditions":[]},"spec":{"v":[1,[2,3],{"a":4}]}})",
+      R"({"status":{"conditions":null},"spec":{"v":{"a":1,"b":2,"a":3}}})",
+      R"({"status":{},"spec":{"v":{"a":1,"b":{"c":2}}}})",
+      R"({"spec":{"v":-2.5}})",
+      R"({"spec":{"v":true}})",
+      R"({"spec":{"v":null}})",
+      R"({"status":{"conditions":"text"},"spec":{"v":""}})",
+      R"({})",
+  };
+  const view::FusedStats stats = ExpectNativeAgrees(exprs, docs);
+  EXPECT_GT(stats.native_runs, docs.size() * 3);
+}
+
 // `map(select(c)) | first` (kFirstWhere) runs as native code, also where two resolvers of the
 // kind share it per element (dynamo's main container and its image), and so do field reads whose
 // value is the program's output (kept in the register's place, not the code's stack): on every
