@@ -426,9 +426,8 @@ class ProgramEmitter : public TapeEmitter {
       case ir::BinaryOp::Sub: result = builder_.CreateFSub(a, b); break;
       default: result = builder_.CreateFMul(a, b); break;
     }
-    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
-    auto* set_type = llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getPtrTy(), builder_.getDoubleTy()}, false);
-    builder_.CreateCall(set_type, Field(helpers_, 6), {place, result});
+    llvm::Value* place = RegisterPlace(in.r);
+    SetNumberAt(place, result);
     SetReg(in.r, place);
     builder_.CreateBr(region.At(pc + 1));
   }
@@ -450,14 +449,11 @@ class ProgramEmitter : public TapeEmitter {
     }
     llvm::Value* against = in.b == view::kNoConst ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(builder_.getPtrTy()))
                                                    : ConstantWmValue(in.b);
-    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    llvm::Value* place = RegisterPlace(in.r);
     llvm::Value* status = CallHelper(7, builder_.getInt32Ty(),
                                      {evaluator_, builder_.getInt32(in.n), keys, values, builder_.getInt32(in.cmp), against, place});
     SetReg(in.r, place);
-    llvm::BasicBlock* failed = Block("object_failed");
-    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), region.At(pc + 1), failed);
-    builder_.SetInsertPoint(failed);
-    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeError)), ErrorAt(pc), failed_[1]);
+    ContinueOrFail(status, region.At(pc + 1), pc);
   }
   // kSumIsEmpty: two objects (or an object and null) tested by the runtime
   // (NativeViewHelpers::sum_is_empty); any other operands decline, for Exec to add them.
@@ -474,21 +470,26 @@ class ProgramEmitter : public TapeEmitter {
   // the same value, a string read is a number in the register's place.
   void EmitToNumber(const view::FlatInstr& in, size_t pc, const Region& region) {
     llvm::AllocaInst* result = EntryAlloca(builder_.getPtrTy());
-    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    llvm::Value* place = RegisterPlace(in.r);
     llvm::Value* status = CallHelper(9, builder_.getInt32Ty(), {Reg(in.a), place, result});
     llvm::BasicBlock* read = Block("number_read");
-    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), read, ErrorAt(pc));
+    ContinueOrFail(status, read, pc);
     builder_.SetInsertPoint(read);
     SetReg(in.r, builder_.CreateAlignedLoad(builder_.getPtrTy(), result, llvm::Align(8)));
     Next(region, pc);
   }
   // kLength: the runtime counts (NativeViewHelpers::length) into the register's place.
   void EmitLength(const view::FlatInstr& in, size_t pc, const Region& region) {
-    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    llvm::Value* place = RegisterPlace(in.r);
     llvm::Value* status = CallHelper(10, builder_.getInt32Ty(), {Reg(in.a), place});
     SetReg(in.r, place);
-    llvm::BasicBlock* failed = Block("length_failed");
-    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), region.At(pc + 1), failed);
+    ContinueOrFail(status, region.At(pc + 1), pc);
+  }
+  // After a helper of instruction `pc` that returns a status: on to `next` when it continues, else
+  // the run's error (or `try`'s, ErrorAt) or bail.
+  void ContinueOrFail(llvm::Value* status, llvm::BasicBlock* next, size_t pc) {
+    llvm::BasicBlock* failed = Block("helper_failed");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeContinue)), next, failed);
     builder_.SetInsertPoint(failed);
     builder_.CreateCondBr(builder_.CreateICmpEQ(status, builder_.getInt32(view::kNativeError)), ErrorAt(pc), failed_[1]);
   }
@@ -707,7 +708,7 @@ class ProgramEmitter : public TapeEmitter {
     llvm::BasicBlock* view = Block("search_found");
     builder_.CreateCondBr(builder_.CreateICmpNE(found, builder_.getInt64(0)), view, none);
     builder_.SetInsertPoint(view);
-    llvm::Value* place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+    llvm::Value* place = RegisterPlace(in.r);
     ClearPlace(place);
     StoreView(place, found);
     SetReg(in.r, place);
@@ -719,9 +720,16 @@ class ProgramEmitter : public TapeEmitter {
   // A register's place made a plain value by the runtime before native code writes a view into
   // it: set_number lets go of what the place held (the places are shared with Exec's runs of the
   // kind's programs, which may leave a value that owns memory there).
-  void ClearPlace(llvm::Value* place) {
+  void ClearPlace(llvm::Value* place) { SetNumberAt(place, llvm::ConstantFP::get(builder_.getDoubleTy(), 0.0)); }
+  // The runtime's set_number: `number` (a double) into `place`, letting go of what it held.
+  void SetNumberAt(llvm::Value* place, llvm::Value* number) {
     auto* set_type = llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getPtrTy(), builder_.getDoubleTy()}, false);
-    builder_.CreateCall(set_type, Field(helpers_, 6), {place, llvm::ConstantFP::get(builder_.getDoubleTy(), 0.0)});
+    builder_.CreateCall(set_type, Field(helpers_, 6), {place, number});
+  }
+  // Register r's place in the runtime's scratch values (FillPlan's layout): where a value the
+  // code computes lives when it may outlive the code.
+  llvm::Value* RegisterPlace(uint32_t r) {
+    return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{r} * layout_.value_size);
   }
   // The instructions of the block at `start`, to its kReturn.
   size_t BlockLength(size_t start) const {
@@ -790,7 +798,7 @@ class ProgramEmitter : public TapeEmitter {
   void EmitField(const view::FlatInstr& in, size_t pc, const Region& region) {
     llvm::Value* place = nullptr;  // the value's place when it outlives the function
     if (view::NativeFieldEscapes(*plan_->code, pc)) {
-      place = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), scratch_, uint64_t{in.r} * layout_.value_size);
+      place = RegisterPlace(in.r);
     }
     llvm::Value* value = EmitMember(Reg(in.a), plan_->program->nodes[in.n].keys[0], place);
     if (in.b != view::kNoConst) value = builder_.CreateSelect(Truthy(value), value, ConstantValue(in.b));

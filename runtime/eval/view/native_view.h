@@ -96,9 +96,9 @@ struct NativeViewPlan {
 // Whether native code runs `code` (of `program`): a single program's code, or each element's of
 // `.a[] | f` (FlatCode::each_iteration: the runner calls it per element), either of them also as
 // the body of `E as $x | ...` with E's code (FlatCode::bind_slot; kVar of that slot only), or a
-// single program's `try` (FlatCode::catch_from), of at most kNativeProgramMaxLength instructions, each one of kConst, kPath, kPathBelow,
-// kArith (+ - * of numbers; other operands decline),
-// kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
+// single program's `try` (FlatCode::catch_from), of at most kNativeProgramMaxLength
+// instructions, each one of kConst, kPath, kPathBelow, kArith (+ - * of numbers; other operands
+// decline), kPathOrConst, kCompare, kCompareConst, kNot, kTruthy, kSetBool, kMove, the jumps, kMemoLoad,
 // kMemoStore, kAnyAll, kFirstWhere, kFieldCompare and kField of one key, kObject, kSumIsEmpty,
 // kToNumber and kLength (through the helpers) and kReturn, each block (an `any`'s or a search's
 // condition) ending at its first kReturn with its jumps inside it.

@@ -1391,6 +1391,10 @@ class Evaluator {
     memo.Keep(slot, 0, *static_cast<const VVal*>(value));
     return &memo.slots[slot].values[0];
   }
+  // A helper's Flow as native code's status.
+  static int32_t NativeStatusOf(Flow f) {
+    return f == Flow::kContinue ? kNativeContinue : (f == Flow::kError ? kNativeError : kNativeBail);
+  }
   // NativeViewHelpers' kObject and kSumIsEmpty: Exec's BuildObject (without steps: native code
   // runs only where Exec's would fit) and SumIsEmpty's test of two objects.
   static int32_t NativeBuildObject(void* evaluator, uint32_t count, const void* const* keys, const void* const* values,
@@ -1399,7 +1403,7 @@ class Evaluator {
         count, [keys](uint32_t m) -> const Value& { return *static_cast<const Value*>(keys[m]); },
         [values](uint32_t m) -> const VVal& { return *static_cast<const VVal*>(values[m]); },
         static_cast<ir::BinaryOp>(op), static_cast<const Value*>(against), static_cast<VVal*>(place));
-    return f == Flow::kContinue ? kNativeContinue : (f == Flow::kError ? kNativeError : kNativeBail);
+    return NativeStatusOf(f);
   }
   static int32_t NativeSumIsEmpty(const void* a, const void* b) {
     bool empty;
@@ -1411,12 +1415,12 @@ class Evaluator {
     const VVal* out;
     const Flow f = ToNumberOf(*static_cast<const VVal*>(value), static_cast<VVal*>(place), &out);
     *result = out;
-    return f == Flow::kContinue ? kNativeContinue : kNativeError;
+    return NativeStatusOf(f);  // continue or error
   }
   // NativeViewHelpers' kLength: Exec's LengthOf.
   static int32_t NativeLength(const void* value, void* place) {
     const Flow f = LengthOf(*static_cast<const VVal*>(value), static_cast<VVal*>(place));
-    return f == Flow::kContinue ? kNativeContinue : (f == Flow::kError ? kNativeError : kNativeBail);
+    return NativeStatusOf(f);
   }
   // Native code charges what it builds to the run it is (Begin starts Exec's).
   void BeginNative() { memory_ = 0; }
